@@ -1,0 +1,51 @@
+#!/bin/sh
+# Set up a virtual environment for munchkin-table, then run something in it.
+#   ./go run [ARGS]    the table (simulated hardware unless a reader is configured)
+#   ./go test [ARGS]   the whole test suite
+#   ./go bench         the benchmarks in bench/
+#   ./go shell CMD...  any command inside the environment
+set -eu
+cd "$(dirname "$0")"
+VENV=${MUNCHKIN_VENV:-.venv}
+PY=${PYTHON:-python3}
+
+die() { echo "go: $*" >&2; exit 1; }
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else die "run as root: $*"; fi; }
+is_pi() { grep -qs "Raspberry Pi" /proc/device-tree/model; }
+
+command -v "$PY" >/dev/null || die "python3 not found (sudo apt-get install python3)"
+"$PY" -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
+    || die "Python 3.11 or newer is needed; this is $("$PY" --version 2>&1)"
+
+setup() {
+    # Debian splits venv (and ensurepip) out of python3.
+    if ! "$PY" -c 'import venv, ensurepip' 2>/dev/null; then
+        ver=$("$PY" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+        as_root apt-get install -y "python$ver-venv" || as_root apt-get install -y python3-venv
+    fi
+    stamp="$VENV/.installed-$1"
+    if [ -f "$stamp" ] && [ "$stamp" -nt pyproject.toml ]; then return; fi
+    if [ ! -x "$VENV/bin/python" ]; then
+        # On a Pi the apt builds of lgpio/gpiozero are the ones that know the board.
+        if is_pi; then "$PY" -m venv --system-site-packages "$VENV"; else "$PY" -m venv "$VENV"; fi
+    fi
+    "$VENV/bin/python" -m pip install -q --upgrade pip
+    extras=$1
+    if is_pi; then
+        extras="$extras,pi"
+        "$VENV/bin/python" -m pip install -q --no-deps "mfrc522==0.0.7"
+    fi
+    "$VENV/bin/python" -m pip install -q -e ".[$extras]"
+    "$VENV/bin/python" -m table.i18n compile 2>/dev/null || true
+    touch "$stamp"
+}
+
+cmd=${1:-run}
+[ $# -gt 0 ] && shift
+case "$cmd" in
+    run)   setup dev; exec "$VENV/bin/munchkin-table" run "$@" ;;
+    test)  setup dev; exec "$VENV/bin/python" -m pytest "$@" ;;
+    bench) setup dev; for b in bench/*.py; do echo "== $b"; "$VENV/bin/python" "$b"; done ;;
+    shell) setup dev; exec env PATH="$PWD/$VENV/bin:$PATH" "$@" ;;
+    *) die "unknown command '$cmd' (expected run, test, bench or shell)" ;;
+esac
