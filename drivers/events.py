@@ -28,6 +28,7 @@ class Tap:
     uid: str
     at: float
     reader: str = "pad"
+    card: str | None = None   # simulation only: a tap that names its card, with no tag behind it
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,10 @@ class SimReader:
         """Present a tag to the simulated pad."""
         self.sink.put(Tap(normalise_uid(uid), self.clock.monotonic(), self.name))
 
+    def scan_card(self, name: str) -> None:
+        """Present a card (or player token) by name, as if its tag were enrolled."""
+        self.sink.put(Tap("", self.clock.monotonic(), self.name, card=name))
+
     def unplug(self, message: str = "simulated reader unplugged") -> None:
         self.sink.put(ReaderStatus(self.name, False, message, self.clock.monotonic()))
 

@@ -1,0 +1,133 @@
+"""Commands: what a player asks the game to do. Imperative names, plain data.
+
+Every command carries the acting player (``player``, empty where nobody acts
+yet) and the table clock's time (``at``), so a replay needs no clock.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+
+@dataclass(frozen=True, kw_only=True)
+class Command:
+    player: str = ""
+    at: float = 0.0
+
+    @property
+    def name(self) -> str:
+        return type(self).__name__
+
+
+@dataclass(frozen=True, kw_only=True)
+class Join(Command):
+    """A player token was tapped during setup."""
+    name_: str = ""
+    sex: str = "male"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Leave(Command):
+    """A player leaves the game (from setup, or mid-game from their menu)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ChooseFirstPlayer(Command):
+    """ROLL during setup: the die picks who starts."""
+    forced: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class StartGame(Command):
+    pass
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlayCard(Command):
+    """A card that is not in play was tapped: play it for ``player``.
+
+    ``target`` names another player where the card needs one (a curse from the
+    hand, Go Up a Level on someone else).
+    """
+    card: str
+    target: str = ""
+    monster: int = -1     # which monster an enhancer goes on; -1: the last one
+    side: str = ""        # one-shots: "players" or "monsters"; empty: the acting player's side
+
+
+@dataclass(frozen=True, kw_only=True)
+class UseCard(Command):
+    """A card menu action on a card in play: equip, unequip, discard, sell, give."""
+    card: str
+    action: str
+    target: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class AddHelper(Command):
+    """The active player asked for help and ``helper`` agreed (tapped their token)."""
+    helper: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Fight(Command):
+    """NEXT while the players win: open the interference window (or resolve at once)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ResolveCombat(Command):
+    """The interference window closed."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunAway(Command):
+    pass
+
+
+@dataclass(frozen=True, kw_only=True)
+class Roll(Command):
+    """ROLL: the die for a run away. ``forced`` is a simulated die (``die N``)."""
+    forced: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class EndPhase(Command):
+    """NEXT outside combat: end kick-open-the-door, loot the room, end the turn."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class SetSex(Command):
+    sex: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class AdjustLevel(Command):
+    """A manual level correction from the player's menu (the box saw something wrong)."""
+    delta: int
+
+
+COMMANDS: dict[str, type[Command]] = {
+    cls.__name__: cls
+    for cls in (Join, Leave, ChooseFirstPlayer, StartGame, PlayCard, UseCard, AddHelper, Fight,
+                ResolveCombat, RunAway, Roll, EndPhase, SetSex, AdjustLevel)
+}
+
+
+def command_to_dict(cmd: Command) -> dict[str, Any]:
+    data = asdict(cmd)
+    data["type"] = cmd.name
+    return data
+
+
+def command_from_dict(data: dict[str, Any]) -> Command:
+    data = dict(data)
+    kind = data.pop("type", None)
+    cls = COMMANDS.get(kind or "")
+    if cls is None:
+        raise ValueError(f"unknown command type {kind!r}; known: {', '.join(COMMANDS)}")
+    allowed = {f.name for f in fields(cls)}
+    extra = set(data) - allowed
+    if extra:
+        raise ValueError(f"command {kind} has unknown field(s) {sorted(extra)}")
+    return cls(**data)

@@ -1,0 +1,54 @@
+"""The state JSON of design §4, with the derived numbers the screen and checks need."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.cards import Catalog
+from engine.state import GameState
+from engine.strength import combat_totals, monster_strength, player_strength, players_win
+
+
+def state_to_json(state: GameState, catalog: Catalog) -> dict[str, Any]:
+    players = []
+    for p in state.players:
+        players.append({
+            "id": p.id, "name": p.name, "sex": p.sex, "level": p.level,
+            "races": list(p.races), "classes": list(p.classes),
+            "equipped": list(p.equipped), "carried": list(p.carried), "curses": list(p.curses),
+            "combat_strength": player_strength(p, catalog), "alive": p.alive,
+            "level_history": list(p.level_history),
+        })
+    combat = None
+    if state.combat is not None:
+        cb = state.combat
+        fighters = [state.player(f) for f in cb.fighters]
+        ps, ms = combat_totals(state, cb, catalog)
+        combat = {
+            "monsters": [{"card": m.card, "strength": monster_strength(m, fighters, catalog),
+                          "enhancers": list(m.enhancers)} for m in cb.monsters],
+            "fighters": list(cb.fighters),
+            "helper": cb.helper,
+            "one_shots": [{"card": s.card, "side": s.side, "bonus": s.bonus} for s in cb.one_shots],
+            "players_strength": ps, "monsters_strength": ms,
+            "players_winning": players_win(state, cb, catalog),
+            "window_until": cb.window_until,
+        }
+    flight = None
+    if state.flight is not None:
+        flight = {"pending": [{"player": p, "monster": state.combat.monsters[i].card if state.combat else None}
+                              for p, i in state.flight.pending],
+                  "results": [{"player": p, "monster": i, "roll": r, "escaped": e}
+                              for p, i, r, e in state.flight.results]}
+    return {
+        "phase": state.phase.value,
+        "turn": state.turn,
+        "active_player": state.active_player,
+        "players": players,
+        "combat": combat,
+        "run_away": flight,
+        "winners": list(state.winners),
+        "last_roll": state.last_roll,
+        "treasures_to_draw": state.treasures_to_draw,
+        "ruleset": state.ruleset.to_dict(),
+    }

@@ -1,0 +1,104 @@
+"""The game state: plain data that serialises to the state JSON of design §4."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from enum import Enum
+
+from engine.rules import Ruleset
+
+PLAYER_TOKENS = tuple(f"player-{n}" for n in range(1, 7))
+
+
+class Phase(Enum):
+    SETUP = "setup"
+    KICK_OPEN_THE_DOOR = "kick-open-the-door"
+    LOOK_FOR_TROUBLE = "look-for-trouble"
+    COMBAT = "combat"
+    RUN_AWAY = "run-away"
+    CHARITY = "charity"
+    GAME_OVER = "game-over"
+
+
+@dataclass
+class Player:
+    id: str
+    name: str
+    sex: str = "male"
+    level: int = 1
+    races: list[str] = field(default_factory=list)
+    classes: list[str] = field(default_factory=list)
+    equipped: list[str] = field(default_factory=list)
+    carried: list[str] = field(default_factory=list)
+    curses: list[str] = field(default_factory=list)
+    alive: bool = True
+    level_history: list[int] = field(default_factory=lambda: [1])
+
+    def in_play(self) -> list[str]:
+        """Every card this player has on the table."""
+        return [*self.races, *self.classes, *self.equipped, *self.carried, *self.curses]
+
+
+@dataclass
+class MonsterInPlay:
+    card: str
+    enhancers: list[str] = field(default_factory=list)
+
+
+@dataclass
+class OneShot:
+    card: str
+    side: str  # "players" or "monsters"
+    bonus: int
+
+
+@dataclass
+class Combat:
+    monsters: list[MonsterInPlay]
+    fighters: list[str]
+    one_shots: list[OneShot] = field(default_factory=list)
+    window_until: float | None = None
+    from_door: bool = False
+    wandering_pending: bool = False
+
+    @property
+    def helper(self) -> str | None:
+        return self.fighters[1] if len(self.fighters) > 1 else None
+
+
+@dataclass
+class Flight:
+    """A run away in progress: who still has to roll against which monster."""
+
+    pending: list[tuple[str, int]]          # (player id, index into combat.monsters)
+    results: list[tuple[str, int, int, bool]] = field(default_factory=list)  # player, monster, roll, escaped
+
+
+@dataclass
+class GameState:
+    seed: int
+    ruleset: Ruleset = field(default_factory=Ruleset)
+    phase: Phase = Phase.SETUP
+    turn: int = 0
+    active_player: str | None = None
+    players: list[Player] = field(default_factory=list)
+    combat: Combat | None = None
+    flight: Flight | None = None
+    rolls: int = 0
+    last_roll: int | None = None
+    winners: list[str] = field(default_factory=list)
+    first_player: str | None = None
+    treasures_to_draw: int = 0
+
+    def player(self, player_id: str) -> Player:
+        for p in self.players:
+            if p.id == player_id:
+                return p
+        raise KeyError(f"no player {player_id!r} at the table")
+
+    def has_player(self, player_id: str) -> bool:
+        return any(p.id == player_id for p in self.players)
+
+    def clone(self) -> GameState:
+        return copy.deepcopy(self)

@@ -1,0 +1,218 @@
+"""The TOML config (design §4): every key optional, unknown keys an error that names them."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from engine.errors import MunchkinError
+from engine.rules import Ruleset
+from engine.state import PLAYER_TOKENS
+
+SYSTEM_CONFIG = Path("/etc/munchkin-table/config.toml")
+LANGUAGES = ("en", "es", "zh")
+
+
+class ConfigError(MunchkinError, ValueError):
+    """The config file is missing, unreadable or says something we cannot use."""
+
+
+def is_raspberry_pi() -> bool:
+    try:
+        return "Raspberry Pi" in Path("/proc/device-tree/model").read_text(errors="replace")
+    except OSError:
+        return False
+
+
+def default_state_dir() -> Path:
+    if os.environ.get("STATE_DIRECTORY"):          # set by systemd's StateDirectory=
+        return Path(os.environ["STATE_DIRECTORY"].split(":")[0])
+    if is_raspberry_pi() and os.geteuid() == 0:
+        return Path("/var/lib/munchkin-table")
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "munchkin-table"
+
+
+@dataclass
+class ReaderConfig:
+    type: str = ""              # mfrc522 | pn532 | sim; empty: mfrc522 on a Pi, sim elsewhere
+    spi_bus: int = 0
+    spi_device: int = 0
+    reset_pin: int = 25
+    port: str = "/dev/serial0"
+    baudrate: int = 115200
+
+
+@dataclass
+class ButtonsConfig:
+    roll: int = 5
+    help: int = 6
+    run: int = 13
+    next: int = 19
+    undo: int = 26
+    bounce_ms: int = 30
+    hold_seconds: float = 1.0
+
+    def pins(self) -> dict[str, int]:
+        return {"roll": self.roll, "help": self.help, "run": self.run, "next": self.next, "undo": self.undo}
+
+
+@dataclass
+class FeedbackConfig:
+    buzzer: int | bool = 12     # BCM pin, or false when there is no buzzer
+    led: int | bool = 16        # BCM pin, or false when there is no LED
+
+    def pin(self, name: str) -> int | None:
+        value = getattr(self, name)
+        return None if value is False or value is True else int(value)
+
+
+@dataclass
+class StorageConfig:
+    state_dir: str = ""
+
+
+@dataclass
+class DisplayConfig:
+    width: int = 800
+    height: int = 480
+    fullscreen: str = "auto"    # auto (on a Pi without a desktop) | yes | no
+    language: str = "en"
+    sound: bool = True
+    font: str = ""              # a TTF/TTC for every language; empty: find one
+    blank_screen: bool = False  # let the screen blank while the table runs
+
+
+@dataclass
+class TableConfig:
+    token_seconds: float = 8.0  # a tapped player token acts for this long
+    message_seconds: float = 6.0
+
+
+@dataclass
+class PlayerConfig:
+    name: str = ""
+    sex: str = "male"
+
+
+SECTIONS: dict[str, type] = {
+    "reader": ReaderConfig, "buttons": ButtonsConfig, "feedback": FeedbackConfig,
+    "storage": StorageConfig, "display": DisplayConfig, "table": TableConfig,
+}
+
+
+@dataclass
+class Config:
+    reader: ReaderConfig = field(default_factory=ReaderConfig)
+    buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
+    feedback: FeedbackConfig = field(default_factory=FeedbackConfig)
+    storage: StorageConfig = field(default_factory=StorageConfig)
+    display: DisplayConfig = field(default_factory=DisplayConfig)
+    table: TableConfig = field(default_factory=TableConfig)
+    rules: Ruleset = field(default_factory=Ruleset)
+    players: dict[str, PlayerConfig] = field(default_factory=dict)
+    source: str = "(defaults)"
+
+    @property
+    def state_dir(self) -> Path:
+        return Path(self.storage.state_dir).expanduser() if self.storage.state_dir else default_state_dir()
+
+    def reader_type(self, *, sim: bool) -> str:
+        if sim:
+            return "sim"
+        return self.reader.type or ("mfrc522" if is_raspberry_pi() else "sim")
+
+
+def _expected_type(default: Any) -> tuple[type, ...]:
+    if isinstance(default, bool):
+        return (bool,)
+    if isinstance(default, int):
+        return (int,)
+    if isinstance(default, float):
+        return (int, float)
+    return (str,)
+
+
+def _section(cls: type, data: Any, where: str) -> Any:
+    if not isinstance(data, dict):
+        raise ConfigError(f"{where}: expected a table like [{where}], got {data!r}")
+    known = {f.name: f for f in fields(cls)}
+    unknown = sorted(set(data) - set(known))
+    if unknown:
+        raise ConfigError(f"unknown key(s) in [{where}]: {', '.join(unknown)}; known keys: {', '.join(known)}")
+    defaults = cls()
+    for key, value in data.items():
+        default = getattr(defaults, key)
+        ok = _expected_type(default)
+        if cls is FeedbackConfig:
+            ok = (int, bool)
+        if not isinstance(value, ok) or (isinstance(value, bool) and bool not in ok):
+            names = " or ".join(t.__name__ for t in ok)
+            raise ConfigError(f"[{where}] {key} must be {names}, got {value!r}")
+    return cls(**data)
+
+
+def parse_config(data: dict[str, Any], source: str = "(text)") -> Config:
+    top = set(SECTIONS) | {"rules", "players"}
+    unknown = sorted(set(data) - top)
+    if unknown:
+        raise ConfigError(f"{source}: unknown section(s) {', '.join(unknown)}; known: {', '.join(sorted(top))}")
+    try:
+        parts = {name: _section(cls, data.get(name, {}), name) for name, cls in SECTIONS.items()}
+        rules = Ruleset()
+        if "rules" in data:
+            rules = _section(Ruleset, data["rules"], "rules")
+        players: dict[str, PlayerConfig] = {}
+        raw_players = data.get("players", {})
+        if not isinstance(raw_players, dict):
+            raise ConfigError("[players] must hold tables like [players.player-1]")
+        for token, entry in raw_players.items():
+            if token not in PLAYER_TOKENS:
+                raise ConfigError(f"[players.{token}]: players are named player-1 … player-6")
+            players[token] = _section(PlayerConfig, entry, f"players.{token}")
+            if players[token].sex not in ("male", "female"):
+                raise ConfigError(f"[players.{token}] sex must be \"male\" or \"female\"")
+    except ConfigError as exc:
+        raise ConfigError(f"{source}: {exc}") from None
+    cfg = Config(**parts, rules=rules, players=players, source=source)
+    _check(cfg, source)
+    return cfg
+
+
+def _check(cfg: Config, source: str) -> None:
+    if cfg.reader.type not in ("", "mfrc522", "pn532", "sim"):
+        raise ConfigError(f"{source}: [reader] type must be \"mfrc522\", \"pn532\" or \"sim\", got {cfg.reader.type!r}")
+    if cfg.display.language not in LANGUAGES:
+        raise ConfigError(f"{source}: [display] language must be one of {', '.join(LANGUAGES)}, got {cfg.display.language!r}")
+    if cfg.display.fullscreen not in ("auto", "yes", "no"):
+        raise ConfigError(f"{source}: [display] fullscreen must be \"auto\", \"yes\" or \"no\"")
+    pins = cfg.buttons.pins()
+    if len(set(pins.values())) != len(pins):
+        raise ConfigError(f"{source}: [buttons] two buttons share a pin: {pins}")
+    for name, pin in pins.items():
+        if not 0 <= pin <= 27:
+            raise ConfigError(f"{source}: [buttons] {name} = {pin} is not a BCM GPIO pin (0-27)")
+    if cfg.rules.interference_seconds < 0:
+        raise ConfigError(f"{source}: [rules] interference_seconds cannot be negative")
+    if not 2 <= cfg.rules.min_players <= cfg.rules.max_players <= 6:
+        raise ConfigError(f"{source}: [rules] players must satisfy 2 <= min_players <= max_players <= 6")
+
+
+def load_config(path: Path | None) -> Config:
+    """The config at ``path``; without one, /etc/munchkin-table/config.toml if present, else defaults."""
+    if path is None:
+        if not SYSTEM_CONFIG.exists():
+            return Config()
+        path = SYSTEM_CONFIG
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot read config {path}: {exc.strerror or exc}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    return parse_config(data, str(path))

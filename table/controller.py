@@ -1,0 +1,323 @@
+"""The controller: reads input events in context and turns them into engine commands.
+
+It is the only place that knows both what was tapped or pressed and what that
+means at this moment of the game (who acts, what the screen asked for). Every
+accepted command is written to the journal before the state changes, so what
+the screen shows has always been stored.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from dataclasses import dataclass, field
+from typing import Callable
+
+from cards.tags import TagRegistry, is_player_token
+from drivers.base import Clock, Feedback
+from drivers.events import InputEvent, Press, ReaderStatus, Release, Tap
+from drivers.sim import NullFeedback
+from engine import commands as c
+from engine.cards import Catalog, Kind
+from engine.game import apply, legal_buttons, new_game, next_command, replay
+from engine.errors import ReplayError
+from engine.results import Accepted, Event, Rejected, RejectCode
+from engine.state import GameState, Phase
+from engine.rules import Ruleset
+from table.describe import describe_events
+from table.journal import Journal
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Message:
+    text: str
+    kind: str = "info"          # info | refusal | event
+    at: float = 0.0
+
+
+@dataclass
+class Prompt:
+    """The screen is waiting for a particular tap (a helper, a victim) or shows a card menu."""
+
+    kind: str                   # "helper" | "victim" | "card-menu"
+    text: str
+    card: str = ""
+    player: str = ""
+
+
+@dataclass
+class Outcome:
+    accepted: bool
+    message: Message | None = None
+    events: tuple[Event, ...] = ()
+
+
+@dataclass
+class PlayerDefaults:
+    names: dict[str, tuple[str, str]] = field(default_factory=dict)   # token -> (name, sex)
+
+
+class Controller:
+    def __init__(self, catalog: Catalog, journal: Journal, registry: TagRegistry, clock: Clock, *,
+                 ruleset: Ruleset | None = None, feedback: Feedback | None = None,
+                 token_seconds: float = 8.0, message_seconds: float = 6.0,
+                 players: PlayerDefaults | None = None, seed_source: Callable[[], int] | None = None) -> None:
+        self.catalog = catalog
+        self.journal = journal
+        self.registry = registry
+        self.clock = clock
+        self.ruleset = ruleset or Ruleset()
+        self.feedback = feedback or NullFeedback()
+        self.token_seconds = token_seconds
+        self.message_seconds = message_seconds
+        self.players = players or PlayerDefaults()
+        self.seed_source = seed_source or (lambda: random.SystemRandom().randrange(2**31))
+        self.message: Message | None = None
+        self.prompt: Prompt | None = None
+        self.acting_override: tuple[str, float] | None = None
+        self.forced_die: int | None = None
+        self.reader_online: bool | None = None
+        self.reader_message = ""
+        self.last_events: tuple[Event, ...] = ()
+        self.revision = 0
+        self._resume()
+
+    # ------------------------------------------------------------ game lifecycle
+
+    def _resume(self) -> None:
+        record = self.journal.latest_game()
+        if record is None:
+            record = self.journal.new_game(self.seed_source(), self.ruleset)
+        self.game = record
+        commands = self.journal.commands(record.id)
+        try:
+            self.state = replay(self.catalog, record.ruleset, record.seed, commands)
+        except ReplayError as exc:
+            log.error("journal does not replay whole (%s); keeping the part that does", exc)
+            self.state = new_game(record.seed, record.ruleset)
+            kept = 0
+            for cmd in commands:
+                result = apply(self.state, cmd, self.catalog)
+                if isinstance(result, Rejected):
+                    break
+                self.state, kept = result.state, kept + 1
+            self.journal.truncate(record.id, kept)
+            self.say(f"the saved game was damaged after action {kept}; resumed from there", "refusal")
+        self.history_len = len(commands)
+
+    def start_new_game(self) -> None:
+        self.game = self.journal.new_game(self.seed_source(), self.ruleset)
+        self.state = new_game(self.game.seed, self.game.ruleset)
+        self.prompt = None
+        self.acting_override = None
+        self.say("new game: tap each player's token to join, then NEXT")
+
+    # ------------------------------------------------------------ who acts
+
+    @property
+    def now(self) -> float:
+        return self.clock.monotonic()
+
+    def acting_player(self) -> str:
+        if self.acting_override and self.acting_override[1] > self.now and self.state.has_player(self.acting_override[0]):
+            return self.acting_override[0]
+        return self.state.active_player or ""
+
+    # ------------------------------------------------------------ messages
+
+    def say(self, text: str, kind: str = "info") -> Message:
+        self.message = Message(text, kind, self.now)
+        self.revision += 1
+        if kind == "refusal":
+            log.warning("refused: %s", text)
+        else:
+            log.info("%s", text)
+        return self.message
+
+    def refuse(self, text: str) -> Outcome:
+        message = self.say(text, "refusal")
+        self.feedback.refused()
+        return Outcome(False, message)
+
+    # ------------------------------------------------------------ applying commands
+
+    def submit(self, cmd: c.Command) -> Outcome:
+        result = apply(self.state, cmd, self.catalog)
+        if isinstance(result, Rejected):
+            return self.refuse(result.message)
+        self.journal.append(self.game.id, cmd)          # durable before anything shows it
+        self.history_len += 1
+        self.state = result.state
+        self.last_events = result.events
+        text = describe_events(result.events, self.state, self.catalog)
+        message = self.say(text, "event") if text else None
+        self.feedback.accepted()
+        return Outcome(True, message, result.events)
+
+    def undo(self) -> Outcome:
+        if self.prompt is not None:
+            self.prompt = None
+            self.revision += 1
+            return Outcome(True, self.say("cancelled"))
+        if not self.journal.pop(self.game.id):
+            return self.refuse("nothing to undo: this game has no actions yet")
+        commands = self.journal.commands(self.game.id)
+        self.state = replay(self.catalog, self.game.ruleset, self.game.seed, commands)
+        self.history_len = len(commands)
+        self.acting_override = None
+        self.feedback.accepted()
+        return Outcome(True, self.say("undone: the last action was taken back"))
+
+    # ------------------------------------------------------------ input
+
+    def handle(self, event: InputEvent) -> Outcome | None:
+        """React to one input event. Returns None for events that change nothing on screen."""
+        if isinstance(event, Tap):
+            return self.handle_tap(event)
+        if isinstance(event, Press):
+            return self.handle_press(event.button, held=event.held)
+        if isinstance(event, ReaderStatus):
+            self.reader_online = event.online
+            self.reader_message = event.message
+            self.feedback.reader_online(event.online)
+            self.revision += 1
+            if not event.online:
+                return Outcome(False, self.say(f"reader offline: {event.message}", "refusal"))
+            return Outcome(True, None)
+        if isinstance(event, Release):
+            return None
+        return None
+
+    def handle_tap(self, tap: Tap) -> Outcome:
+        name = tap.card or self.registry.lookup(tap.uid)
+        if name is None:
+            return self.refuse(f"unknown tag {tap.uid}: it is not enrolled; run 'munchkin-table enroll' to add it")
+        if is_player_token(name):
+            return self.tap_token(name)
+        if name not in self.catalog:
+            return self.refuse(f"tag {tap.uid} names {name!r}, which is not in the card catalog")
+        return self.tap_card(name)
+
+    def tap_token(self, token: str) -> Outcome:
+        state = self.state
+        if state.phase is Phase.SETUP:
+            if state.has_player(token):
+                return self.refuse(f"{state.player(token).name} has already joined; NEXT starts the game")
+            name, sex = self.players.names.get(token, ("", "male"))
+            return self.submit(c.Join(player=token, at=self.now, name_=name, sex=sex))
+        if not state.has_player(token):
+            return self.refuse(f"{token} is not in this game")
+        prompt = self.prompt
+        if prompt is not None and prompt.kind == "helper":
+            self.prompt = None
+            return self.submit(c.AddHelper(player=state.active_player or "", helper=token, at=self.now))
+        if prompt is not None and prompt.kind == "victim":
+            self.prompt = None
+            return self.submit(c.PlayCard(player=prompt.player, card=prompt.card, target=token, at=self.now))
+        self.acting_override = (token, self.now + self.token_seconds)
+        self.revision += 1
+        return Outcome(True, self.say(f"{state.player(token).name} acts: tap a card for {state.player(token).name}"))
+
+    def tap_card(self, card_id: str) -> Outcome:
+        state = self.state
+        card = self.catalog[card_id]
+        acting = self.acting_player()
+        if state.phase is Phase.GAME_OVER:
+            return self.refuse("the game is over; press NEXT for a new game")
+        holder = next((p for p in state.players if card_id in p.in_play()), None)
+        if holder is not None and card.kind is not Kind.GO_UP_A_LEVEL:
+            self.prompt = Prompt("card-menu", f"{card.name} ({holder.name})", card=card_id, player=holder.id)
+            self.revision += 1
+            return Outcome(True, self.say(f"{card.name}: choose with the buttons"))
+        self.acting_override = None
+        if card.kind is Kind.CURSE and not (state.phase is Phase.KICK_OPEN_THE_DOOR and acting == state.active_player):
+            self.prompt = Prompt("victim", f"{card.name}: tap the victim's token", card=card_id, player=acting)
+            self.revision += 1
+            return Outcome(True, self.say(f"{card.name}: tap the victim's token"))
+        return self.submit(c.PlayCard(player=acting, card=card_id, at=self.now))
+
+    CARD_MENU = {"roll": "equip", "next": "discard"}
+
+    def soft_keys(self) -> dict[str, str]:
+        if self.prompt is not None and self.prompt.kind == "card-menu":
+            player = self.state.player(self.prompt.player)
+            toggle = "Unequip" if self.prompt.card in player.equipped else (
+                "Equip" if self.prompt.card in player.carried else "")
+            return {"roll": toggle, "help": "", "run": "", "next": "Discard", "undo": "Back"}
+        if self.prompt is not None:
+            return {"roll": "", "help": "", "run": "", "next": "", "undo": "Cancel"}
+        return legal_buttons(self.state, self.catalog)
+
+    def handle_press(self, button: str, *, held: bool = False) -> Outcome:
+        state = self.state
+        now = self.now
+        if button == "undo":
+            return self.undo()
+        if self.prompt is not None and self.prompt.kind == "card-menu":
+            prompt = self.prompt
+            player = state.player(prompt.player)
+            if button == "roll":
+                action = "unequip" if prompt.card in player.equipped else "equip"
+            elif button == "next":
+                action = "discard"
+            else:
+                return self.refuse(f"{button.upper()} does nothing in the card menu; UNDO goes back")
+            self.prompt = None
+            return self.submit(c.UseCard(player=player.id, card=prompt.card, action=action, at=now))
+        if self.prompt is not None:
+            return self.refuse(f"{self.prompt.text}; UNDO cancels")
+        acting = self.acting_player()
+        if button == "roll":
+            forced, self.forced_die = self.forced_die, None
+            if state.phase is Phase.SETUP:
+                return self.submit(c.ChooseFirstPlayer(player=acting, at=now, forced=forced))
+            if state.phase is Phase.RUN_AWAY and state.flight is not None:
+                roller = state.flight.pending[0][0]
+                return self.submit(c.Roll(player=roller, at=now, forced=forced))
+            self.forced_die = forced
+            return self.refuse(f"ROLL does nothing during {state.phase.value.replace('-', ' ')}")
+        if button == "help":
+            if state.phase is not Phase.COMBAT:
+                return self.refuse("HELP is for asking for help in a combat")
+            if state.combat and state.combat.helper:
+                return self.refuse(f"{state.player(state.combat.helper).name} is already helping")
+            self.prompt = Prompt("helper", "tap the helper's token")
+            self.revision += 1
+            return Outcome(True, self.say("tap the token of the player who helps"))
+        if button == "run":
+            if state.phase is not Phase.COMBAT:
+                return self.refuse("RUN is for running away from a combat")
+            return self.submit(c.RunAway(player=state.active_player or "", at=now))
+        if button == "next":
+            if state.phase is Phase.GAME_OVER:
+                self.start_new_game()
+                return Outcome(True, self.message)
+            cmd = next_command(state, state.active_player or acting, now)
+            if isinstance(cmd, Rejected):
+                return self.refuse(cmd.message)
+            return self.submit(cmd)
+        return self.refuse(f"unknown button {button!r}")
+
+    # ------------------------------------------------------------ time
+
+    def deadline(self) -> float | None:
+        """When the controller next needs ``tick`` even if nothing happens."""
+        times = []
+        if self.state.combat is not None and self.state.combat.window_until is not None:
+            times.append(self.state.combat.window_until)
+        if self.acting_override is not None:
+            times.append(self.acting_override[1])
+        return min(times) if times else None
+
+    def tick(self) -> Outcome | None:
+        now = self.now
+        outcome = None
+        combat = self.state.combat
+        if combat is not None and combat.window_until is not None and now + 1e-9 >= combat.window_until:
+            outcome = self.submit(c.ResolveCombat(player=self.state.active_player or "", at=now))
+        if self.acting_override is not None and self.acting_override[1] <= now:
+            self.acting_override = None
+            self.revision += 1
+        return outcome

@@ -1,0 +1,77 @@
+"""``munchkin-table simulate``: a table script through the simulated table, headless."""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+from pathlib import Path
+from typing import TextIO
+
+from drivers.base import ManualClock
+from drivers.sim import SimButtons, SimReader
+from engine.serialize import state_to_json
+from table.config import Config
+from table.controller import Outcome
+from table.script import Action, read_script
+from table.wiring import Table, build_table
+
+SIMULATION_SEED = 1
+
+
+def perform(action: Action, table: Table, reader: SimReader, buttons: SimButtons, clock: ManualClock) -> list[Outcome]:
+    """Do one script action and let the controller react to everything it caused."""
+    ctl = table.controller
+    if action.verb == "tap":
+        if action.arg.startswith("uid:"):
+            reader.scan(action.arg[4:])
+        else:
+            reader.scan_card(action.arg)
+    elif action.verb == "press":
+        buttons.press(action.arg)
+    elif action.verb == "die":
+        ctl.forced_die = int(action.arg)
+    elif action.verb == "wait":
+        clock.advance(float(action.arg))
+    outcomes = [o for o in (ctl.handle(e) for e in table.events.drain()) if o is not None]
+    ticked = ctl.tick()
+    if ticked is not None:
+        outcomes.append(ticked)
+    return outcomes
+
+
+def simulate(script: Path, config: Config, *, screenshots: Path | None = None,
+             out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
+    from table.display import Display, use_headless_drivers
+    from table.script import ScriptError
+
+    use_headless_drivers()
+    with tempfile.TemporaryDirectory(prefix="munchkin-sim-") as tmp:
+        state_dir = config.state_dir if config.storage.state_dir else Path(tmp)
+        clock = ManualClock()
+        table = build_table(config, clock, state_dir=state_dir, seed_source=lambda: SIMULATION_SEED)
+        try:
+            actions = read_script(script, table.catalog)
+        except ScriptError as exc:
+            print(f"script error: {exc}", file=err)
+            table.journal.close()
+            return 2
+        reader = SimReader(table.events, clock=clock)
+        buttons = SimButtons(table.events, clock=clock)
+        display = None
+        if screenshots is not None:
+            from table.view import build_view
+            screenshots.mkdir(parents=True, exist_ok=True)
+            display = Display((config.display.width, config.display.height))
+        for number, action in enumerate(actions, 1):
+            for outcome in perform(action, table, reader, buttons, clock):
+                if not outcome.accepted and outcome.message is not None:
+                    print(f"rejected: {action.line}: {outcome.message.text}", file=err)
+            if display is not None and screenshots is not None:
+                display.render(build_view(table.controller))
+                display.save(screenshots / f"{number:04d}.png")
+        print(json.dumps(state_to_json(table.controller.state, table.catalog), indent=2, ensure_ascii=False), file=out)
+        table.journal.close()
+        if display is not None:
+            display.close()
+    return 0

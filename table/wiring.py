@@ -1,0 +1,70 @@
+"""Building the table from a config: catalog, registry, journal, drivers, controller."""
+
+from __future__ import annotations
+
+import logging
+import queue
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from cards.loader import load_catalog
+from cards.tags import TagRegistry
+from drivers.base import Clock
+from drivers.events import InputEvent
+from engine.cards import Catalog
+from table.config import Config
+from table.controller import Controller, PlayerDefaults
+from table.journal import Journal
+
+log = logging.getLogger(__name__)
+
+JOURNAL_FILE = "journal.sqlite3"
+TAGS_FILE = "tags.csv"
+
+
+class EventQueue(queue.Queue):  # type: ignore[type-arg]
+    """The one queue from the drivers to the main loop; ``wake`` is called after every put."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.wake: Any = None
+
+    def put(self, item: InputEvent, block: bool = True, timeout: float | None = None) -> None:  # type: ignore[override]
+        super().put(item, block, timeout)
+        if self.wake is not None:
+            self.wake()
+
+    def drain(self) -> list[InputEvent]:
+        out = []
+        while True:
+            try:
+                out.append(self.get_nowait())
+            except queue.Empty:
+                return out
+
+
+@dataclass
+class Table:
+    config: Config
+    catalog: Catalog
+    registry: TagRegistry
+    journal: Journal
+    controller: Controller
+    events: EventQueue
+
+
+def build_table(config: Config, clock: Clock, *, state_dir: Path | None = None, catalog: Catalog | None = None,
+                feedback: Any = None, seed_source: Any = None) -> Table:
+    directory = state_dir or config.state_dir
+    directory.mkdir(parents=True, exist_ok=True)
+    catalog = catalog or load_catalog()
+    registry = TagRegistry(directory / TAGS_FILE)
+    journal = Journal(directory / JOURNAL_FILE)
+    players = PlayerDefaults({token: (p.name, p.sex) for token, p in config.players.items()})
+    controller = Controller(catalog, journal, registry, clock, ruleset=config.rules, feedback=feedback,
+                            token_seconds=config.table.token_seconds, message_seconds=config.table.message_seconds,
+                            players=players, seed_source=seed_source)
+    if journal.moved_aside is not None:
+        controller.say(f"the saved games were damaged; kept aside as {journal.moved_aside.name}", "refusal")
+    return Table(config, catalog, registry, journal, controller, EventQueue())
