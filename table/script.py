@@ -41,6 +41,8 @@ def parse_script(text: str, catalog: Catalog, *, source: str = "<script>") -> li
         def fail(why: str) -> ScriptError:
             return ScriptError(f"{source}:{n}: {why}: {raw.strip()!r}")
 
+        if verb not in ("tap", "press", "die", "wait"):
+            raise fail(f"unknown action {verb!r}; actions are tap, press, die, wait")
         if len(args) != 1:
             raise fail(f"'{verb}' takes exactly one argument")
         arg = args[0]
