@@ -189,7 +189,7 @@ def do_end_phase(state: GameState, cmd: c.EndPhase, catalog: Catalog, events: li
         events.append(Event("RoomLooted", {"player": cmd.player}))
     else:
         for p in state.players:
-            p.level_history.append(p.level)
+            p.level_history = (*p.level_history, p.level)
         events.append(Event("TurnEnded", {"player": cmd.player, "turn": state.turn}))
         begin_turn(state, next_seat(state, cmd.player), events)
 
@@ -459,7 +459,7 @@ def check_winners(state: GameState, events: list[Event]) -> None:
         state.winners = winners
         state.phase = Phase.GAME_OVER
         for p in state.players:
-            p.level_history.append(p.level)
+            p.level_history = (*p.level_history, p.level)
         events.append(Event("GameWon", {"winners": winners}))
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, is_dataclass
 from enum import Enum
+from typing import Any
 
 from engine.rules import Ruleset
 
@@ -33,7 +33,7 @@ class Player:
     carried: list[str] = field(default_factory=list)
     curses: list[str] = field(default_factory=list)
     alive: bool = True
-    level_history: list[int] = field(default_factory=lambda: [1])
+    level_history: tuple[int, ...] = (1,)   # a tuple: shared between states, never copied
 
     def in_play(self) -> list[str]:
         """Every card this player has on the table."""
@@ -101,4 +101,21 @@ class GameState:
         return any(p.id == player_id for p in self.players)
 
     def clone(self) -> GameState:
-        return copy.deepcopy(self)
+        return _clone(self)
+
+
+def _clone(value: Any) -> Any:
+    """A deep copy of the mutable parts only: lists, dicts and unfrozen dataclasses.
+
+    Tuples, strings, numbers, enums and frozen dataclasses are shared, which
+    keeps ``apply`` cheap however long the game has run.
+    """
+    if isinstance(value, list):
+        return [_clone(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _clone(v) for k, v in value.items()}
+    if is_dataclass(value) and not isinstance(value, type) and not value.__dataclass_params__.frozen:  # type: ignore[attr-defined]
+        new = object.__new__(type(value))
+        new.__dict__.update({k: _clone(v) for k, v in value.__dict__.items()})
+        return new
+    return value

@@ -76,6 +76,9 @@ def run(config: Config, *, sim: bool) -> int:
     entry = ""
     display.render(build_view(ctl, entry=entry))
     notify("READY=1")
+    if os.environ.get("MUNCHKIN_EXIT_AFTER_FIRST_FRAME"):     # for the start-time benchmark
+        log.info("first frame shown; exiting as asked")
+        return 0
     log.info("table ready: reader %s, state in %s", reader_type, config.state_dir)
     watchdog = watchdog_interval()
     last_ping = time.monotonic()
