@@ -21,9 +21,33 @@ class DriverError(Exception):
     """A driver could not be opened; the message says what to check."""
 
 
-def open_reader(kind: str, sink: EventSink, *, clock: Clock, **options: Any) -> RfidReader:
+def open_reader(
+    kind: str,
+    sink: EventSink,
+    *,
+    clock: Clock,
+    spi_bus: int = 0,
+    spi_device: int = 0,
+    reset_pin: int = 25,
+    port: str = "/dev/serial0",
+    baudrate: int = 115200,
+    **options: Any,
+) -> RfidReader:
+    """Build a reader; call ``start()`` (or use ``with``) to begin polling.
+
+    The config's keys for the other kind are ignored. ``options`` go to the
+    driver (name, poll_interval, removal_time, ...).
+    """
     if kind == "sim":
-        return SimReader(sink, clock=clock)
+        return SimReader(sink, clock=clock, **{k: v for k, v in options.items() if k == "name"})
+    if kind == "mfrc522":
+        from drivers.mfrc522_spi import Mfrc522Reader
+
+        return Mfrc522Reader(sink, clock=clock, spi_bus=spi_bus, spi_device=spi_device, reset_pin=reset_pin, **options)
+    if kind == "pn532":
+        from drivers.pn532 import Pn532Reader
+
+        return Pn532Reader(sink, clock=clock, port=port, baudrate=baudrate, **options)
     raise DriverError(f"reader type {kind!r} is not available; expected one of {', '.join(READER_TYPES)}")
 
 

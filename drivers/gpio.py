@@ -104,7 +104,10 @@ class GpioButtons:
             return
         try:
             for name, pin in self.pins.items():
-                button = Button(pin, pull_up=True, bounce_time=None, pin_factory=self.pin_factory)
+                # Holds are timed by us on our clock. gpiozero's HoldThread still
+                # waits hold_time on a held button before close() can join it,
+                # so keep its hold_time short.
+                button = Button(pin, pull_up=True, bounce_time=None, hold_time=0.05, pin_factory=self.pin_factory)
                 self._buttons[name] = button
                 with self._lock:
                     state = self._state[name]

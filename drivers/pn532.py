@@ -13,7 +13,6 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Iterator
 from typing import Any, Callable
 
 import serial
@@ -21,7 +20,7 @@ import serial
 from drivers.base import Clock, EventSink, SystemClock
 from drivers.events import ReaderStatus, Tap
 from drivers.hsu import ACK, CHIP_TFI, Frame, FrameKind, FrameParser, encode
-from drivers.presence import Presence
+from drivers.presence import Presence, backoff_delays
 
 log = logging.getLogger(__name__)
 
@@ -34,14 +33,6 @@ IN_LIST_PASSIVE_TARGET = 0x4A
 
 class Pn532Error(Exception):
     """The PN532 did not answer as expected; the message says what was asked."""
-
-
-def backoff_delays(first: float = 0.5, most: float = 5.0) -> Iterator[float]:
-    """0.5, 1, 2, 4, 5, 5, … seconds between reconnection attempts."""
-    delay = first
-    while True:
-        yield delay
-        delay = min(delay * 2, most)
 
 
 def parse_target(data: bytes) -> str | None:

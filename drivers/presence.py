@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 
 class Presence:
     """Remembers which tag is on the pad.
@@ -33,3 +35,11 @@ class Presence:
 
     def __repr__(self) -> str:
         return f"<Presence {self.uid or 'empty'}>"
+
+
+def backoff_delays(first: float = 0.5, most: float = 5.0) -> Iterator[float]:
+    """0.5, 1, 2, 4, 5, 5, … seconds between reconnection attempts."""
+    delay = first
+    while True:
+        yield delay
+        delay = min(delay * 2, most)
