@@ -50,3 +50,12 @@ def test_gpio_feedback_without_pins_is_silent_and_with_pins_is_real(factory):
 def test_unknown_kinds_name_the_accepted_ones(call, listed):
     with pytest.raises(DriverError, match=listed):
         call()
+
+
+def test_gpio_drivers_satisfy_the_protocols(factory):
+    from drivers.base import ButtonPanel, Feedback
+
+    with open_buttons("gpio", queue.Queue(), clock=ManualClock(), pin_factory=factory) as panel:
+        assert isinstance(panel, ButtonPanel)
+    with open_feedback("gpio", buzzer_pin=12, led_pin=None, pin_factory=factory) as fb:
+        assert isinstance(fb, Feedback)
