@@ -1,0 +1,162 @@
+"""``munchkin-table doctor``'s hardware checks: each says what it found and what to do.
+
+``run_checks`` only looks and asks; it never changes the system. The table's
+CLI prints the list (config validation is the table's job). Device paths,
+the pin factory and ``os.access`` can be given, so the checks run in tests
+against temporary directories and the emulators.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from drivers.base import ManualClock
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    ok: bool
+    detail: str
+    fix: str = ""
+
+    def __str__(self) -> str:
+        line = f"[{'ok' if self.ok else 'FAIL'}] {self.name}: {self.detail}"
+        return line if self.ok or not self.fix else f"{line}\n       fix: {self.fix}"
+
+
+def run_checks(
+    reader_type: str,
+    *,
+    spi_bus: int = 0,
+    spi_device: int = 0,
+    reset_pin: int = 25,
+    port: str = "/dev/serial0",
+    baudrate: int = 115200,
+    button_pins: dict[str, int] | None = None,
+    state_dir: str,
+    pin_factory: Any = None,
+    dev_dir: str = "/dev",
+    access: Callable[[str, int], bool] = os.access,
+) -> list[Check]:
+    checks: list[Check] = []
+    if reader_type == "mfrc522":
+        checks += check_mfrc522(spi_bus, spi_device, reset_pin, dev_dir=dev_dir, access=access)
+    elif reader_type == "pn532":
+        checks += check_pn532(port, baudrate, access=access)
+    elif reader_type == "sim":
+        checks.append(Check("reader", True, "simulated reader: nothing to check"))
+    else:
+        checks.append(Check("reader", False, f"unknown reader type {reader_type!r}", "set [reader] type to mfrc522, pn532 or sim"))
+    if button_pins is not None:
+        checks.append(check_buttons(button_pins, pin_factory))
+    checks.append(check_state_dir(state_dir))
+    return checks
+
+
+def _node(name: str, path: str, access: Callable[[str, int], bool], enable: str, group: str) -> list[Check]:
+    if not os.path.exists(path):
+        return [Check(f"{name} enabled", False, f"{path} does not exist", enable)]
+    checks = [Check(f"{name} enabled", True, f"{path} is present")]
+    if access(path, os.R_OK | os.W_OK):
+        checks.append(Check(f"{name} permission", True, f"{path} is readable and writable"))
+    else:
+        checks.append(
+            Check(f"{name} permission", False, f"no read/write access to {path}",
+                  f"sudo usermod -aG {group} $USER, then log in again (or run the service as a user in {group})")
+        )
+    return checks
+
+
+def check_mfrc522(spi_bus: int, spi_device: int, reset_pin: int, *, dev_dir: str = "/dev",
+                  access: Callable[[str, int], bool] = os.access) -> list[Check]:
+    path = os.path.join(dev_dir, f"spidev{spi_bus}.{spi_device}")
+    enable = "enable SPI: sudo raspi-config nonint do_spi 0 (or dtparam=spi=on in /boot/firmware/config.txt), then reboot"
+    if os.path.isdir(dev_dir):
+        others = sorted(n for n in os.listdir(dev_dir) if n.startswith("spidev"))
+        if others and not os.path.exists(path):
+            enable = f"SPI is on but only {', '.join(others)} exist: check [reader] spi_bus and spi_device"
+    checks = _node("SPI", path, access, enable, "spi,gpio")
+    if not all(c.ok for c in checks):
+        return checks
+    from drivers.mfrc522_spi import KNOWN_VERSIONS, Mfrc522Error, Mfrc522Reader
+
+    reader = Mfrc522Reader(queue.Queue(), clock=ManualClock(), spi_bus=spi_bus, spi_device=spi_device, reset_pin=reset_pin)
+    try:
+        version = reader.open()
+    except (Mfrc522Error, OSError) as exc:
+        checks.append(Check("reader answers", False, str(exc),
+                            "check the wiring and the reset pin ([reader] reset_pin, BCM numbering); the chip needs 3.3V"))
+    else:
+        checks.append(Check("reader answers", True, f"VersionReg 0x{version:02X} ({KNOWN_VERSIONS.get(version, 'unknown variant')})"))
+    finally:
+        reader.close()
+    return checks
+
+
+def check_pn532(port: str, baudrate: int, *, access: Callable[[str, int], bool] = os.access) -> list[Check]:
+    enable = ("enable the UART and disable the serial console: sudo raspi-config nonint do_serial_hw 0; "
+              "sudo raspi-config nonint do_serial_cons 1; reboot. For a USB adapter use /dev/serial/by-id/...")
+    checks = _node("UART", port, access, enable, "dialout")
+    if not all(c.ok for c in checks):
+        return checks
+    from drivers.pn532 import Pn532Reader
+
+    sink: queue.Queue[Any] = queue.Queue()
+    reader = Pn532Reader(sink, clock=ManualClock(), port=port, baudrate=baudrate)
+    try:
+        if reader.connect() and reader.firmware is not None and len(reader.firmware) >= 3:
+            ic, ver, rev = reader.firmware[:3]
+            checks.append(Check("reader answers", True, f"PN532 IC 0x{ic:02X}, firmware {ver}.{rev} (GetFirmwareVersion)"))
+        else:
+            message = sink.get_nowait().message if not sink.empty() else "no answer"
+            checks.append(Check("reader answers", False, message,
+                                f"check TX/RX (crossed), power and the module's HSU mode switches; the port speed is {baudrate}"))
+    finally:
+        reader.close()
+    return checks
+
+
+def check_buttons(pins: dict[str, int], pin_factory: Any = None) -> Check:
+    from gpiozero import Button
+
+    from drivers.gpio import ButtonConfigError, check_pins
+
+    try:
+        check_pins(pins)
+    except ButtonConfigError as exc:
+        return Check("buttons readable", False, str(exc), "fix the [buttons] section of the config")
+    opened: list[Any] = []
+    stuck: list[str] = []
+    try:
+        for name, pin in pins.items():
+            button = Button(pin, pull_up=True, hold_time=0.05, pin_factory=pin_factory)
+            opened.append(button)
+            if button.is_pressed:
+                stuck.append(f"{name} (BCM {pin})")
+    except Exception as exc:  # gpiozero raises many kinds: no factory, pin in use, no permission
+        return Check("buttons readable", False, f"{type(exc).__name__}: {exc}",
+                     "on a Pi install python3-lgpio and add the user to the gpio group; check no other program uses the pins")
+    finally:
+        for button in opened:
+            button.close()
+    if stuck:
+        return Check("buttons readable", False, f"reads pressed at rest: {', '.join(stuck)}",
+                     "release it; if it stays pressed, the button is stuck or wired to 3.3V instead of ground")
+    return Check("buttons readable", True, ", ".join(f"{n}=BCM {p}" for n, p in pins.items()) + " all released")
+
+
+def check_state_dir(state_dir: str) -> Check:
+    fix = f"sudo install -d -o $USER {state_dir}, or set [storage] state_dir to a writable directory"
+    try:
+        os.makedirs(state_dir, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=state_dir, prefix=".doctor-"):
+            pass
+    except OSError as exc:
+        return Check("state directory writable", False, f"{state_dir}: {exc.strerror or exc}", fix)
+    return Check("state directory writable", True, state_dir)

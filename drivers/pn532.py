@@ -1,0 +1,243 @@
+"""PN532 on a UART (HSU frames over pyserial).
+
+One thread: connect (wake-up, GetFirmwareVersion, SAMConfiguration,
+RFConfiguration with bounded passive-activation retries), then poll
+InListPassiveTarget about ten times a second. A card lying on the pad is one
+Tap. When the port goes away the reader reports ``reader offline: …`` and
+tries again with back-off from 0.5 s to 5 s, re-initialising the chip (it may
+have been power-cycled), then reports online again.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from typing import Any, Callable
+
+import serial
+
+from drivers.base import Clock, EventSink, SystemClock
+from drivers.events import ReaderStatus, Tap
+from drivers.hsu import ACK, CHIP_TFI, Frame, FrameKind, FrameParser, encode
+from drivers.presence import Presence, backoff_delays
+
+log = logging.getLogger(__name__)
+
+WAKE_UP = b"\x55\x55" + b"\x00" * 15
+GET_FIRMWARE_VERSION = 0x02
+SAM_CONFIGURATION = 0x14
+RF_CONFIGURATION = 0x32
+IN_LIST_PASSIVE_TARGET = 0x4A
+
+
+class Pn532Error(Exception):
+    """The PN532 did not answer as expected; the message says what was asked."""
+
+
+def parse_target(data: bytes) -> str | None:
+    """The UID in an InListPassiveTarget answer (after D5 4B), or None for no target."""
+    if len(data) < 1 or data[0] == 0:
+        return None
+    # Tg, SENS_RES (2), SEL_RES, NFCIDLength, NFCID...
+    if len(data) < 6 or len(data) < 6 + data[5]:
+        raise Pn532Error(f"short InListPassiveTarget answer: {data.hex(' ').upper()}")
+    return data[6 : 6 + data[5]].hex().upper()
+
+
+class Pn532Reader:
+    def __init__(
+        self,
+        sink: EventSink,
+        *,
+        clock: Clock | None = None,
+        port: str = "/dev/serial0",
+        baudrate: int = 115200,
+        name: str = "pad",
+        poll_interval: float = 0.1,
+        ack_timeout: float = 0.1,
+        answer_timeout: float = 0.5,
+        retries: int = 3,
+        passive_retries: int = 1,
+        removal_time: float = 0.35,
+        backoff: tuple[float, float] = (0.5, 5.0),
+        serial_factory: Callable[..., Any] | None = None,
+    ) -> None:
+        if not 0 <= passive_retries < 0xFF:
+            raise ValueError(f"passive_retries must be 0-254 (0xFF means for ever), got {passive_retries}")
+        self.sink = sink
+        self.clock = clock or SystemClock()
+        self.port = port
+        self.baudrate = baudrate
+        self.name = name
+        self.poll_interval = poll_interval
+        self.ack_timeout = ack_timeout
+        self.answer_timeout = answer_timeout
+        self.retries = retries
+        self.passive_retries = passive_retries
+        self.backoff = backoff
+        self.presence = Presence(removal_time=removal_time)
+        self._serial_factory = serial_factory or serial.Serial
+        self._serial: Any = None
+        self._parser = FrameParser()
+        self._frames: list[Frame] = []
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._closed = False
+        self.online: bool | None = None
+        self.firmware: bytes | None = None
+        self.errors = 0  # commands that needed a retry
+        self.reconnects = 0
+
+    # lifecycle -----------------------------------------------------------------
+
+    def start(self) -> None:
+        if self._closed:
+            raise RuntimeError(f"{self!r} is closed")
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name=f"pn532-{self.name}", daemon=True)
+            self._thread.start()
+
+    def close(self) -> None:
+        self._closed = True
+        self._stop.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=5)
+        self._thread = None
+        self._disconnect()
+
+    def __enter__(self) -> Pn532Reader:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        state = "closed" if self._closed else {None: "starting", True: "online", False: "offline"}[self.online]
+        return f"<Pn532Reader {self.name} {self.port}@{self.baudrate} {state}>"
+
+    def _run(self) -> None:
+        delays = backoff_delays(*self.backoff)
+        while not self._stop.is_set():
+            if self._serial is None:
+                if self.connect():
+                    delays = backoff_delays(*self.backoff)
+                else:
+                    self._stop.wait(next(delays))
+                continue
+            self.poll_once()
+            self._stop.wait(self.poll_interval)
+
+    # the work, one step at a time (tests call these directly) ---------------------
+
+    def connect(self) -> bool:
+        """Open the port and initialise the chip. Reports online, or offline with why."""
+        try:
+            self._serial = self._serial_factory(self.port, self.baudrate, timeout=0.02, write_timeout=1, exclusive=True)
+            self._parser.reset()
+            self._frames.clear()
+            self._serial.reset_input_buffer()
+            self._serial.write(WAKE_UP)
+            self.firmware = self.call(GET_FIRMWARE_VERSION)
+            self.call(SAM_CONFIGURATION, b"\x01\x14\x01")  # normal mode, 1 s timeout, use IRQ
+            # MxRtyATR, MxRtyPSL, MxRtyPassiveActivation: bounded, so a poll with no card ends.
+            self.call(RF_CONFIGURATION, bytes([0x05, 0xFF, 0x01, self.passive_retries]))
+        except (serial.SerialException, OSError, Pn532Error) as exc:
+            self._disconnect()
+            self._report(False, f"reader offline: {describe(exc, self.port)}")
+            return False
+        if self.online is False:
+            self.reconnects += 1
+        ic, ver, rev = self.firmware[:3] if len(self.firmware) >= 3 else (0, 0, 0)
+        self._report(True, f"PN532 (IC {ic:02X}, firmware {ver}.{rev}) ready on {self.port}")
+        return True
+
+    def poll_once(self) -> None:
+        """Look for a card once; a new presentation becomes a Tap."""
+        if self._serial is None:
+            return
+        try:
+            answer = self.call(IN_LIST_PASSIVE_TARGET, b"\x01\x00")
+            uid = parse_target(answer)
+        except Pn532Error as exc:
+            log.warning("%r: %s", self, exc)
+            self.presence.missed(self.clock.monotonic())
+            return
+        except (serial.SerialException, OSError) as exc:
+            self._disconnect()
+            self._report(False, f"reader offline: {describe(exc, self.port)}")
+            return
+        now = self.clock.monotonic()
+        if uid is None:
+            self.presence.missed(now)
+        elif self.presence.seen(uid, now):
+            self.sink.put(Tap(uid, now, self.name))
+
+    def call(self, command: int, params: bytes = b"") -> bytes:
+        """Send a command, wait for its ACK and answer; retry a bounded number of times.
+
+        Returns the answer's data after the response code. Raises Pn532Error
+        when no good answer came; serial errors propagate.
+        """
+        request = encode(bytes([command]) + params)
+        problem = "no answer"
+        for attempt in range(self.retries):
+            if attempt:
+                self.errors += 1
+                self._serial.write(ACK)  # abort whatever the chip is still doing
+                self._parser.reset()
+                self._frames.clear()
+            self._serial.write(request)
+            frame = self._next_frame(self.ack_timeout)
+            if frame is None or frame.kind is not FrameKind.ACK:
+                problem = "no ACK" if frame is None else f"{frame.kind.name} instead of ACK"
+                continue
+            deadline = time.monotonic() + self.answer_timeout
+            while True:
+                frame = self._next_frame(deadline - time.monotonic())
+                if frame is None:
+                    problem = "ACK but no answer"
+                    break
+                if frame.kind is FrameKind.ERROR:
+                    raise Pn532Error(f"command {command:02X}: the PN532 answered with an error frame")
+                if frame.kind is FrameKind.DATA and frame.tfi == CHIP_TFI and frame.data[:1] == bytes([command + 1]):
+                    return frame.data[1:]
+                problem = f"unexpected {frame!r}"
+        raise Pn532Error(f"command {command:02X}: {problem} after {self.retries} tries")
+
+    def _next_frame(self, timeout: float) -> Frame | None:
+        deadline = time.monotonic() + max(timeout, 0)
+        while not self._frames:
+            if time.monotonic() >= deadline:
+                return None
+            chunk = self._serial.read(self._serial.in_waiting or 1)
+            if chunk:
+                self._frames.extend(self._parser.feed(chunk))
+        return self._frames.pop(0)
+
+    def _disconnect(self) -> None:
+        port, self._serial = self._serial, None
+        if port is not None:
+            try:
+                port.close()
+            except (serial.SerialException, OSError):
+                pass
+
+    def _report(self, online: bool, message: str) -> None:
+        if online != self.online:
+            self.online = online
+            (log.info if online else log.warning)("%s", message)
+            self.sink.put(ReaderStatus(self.name, online, message, self.clock.monotonic()))
+
+
+def describe(exc: BaseException, port: str) -> str:
+    """A short reason for the screen, naming the port."""
+    errno = getattr(exc, "errno", None)
+    if errno == 2:
+        return f"{port} does not exist (is the UART enabled and the reader plugged in?)"
+    if errno == 13:
+        return f"no permission to open {port} (add the user to the dialout group)"
+    if isinstance(exc, Pn532Error):
+        return f"no PN532 answers on {port} ({exc}); check TX/RX wiring, power and the HSU mode switches"
+    return f"{port}: {exc}"
