@@ -18,7 +18,7 @@ import time
 from drivers.base import SystemClock
 from drivers.events import BUTTONS
 from drivers.factory import DriverError, open_buttons, open_feedback, open_reader
-from drivers.sim import SimReader
+from drivers.sim import SimButtons, SimReader
 from table.config import Config, is_raspberry_pi
 from table.script import ScriptError, parse_script
 from table.systemd import notify, watchdog_interval
@@ -51,13 +51,14 @@ def run(config: Config, *, sim: bool) -> int:
     table = build_table(config, clock)
     ctl = table.controller
     reader_type = config.reader_type(sim=sim)
-    buttons_type = "sim" if reader_type == "sim" else "gpio"
+    # GPIO buttons only where there are GPIO pins; a laptop with a USB reader keeps the keyboard.
+    buttons_type = "gpio" if not sim and (is_raspberry_pi() or os.environ.get("GPIOZERO_PIN_FACTORY")) else "sim"
     try:
         reader = open_reader(reader_type, table.events, clock=clock, spi_bus=config.reader.spi_bus,
                              spi_device=config.reader.spi_device, reset_pin=config.reader.reset_pin,
                              port=config.reader.port, baudrate=config.reader.baudrate)
         buttons = open_buttons(buttons_type, table.events, clock=clock, pins=config.buttons.pins())
-        feedback = open_feedback("sim" if buttons_type == "sim" else "gpio",
+        feedback = open_feedback("sim" if buttons_type == "sim" else "gpio", clock=clock,
                                  buzzer_pin=config.feedback.pin("buzzer"), led_pin=config.feedback.pin("led"))
     except DriverError as exc:
         log.error("%s", exc)
@@ -69,8 +70,10 @@ def run(config: Config, *, sim: bool) -> int:
     wake_event = pygame.event.custom_type()
     table.events.wake = lambda: pygame.event.post(pygame.event.Event(wake_event))
     pygame.key.set_repeat(0)
-    if isinstance(reader, SimReader) and not sys.stdin.isatty():
-        threading.Thread(target=_pipe_script, args=(reader, buttons, table), daemon=True).start()
+    # Typed card ids (and piped table scripts) tap through a simulated pad beside any real one.
+    keyboard = reader if isinstance(reader, SimReader) else SimReader(table.events, clock=clock, name="keyboard")
+    if isinstance(buttons, SimButtons) and not sys.stdin.isatty():
+        threading.Thread(target=_pipe_script, args=(keyboard, buttons, table), daemon=True).start()
     reader.start()
     buttons.start()
     entry = ""
@@ -99,8 +102,8 @@ def run(config: Config, *, sim: bool) -> int:
             for event in [first, *pygame.event.get()]:
                 if event.type == pygame.QUIT:
                     return 0
-                if event.type == pygame.KEYDOWN and isinstance(reader, SimReader):
-                    entry, dirty_key = _key(event, entry, reader, buttons, ctl)
+                if event.type == pygame.KEYDOWN and isinstance(buttons, SimButtons):
+                    entry, dirty_key = _key(event, entry, keyboard, buttons, ctl)
                     dirty = dirty or dirty_key
             for item in table.events.drain():
                 ctl.handle(item)

@@ -81,6 +81,39 @@ def cmd_tags(args: argparse.Namespace) -> int:
     return 2
 
 
+def cmd_doctor(args: argparse.Namespace) -> int:
+    """Check the config, the catalog, the devices and the state directory; say what to fix."""
+    from cards.loader import BASE_SET, validate_files
+    from drivers.doctor import run_checks
+    from table.config import ConfigError
+
+    import warnings
+
+    warnings.filterwarnings("ignore", module="gpiozero")   # its pin-factory fallbacks are reported below
+    failures = 0
+    try:
+        config = _config(args)
+        print(f"[ok] config: {config.source}")
+    except ConfigError as exc:
+        print(f"[FAIL] config: {exc}\n       fix: correct the file, or start from systemd/config.example.toml")
+        return 1
+    _, problems = validate_files([BASE_SET])
+    if problems:
+        failures += 1
+        print(f"[FAIL] catalog: {len(problems)} problem(s), first: {problems[0]}")
+    else:
+        print("[ok] catalog: the card data is valid")
+    reader_type = config.reader_type(sim=False)
+    checks = run_checks(reader_type, spi_bus=config.reader.spi_bus, spi_device=config.reader.spi_device,
+                        reset_pin=config.reader.reset_pin, port=config.reader.port, baudrate=config.reader.baudrate,
+                        button_pins=config.buttons.pins(), state_dir=config.state_dir)
+    for check in checks:
+        print(check)
+        failures += not check.ok
+    print("all checks passed" if not failures else f"{failures} check(s) failed")
+    return 0 if not failures else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="munchkin-table", description="The Munchkin bookkeeping table.")
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug detail")
@@ -108,12 +141,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("action", choices=["import", "export"])
     p.add_argument("file", nargs="?")
     p.set_defaults(func=cmd_tags)
+    p = with_config(sub.add_parser("doctor", help="check config, devices and permissions, and say what to fix"))
+    p.set_defaults(func=cmd_doctor)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    quiet = args.command in ("simulate", "state", "cards", "tags")
+    quiet = args.command in ("simulate", "state", "cards", "tags", "doctor")
     logging.basicConfig(level=logging.DEBUG if args.verbose else (logging.ERROR if quiet else logging.INFO),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     try:
