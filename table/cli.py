@@ -42,29 +42,42 @@ def cmd_state(args: argparse.Namespace) -> int:
 
 
 def cmd_cards(args: argparse.Namespace) -> int:
-    from cards.loader import BASE_SET, load_catalog, validate_files
+    from cards.listing import card_to_json, describe_line, search
+    from cards.loader import load_catalog, validate_files
 
+    config = _config(args)
     if args.action == "validate":
-        paths = [Path(p) for p in args.paths] or [BASE_SET]
+        paths = [Path(p) for p in args.args] or config.card_set_files()
         cards, problems = validate_files(paths)
         for problem in problems:
             print(problem, file=sys.stderr)
         if problems:
+            print(f"{len(problems)} problem(s) in the card data", file=sys.stderr)
             return 1
         print(f"ok: {len(cards)} cards, {sum(c.copies for c in cards)} copies in {len(paths)} file(s)")
         return 0
-    if args.action is not None:
-        print(f"munchkin-table cards: unknown action {args.action!r}; try 'validate'", file=sys.stderr)
-        return 2
-    catalog = load_catalog()
-    if args.json:
-        print(json.dumps([{"id": c.id, "name": c.name, "kind": c.kind.value, "deck": c.deck, "copies": c.copies,
-                           "level": c.level, "bonus": c.bonus, "gold": c.gold,
-                           "slot": c.slot.value if c.slot else None} for c in catalog.values()],
-                         indent=2, ensure_ascii=False))
+    catalog = load_catalog(config.card_set_files())
+    if args.action == "search":
+        if not args.args:
+            print("munchkin-table cards search: say what to look for, e.g. 'cards search dragon'", file=sys.stderr)
+            return 2
+        chosen = search(catalog, " ".join(args.args))
+        if not chosen and not args.json:
+            print(f"no card matches {' '.join(args.args)!r}", file=sys.stderr)
+            return 1
     else:
-        for c in catalog.values():
-            print(f"{c.id:40} {c.kind.value:18} x{c.copies}  {c.name}")
+        if args.args:
+            print(f"munchkin-table cards: unexpected {' '.join(args.args)!r}; try 'cards validate PATH' "
+                  "or 'cards search TEXT'", file=sys.stderr)
+            return 2
+        chosen = list(catalog.values())
+    if args.json:
+        print(json.dumps([card_to_json(c) for c in chosen], indent=2, ensure_ascii=False))
+    else:
+        for card in chosen:
+            print(describe_line(card))
+        if args.action is None:
+            print(f"{len(chosen)} cards, {sum(c.copies for c in chosen)} copies")
     return 0
 
 
@@ -99,10 +112,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_simulate)
     p = with_config(sub.add_parser("state", help="print the state JSON of the current game"))
     p.set_defaults(func=cmd_state)
-    p = sub.add_parser("cards", help="list the catalog, or 'cards validate [PATH...]'")
-    p.add_argument("action", nargs="?", choices=["validate"])
-    p.add_argument("paths", nargs="*", metavar="PATH")
-    p.add_argument("--json", action="store_true")
+    p = with_config(sub.add_parser("cards", help="list the catalog; 'cards validate [PATH...]'; 'cards search TEXT'"))
+    p.add_argument("action", nargs="?", choices=["validate", "search"])
+    p.add_argument("args", nargs="*", metavar="PATH|TEXT")
+    p.add_argument("--json", action="store_true", help="print a JSON list of card objects")
     p.set_defaults(func=cmd_cards)
     p = with_config(sub.add_parser("tags", help="'tags import FILE.csv' or 'tags export'"))
     p.add_argument("action", choices=["import", "export"])
