@@ -82,16 +82,38 @@ def cmd_cards(args: argparse.Namespace) -> int:
 
 
 def cmd_tags(args: argparse.Namespace) -> int:
-    from cards.tags import TagRegistry
+    from cards.loader import load_catalog
+    from cards.tags import TagRegistry, parse_tag_csv
     from table.wiring import TAGS_FILE
 
     config = _config(args)
     registry = TagRegistry(config.state_dir / TAGS_FILE)
     if args.action == "export":
-        sys.stdout.write(registry.to_csv())
+        if args.file:
+            Path(args.file).write_text(registry.to_csv(), encoding="utf-8")
+            print(f"exported {len(registry)} tags to {args.file}", file=sys.stderr)
+        else:
+            sys.stdout.write(registry.to_csv())
         return 0
-    print("munchkin-table tags: expected 'import FILE.csv' or 'export'", file=sys.stderr)
-    return 2
+    if not args.file:
+        print("munchkin-table tags import: name the CSV file (header 'uid,card')", file=sys.stderr)
+        return 2
+    try:
+        text = Path(args.file).read_text(encoding="utf-8-sig")
+    except OSError as exc:
+        print(f"munchkin-table tags import: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    catalog = load_catalog(config.card_set_files())
+    rows, problems = parse_tag_csv(text, catalog, registry.as_dict())
+    if problems:
+        for problem in problems:
+            print(f"{args.file}:{problem.line}: {problem.message}", file=sys.stderr)
+        print(f"nothing imported: {len(problems)} bad row(s) in {args.file}", file=sys.stderr)
+        return 1
+    new = registry.bind_many(rows)
+    print(f"imported {len(rows)} tag(s) from {args.file}: {new} new, {len(rows) - new} already known; "
+          f"the registry holds {len(registry)}")
+    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -117,9 +139,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("args", nargs="*", metavar="PATH|TEXT")
     p.add_argument("--json", action="store_true", help="print a JSON list of card objects")
     p.set_defaults(func=cmd_cards)
-    p = with_config(sub.add_parser("tags", help="'tags import FILE.csv' or 'tags export'"))
+    p = with_config(sub.add_parser("tags", help="'tags import FILE.csv' or 'tags export [FILE.csv]'"))
     p.add_argument("action", choices=["import", "export"])
-    p.add_argument("file", nargs="?")
+    p.add_argument("file", nargs="?", metavar="FILE.csv")
     p.set_defaults(func=cmd_tags)
     return parser
 
