@@ -116,6 +116,12 @@ def cmd_tags(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_enroll(args: argparse.Namespace) -> int:
+    from table.enroll import enroll
+
+    return enroll(_config(args), sim=args.sim, set_id=args.set, tokens=not args.no_tokens)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="munchkin-table", description="The Munchkin bookkeeping table.")
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug detail")
@@ -143,6 +149,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("action", choices=["import", "export"])
     p.add_argument("file", nargs="?", metavar="FILE.csv")
     p.set_defaults(func=cmd_tags)
+    p = with_config(sub.add_parser("enroll", help="the on-screen wizard that binds every tag of the deck"))
+    p.add_argument("--sim", action="store_true", help="simulated reader: type a UID and Enter to tap")
+    p.add_argument("--set", metavar="ID", help="enroll only the cards of this set (e.g. an expansion)")
+    p.add_argument("--no-tokens", action="store_true", help="skip the six player tokens")
+    p.set_defaults(func=cmd_enroll)
     return parser
 
 
