@@ -19,6 +19,8 @@ from engine.errors import CatalogError
 
 DATA_DIR = Path(__file__).with_name("data")
 BASE_SET = DATA_DIR / "base.toml"
+SET_FIELDS = {"id", "name", "name_es", "name_zh", "note"}
+CARD_HEADER = re.compile(r"^\s*\[\[\s*card\s*\]\]\s*(?:#.*)?$")
 
 INT_FIELDS = ("copies", "level", "treasures", "levels_gained", "bonus", "gold")
 STR_FIELDS = ("id", "name", "deck", "kind", "slot", "requires", "note")
@@ -45,7 +47,7 @@ class _Lines:
 
     def __init__(self, text: str) -> None:
         self.lines = text.splitlines()
-        self.starts = [i for i, line in enumerate(self.lines) if line.strip() == "[[card]]"]
+        self.starts = [i for i, line in enumerate(self.lines) if CARD_HEADER.match(line)]
 
     def card(self, n: int) -> int:
         return self.starts[n] + 1 if n < len(self.starts) else 1
@@ -54,7 +56,7 @@ class _Lines:
         if n >= len(self.starts):
             return 1
         end = self.starts[n + 1] if n + 1 < len(self.starts) else len(self.lines)
-        pattern = re.compile(rf"^\s*{re.escape(key)}\s*=")
+        pattern = re.compile(rf"^\s*[\"']?{re.escape(key)}[\"']?\s*=")
         for i in range(self.starts[n], end):
             if pattern.match(self.lines[i]):
                 return i + 1
@@ -160,19 +162,57 @@ def read_set(path: Path, problems: list[CatalogProblem]) -> list[tuple[CardDef, 
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        found = re.search(r"line (\d+)", str(exc))
-        problems.append(CatalogProblem(shown, int(found.group(1)) if found else 0, f"not valid TOML: {exc}"))
+        problems.append(CatalogProblem(shown, _toml_error_line(str(exc), text), f"not valid TOML: {exc}"))
         return []
     where = _Lines(text)
     for key in sorted(set(data) - {"set", "card"}):
-        problems.append(CatalogProblem(shown, 1, f"unknown top-level key {key!r}; expected [set] and [[card]]"))
-    set_id = data.get("set", {}).get("id", path.stem) if isinstance(data.get("set"), dict) else path.stem
+        problems.append(CatalogProblem(shown, _top_line(text, key), f"unknown top-level key {key!r}; expected [set] and [[card]]"))
+    header = data.get("set", {})
+    set_id = path.stem
+    if not isinstance(header, dict):
+        problems.append(CatalogProblem(shown, _top_line(text, "set"), "set must be a table: [set] with id and name"))
+    else:
+        for key in sorted(set(header) - SET_FIELDS):
+            problems.append(CatalogProblem(shown, _top_line(text, "set"),
+                                           f"[set]: unknown key {key!r}; known keys: {', '.join(sorted(SET_FIELDS))}"))
+        if isinstance(header.get("id"), str):
+            set_id = header["id"]
+    raw_cards = data.get("card", [])
+    if not isinstance(raw_cards, list) or not all(isinstance(r, dict) for r in raw_cards):
+        problems.append(CatalogProblem(shown, _top_line(text, "card"), "cards must be tables written as [[card]]"))
+        return []
     cards = []
-    for n, raw in enumerate(data.get("card", [])):
+    for n, raw in enumerate(raw_cards):
         card = _parse_card(raw, n, where, shown, set_id, problems)
         if card is not None:
             cards.append((card, where.card(n)))
     return cards
+
+
+def _toml_error_line(message: str, text: str) -> int:
+    """The line a TOML error points at; 'end of document' is the last line."""
+    found = re.search(r"line (\d+)", message)
+    if found:
+        return int(found.group(1))
+    return max(1, len(text.splitlines()))
+
+
+def _top_line(text: str, key: str) -> int:
+    pattern = re.compile(rf"^\s*(\[+\s*)?{re.escape(key)}\b")
+    for i, line in enumerate(text.splitlines()):
+        if pattern.match(line):
+            return i + 1
+    return 1
+
+
+def set_files(extra: Iterable[Path | str] = ()) -> list[Path]:
+    """Every set file the table loads: the base set, the other files in cards/data/, then ``extra``."""
+    files = [BASE_SET, *sorted(p for p in DATA_DIR.glob("*.toml") if p != BASE_SET)]
+    for path in extra:
+        path = Path(path).expanduser()
+        if path.resolve() not in {f.resolve() for f in files}:
+            files.append(path)
+    return files
 
 
 def validate_files(paths: Sequence[Path]) -> tuple[list[CardDef], list[CatalogProblem]]:
@@ -190,8 +230,8 @@ def validate_files(paths: Sequence[Path]) -> tuple[list[CardDef], list[CatalogPr
 
 
 def load_catalog(paths: Iterable[Path] | None = None) -> Catalog:
-    """The catalog from the given set files (the base set by default); raises CatalogError."""
-    files = list(paths) if paths is not None else [BASE_SET]
+    """The catalog from the given set files (every file in cards/data/ by default); raises CatalogError."""
+    files = list(paths) if paths is not None else set_files()
     cards, problems = validate_files(files)
     if problems:
         raise CatalogError("invalid card data:\n" + "\n".join(str(p) for p in problems))

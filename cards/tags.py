@@ -10,7 +10,8 @@ import csv
 import io
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Container, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from engine.state import PLAYER_TOKENS
@@ -29,6 +30,60 @@ def parse_uid(text: str) -> str:
 
 def is_player_token(name: str) -> bool:
     return name in PLAYER_TOKENS
+
+
+@dataclass(frozen=True)
+class ImportProblem:
+    """A row of an imported CSV that cannot be taken, with its line number."""
+
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.message}"
+
+
+def parse_tag_csv(text: str, known: Container[str], bound: dict[str, str]) -> tuple[list[tuple[str, str]], list[ImportProblem]]:
+    """The (uid, card) rows of a ``uid,card`` CSV, and every row that is wrong.
+
+    ``known`` holds the card ids that exist; ``bound`` is what the registry already holds
+    (UID → card). A row is wrong when its UID is malformed, its card is neither a known card
+    nor a player token, or its UID already belongs to another card, in ``bound`` or higher up
+    in the same file. Blank lines and lines starting with ``#`` are skipped; the header
+    ``uid,card`` is optional.
+    """
+    rows: list[tuple[str, str]] = []
+    problems: list[ImportProblem] = []
+    first_in_file: dict[str, tuple[str, int]] = {}
+    lines = text.splitlines()
+    for number, row in enumerate(csv.reader(lines), 1):
+        cells = [cell.strip() for cell in row]
+        if not any(cells) or cells[0].startswith("#"):
+            continue
+        if tuple(c.lower() for c in cells) == HEADER:
+            continue
+        if len(cells) != 2:
+            problems.append(ImportProblem(number, f"expected 2 columns 'uid,card', got {len(cells)}: {','.join(row)!r}"))
+            continue
+        raw_uid, card = cells
+        try:
+            uid = parse_uid(raw_uid)
+        except ValueError as exc:
+            problems.append(ImportProblem(number, str(exc)))
+            continue
+        if not (card in known or is_player_token(card)):
+            problems.append(ImportProblem(number, f"unknown card id {card!r} (not in the catalog, not player-1 … player-6)"))
+            continue
+        if uid in first_in_file and first_in_file[uid][0] != card:
+            other, line = first_in_file[uid]
+            problems.append(ImportProblem(number, f"tag {uid} is bound to {other!r} on line {line} of the same file"))
+            continue
+        if bound.get(uid, card) != card:
+            problems.append(ImportProblem(number, f"tag {uid} already belongs to {bound[uid]!r} in the registry"))
+            continue
+        first_in_file.setdefault(uid, (card, number))
+        rows.append((uid, card))
+    return rows, problems
 
 
 class TagRegistry:
@@ -62,6 +117,26 @@ class TagRegistry:
             raise ValueError(f"tag {uid} already belongs to {owner}")
         self._by_uid[uid] = card
         self.save()
+
+    def bind_many(self, rows: list[tuple[str, str]]) -> int:
+        """Bind every (uid, card) row, saving once; returns how many UIDs were new.
+
+        Checks every row before binding any, so a clash leaves the registry as it was.
+        """
+        updated = dict(self._by_uid)
+        for uid, card in rows:
+            uid = parse_uid(uid)
+            owner = updated.get(uid)
+            if owner is not None and owner != card:
+                raise ValueError(f"tag {uid} already belongs to {owner}")
+            updated[uid] = card
+        new = len(updated) - len(self._by_uid)
+        self._by_uid = updated
+        self.save()
+        return new
+
+    def as_dict(self) -> dict[str, str]:
+        return dict(self._by_uid)
 
     def unbind(self, uid: str) -> None:
         if self._by_uid.pop(uid, None) is not None:

@@ -42,48 +42,89 @@ def cmd_state(args: argparse.Namespace) -> int:
 
 
 def cmd_cards(args: argparse.Namespace) -> int:
-    from cards.loader import BASE_SET, load_catalog, validate_files
+    from cards.listing import card_to_json, describe_line, search
+    from cards.loader import load_catalog, validate_files
 
+    config = _config(args)
     if args.action == "validate":
-        paths = [Path(p) for p in args.paths] or [BASE_SET]
+        paths = [Path(p) for p in args.args] or config.card_set_files()
         cards, problems = validate_files(paths)
         for problem in problems:
             print(problem, file=sys.stderr)
         if problems:
+            print(f"{len(problems)} problem(s) in the card data", file=sys.stderr)
             return 1
         print(f"ok: {len(cards)} cards, {sum(c.copies for c in cards)} copies in {len(paths)} file(s)")
         return 0
-    if args.action is not None:
-        print(f"munchkin-table cards: unknown action {args.action!r}; try 'validate'", file=sys.stderr)
-        return 2
-    catalog = load_catalog()
-    if args.json:
-        print(json.dumps([{"id": c.id, "name": c.name, "kind": c.kind.value, "deck": c.deck, "copies": c.copies,
-                           "level": c.level, "bonus": c.bonus, "gold": c.gold,
-                           "slot": c.slot.value if c.slot else None} for c in catalog.values()],
-                         indent=2, ensure_ascii=False))
+    catalog = load_catalog(config.card_set_files())
+    if args.action == "search":
+        if not args.args:
+            print("munchkin-table cards search: say what to look for, e.g. 'cards search dragon'", file=sys.stderr)
+            return 2
+        chosen = search(catalog, " ".join(args.args))
+        if not chosen and not args.json:
+            print(f"no card matches {' '.join(args.args)!r}", file=sys.stderr)
+            return 1
     else:
-        for c in catalog.values():
-            print(f"{c.id:40} {c.kind.value:18} x{c.copies}  {c.name}")
+        if args.args:
+            print(f"munchkin-table cards: unexpected {' '.join(args.args)!r}; try 'cards validate PATH' "
+                  "or 'cards search TEXT'", file=sys.stderr)
+            return 2
+        chosen = list(catalog.values())
+    if args.json:
+        print(json.dumps([card_to_json(c) for c in chosen], indent=2, ensure_ascii=False))
+    else:
+        for card in chosen:
+            print(describe_line(card))
+        if args.action is None:
+            print(f"{len(chosen)} cards, {sum(c.copies for c in chosen)} copies")
     return 0
 
 
 def cmd_tags(args: argparse.Namespace) -> int:
-    from cards.tags import TagRegistry
+    from cards.loader import load_catalog
+    from cards.tags import TagRegistry, parse_tag_csv
     from table.wiring import TAGS_FILE
 
     config = _config(args)
     registry = TagRegistry(config.state_dir / TAGS_FILE)
     if args.action == "export":
-        sys.stdout.write(registry.to_csv())
+        if args.file:
+            Path(args.file).write_text(registry.to_csv(), encoding="utf-8")
+            print(f"exported {len(registry)} tags to {args.file}", file=sys.stderr)
+        else:
+            sys.stdout.write(registry.to_csv())
         return 0
-    print("munchkin-table tags: expected 'import FILE.csv' or 'export'", file=sys.stderr)
-    return 2
+    if not args.file:
+        print("munchkin-table tags import: name the CSV file (header 'uid,card')", file=sys.stderr)
+        return 2
+    try:
+        text = Path(args.file).read_text(encoding="utf-8-sig")
+    except OSError as exc:
+        print(f"munchkin-table tags import: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    catalog = load_catalog(config.card_set_files())
+    rows, problems = parse_tag_csv(text, catalog, registry.as_dict())
+    if problems:
+        for problem in problems:
+            print(f"{args.file}:{problem.line}: {problem.message}", file=sys.stderr)
+        print(f"nothing imported: {len(problems)} bad row(s) in {args.file}", file=sys.stderr)
+        return 1
+    new = registry.bind_many(rows)
+    print(f"imported {len(rows)} tag(s) from {args.file}: {new} new, {len(rows) - new} already known; "
+          f"the registry holds {len(registry)}")
+    return 0
+
+
+def cmd_enroll(args: argparse.Namespace) -> int:
+    from table.enroll import enroll
+
+    return enroll(_config(args), sim=args.sim, set_id=args.set, tokens=not args.no_tokens)
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
     """Check the config, the catalog, the devices and the state directory; say what to fix."""
-    from cards.loader import BASE_SET, validate_files
+    from cards.loader import validate_files
     from drivers.doctor import run_checks
     from table.config import ConfigError
 
@@ -97,7 +138,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         print(f"[FAIL] config: {exc}\n       fix: correct the file, or start from systemd/config.example.toml")
         return 1
-    _, problems = validate_files([BASE_SET])
+    _, problems = validate_files(config.card_set_files())
     if problems:
         failures += 1
         print(f"[FAIL] catalog: {len(problems)} problem(s), first: {problems[0]}")
@@ -132,17 +173,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_simulate)
     p = with_config(sub.add_parser("state", help="print the state JSON of the current game"))
     p.set_defaults(func=cmd_state)
-    p = sub.add_parser("cards", help="list the catalog, or 'cards validate [PATH...]'")
-    p.add_argument("action", nargs="?", choices=["validate"])
-    p.add_argument("paths", nargs="*", metavar="PATH")
-    p.add_argument("--json", action="store_true")
+    p = with_config(sub.add_parser("cards", help="list the catalog; 'cards validate [PATH...]'; 'cards search TEXT'"))
+    p.add_argument("action", nargs="?", choices=["validate", "search"])
+    p.add_argument("args", nargs="*", metavar="PATH|TEXT")
+    p.add_argument("--json", action="store_true", help="print a JSON list of card objects")
     p.set_defaults(func=cmd_cards)
-    p = with_config(sub.add_parser("tags", help="'tags import FILE.csv' or 'tags export'"))
+    p = with_config(sub.add_parser("tags", help="'tags import FILE.csv' or 'tags export [FILE.csv]'"))
     p.add_argument("action", choices=["import", "export"])
-    p.add_argument("file", nargs="?")
+    p.add_argument("file", nargs="?", metavar="FILE.csv")
     p.set_defaults(func=cmd_tags)
     p = with_config(sub.add_parser("doctor", help="check config, devices and permissions, and say what to fix"))
     p.set_defaults(func=cmd_doctor)
+    p = with_config(sub.add_parser("enroll", help="the on-screen wizard that binds every tag of the deck"))
+    p.add_argument("--sim", action="store_true", help="simulated reader: type a UID and Enter to tap")
+    p.add_argument("--set", metavar="ID", help="enroll only the cards of this set (e.g. an expansion)")
+    p.add_argument("--no-tokens", action="store_true", help="skip the six player tokens")
+    p.set_defaults(func=cmd_enroll)
     return parser
 
 

@@ -93,6 +93,21 @@ class TableConfig:
 
 
 @dataclass
+class CardsConfig:
+    sets: list[str] = field(default_factory=list)   # extra set files beside cards/data/*.toml
+
+    def set_paths(self, relative_to: Path | None = None) -> list[Path]:
+        """The extra set files; relative paths count from the config file's folder."""
+        out = []
+        for name in self.sets:
+            path = Path(name).expanduser()
+            if not path.is_absolute() and relative_to is not None:
+                path = relative_to / path
+            out.append(path)
+        return out
+
+
+@dataclass
 class PlayerConfig:
     name: str = ""
     sex: str = "male"
@@ -101,6 +116,7 @@ class PlayerConfig:
 SECTIONS: dict[str, type] = {
     "reader": ReaderConfig, "buttons": ButtonsConfig, "feedback": FeedbackConfig,
     "storage": StorageConfig, "display": DisplayConfig, "table": TableConfig,
+    "cards": CardsConfig,
 }
 
 
@@ -112,6 +128,7 @@ class Config:
     storage: StorageConfig = field(default_factory=StorageConfig)
     display: DisplayConfig = field(default_factory=DisplayConfig)
     table: TableConfig = field(default_factory=TableConfig)
+    cards: CardsConfig = field(default_factory=CardsConfig)
     rules: Ruleset = field(default_factory=Ruleset)
     players: dict[str, PlayerConfig] = field(default_factory=dict)
     source: str = "(defaults)"
@@ -119,6 +136,13 @@ class Config:
     @property
     def state_dir(self) -> Path:
         return Path(self.storage.state_dir).expanduser() if self.storage.state_dir else default_state_dir()
+
+    def card_set_files(self) -> list[Path]:
+        """Every card set file to load: cards/data/*.toml plus the [cards] sets."""
+        from cards.loader import set_files
+
+        base = Path(self.source).parent if self.source not in ("(defaults)", "(text)") else None
+        return set_files(self.cards.set_paths(base))
 
     def reader_type(self, *, sim: bool) -> str:
         if sim:
@@ -129,6 +153,8 @@ class Config:
 def _expected_type(default: Any) -> tuple[type, ...]:
     if isinstance(default, bool):
         return (bool,)
+    if isinstance(default, list):
+        return (list,)
     if isinstance(default, int):
         return (int,)
     if isinstance(default, float):
@@ -189,6 +215,8 @@ def _check(cfg: Config, source: str) -> None:
         raise ConfigError(f"{source}: [display] language must be one of {', '.join(LANGUAGES)}, got {cfg.display.language!r}")
     if cfg.display.fullscreen not in ("auto", "yes", "no"):
         raise ConfigError(f"{source}: [display] fullscreen must be \"auto\", \"yes\" or \"no\"")
+    if not all(isinstance(p, str) and p for p in cfg.cards.sets):
+        raise ConfigError(f"{source}: [cards] sets must be a list of file paths, like [\"extra/my-set.toml\"]")
     pins = cfg.buttons.pins()
     if len(set(pins.values())) != len(pins):
         raise ConfigError(f"{source}: [buttons] two buttons share a pin: {pins}")

@@ -41,10 +41,11 @@ class Message:
 class Prompt:
     """The screen is waiting for a particular tap (a helper, a victim) or shows a card menu."""
 
-    kind: str                   # "helper" | "victim" | "card-menu"
+    kind: str                   # "helper" | "victim" | "card-menu" | "enroll"
     text: str
     card: str = ""
     player: str = ""
+    until: float | None = None  # the prompt lapses at this time (enroll prompts only)
 
 
 @dataclass
@@ -191,14 +192,57 @@ class Controller:
         return None
 
     def handle_tap(self, tap: Tap) -> Outcome:
+        if self.prompt is not None and self.prompt.kind == "enroll":
+            return self.enroll_tap(tap)
         name = tap.card or self.registry.lookup(tap.uid)
         if name is None:
-            return self.refuse(f"unknown tag {tap.uid}: it is not enrolled; run 'munchkin-table enroll' to add it")
+            return self.unknown_tag(tap.uid)
         if is_player_token(name):
             return self.tap_token(name)
         if name not in self.catalog:
             return self.refuse(f"tag {tap.uid} names {name!r}, which is not in the card catalog")
         return self.tap_card(name)
+
+    # ------------------------------------------------------------ enrolling a tag during play
+
+    ENROLL_SECONDS = 20.0
+
+    def unknown_tag(self, uid: str) -> Outcome:
+        """An unknown tag opens a prompt: tapping an enrolled copy of the same card binds it to that card."""
+        text = f"unknown tag {uid}: tap an enrolled copy of the same card to add this tag to it; UNDO cancels"
+        self.prompt = Prompt("enroll", text, card=uid, until=self.now + self.ENROLL_SECONDS)
+        self.revision += 1
+        self.feedback.refused()
+        return Outcome(False, self.say(text, "refusal"))
+
+    def enroll_tap(self, tap: Tap) -> Outcome:
+        """The tap after an unknown tag: a known card (or token) names what the new tag stands for."""
+        prompt = self.prompt
+        assert prompt is not None
+        if prompt.until is not None and self.now > prompt.until:
+            self.prompt = None
+            self.revision += 1
+            return self.handle_tap(tap)
+        new_uid = prompt.card
+        if tap.uid == new_uid:
+            return Outcome(False, self.say(f"that is the unknown tag {new_uid} again: now tap a copy that is "
+                                           "already enrolled; UNDO cancels", "refusal"))
+        name = tap.card or self.registry.lookup(tap.uid)
+        if name is None:
+            return self.unknown_tag(tap.uid)
+        if not (is_player_token(name) or name in self.catalog):
+            return self.refuse(f"tag {tap.uid} names {name!r}, which is not in the card catalog")
+        self.prompt = None
+        try:
+            self.registry.bind(new_uid, name)
+        except (ValueError, OSError) as exc:
+            return self.refuse(f"cannot add tag {new_uid}: {exc}")
+        label = self.catalog[name].name if name in self.catalog else name
+        count = len(self.registry.uids_of(name))
+        copies = self.catalog[name].copies if name in self.catalog else 1
+        extra = f"; {label} now has {count} tags for {copies} {'copy' if copies == 1 else 'copies'}" if count > 1 else ""
+        self.feedback.accepted()
+        return Outcome(True, self.say(f"tag {new_uid} is now {label}{extra}; tap it again to play it"))
 
     def tap_token(self, token: str) -> Outcome:
         state = self.state
@@ -255,6 +299,8 @@ class Controller:
         now = self.now
         if button == "undo":
             return self.undo()
+        if self.prompt is not None and self.prompt.kind == "enroll":
+            self.prompt = None          # a button means the players moved on: the unknown tag is dropped
         if self.prompt is not None and self.prompt.kind == "card-menu":
             prompt = self.prompt
             player = state.player(prompt.player)
@@ -309,6 +355,8 @@ class Controller:
             times.append(self.state.combat.window_until)
         if self.acting_override is not None:
             times.append(self.acting_override[1])
+        if self.prompt is not None and self.prompt.until is not None:
+            times.append(self.prompt.until)
         return min(times) if times else None
 
     def tick(self) -> Outcome | None:
@@ -320,4 +368,7 @@ class Controller:
         if self.acting_override is not None and self.acting_override[1] <= now:
             self.acting_override = None
             self.revision += 1
+        if self.prompt is not None and self.prompt.until is not None and self.prompt.until <= now:
+            self.prompt = None
+            self.say("the unknown tag was not added")
         return outcome

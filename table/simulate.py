@@ -45,7 +45,7 @@ def simulate(script: Path, config: Config, *, screenshots: Path | None = None,
     from table.display import Display, use_headless_drivers
     from table.script import ScriptError
 
-    out = out or sys.stdout
+    out = out or sys.stdout         # looked up per call: a default bound at import time outlives a swapped stdout
     err = err or sys.stderr
     use_headless_drivers()
     with tempfile.TemporaryDirectory(prefix="munchkin-sim-") as tmp:

@@ -58,7 +58,7 @@ def build_table(config: Config, clock: Clock, *, state_dir: Path | None = None, 
                 feedback: Any = None, seed_source: Any = None) -> Table:
     directory = state_dir or config.state_dir
     directory.mkdir(parents=True, exist_ok=True)
-    catalog = catalog or load_catalog()
+    catalog = catalog or load_catalog(config.card_set_files())
     registry = TagRegistry(directory / TAGS_FILE)
     journal = Journal(directory / JOURNAL_FILE)
     players = PlayerDefaults({token: (p.name, p.sex) for token, p in config.players.items()})
