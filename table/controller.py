@@ -178,14 +178,22 @@ class Controller:
         if isinstance(event, Tap):
             return self.handle_tap(event)
         if isinstance(event, Press):
-            return self.handle_press(event.button, held=event.held)
+            if event.held:
+                # The press itself already acted when the button went down; holding it on
+                # must not act a second time.
+                return None
+            return self.handle_press(event.button)
         if isinstance(event, ReaderStatus):
+            was_online = self.reader_online
             self.reader_online = event.online
             self.reader_message = event.message
             self.feedback.reader_online(event.online)
             self.revision += 1
             if not event.online:
-                return Outcome(False, self.say(f"reader offline: {event.message}", "refusal"))
+                text = event.message if event.message.startswith("reader offline") else f"reader offline: {event.message}"
+                return Outcome(False, self.say(text, "refusal"))
+            if was_online is False:
+                return Outcome(True, self.say("reader back online"))
             return Outcome(True, None)
         if isinstance(event, Release):
             return None
@@ -294,7 +302,7 @@ class Controller:
             return {"roll": "", "help": "", "run": "", "next": "", "undo": "Cancel"}
         return legal_buttons(self.state, self.catalog)
 
-    def handle_press(self, button: str, *, held: bool = False) -> Outcome:
+    def handle_press(self, button: str) -> Outcome:
         state = self.state
         now = self.now
         if button == "undo":

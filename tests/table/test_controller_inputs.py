@@ -1,0 +1,52 @@
+"""How the controller reads driver events: held buttons, reader status, unknown tags."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from drivers.base import ManualClock
+from drivers.events import Press, ReaderStatus, Release, Tap
+from drivers.sim import NullFeedback
+from table.config import Config, StorageConfig
+from table.wiring import build_table
+
+
+def table_at(tmp_path: Path):
+    clock = ManualClock()
+    table = build_table(Config(storage=StorageConfig(state_dir=str(tmp_path))), clock, seed_source=lambda: 1)
+    table.controller.feedback = NullFeedback()
+    return table, clock
+
+
+def test_holding_a_button_acts_once(tmp_path: Path) -> None:
+    table, clock = table_at(tmp_path)
+    ctl = table.controller
+    for n in (1, 2, 3):
+        ctl.handle(Tap("", 0.0, card=f"player-{n}"))
+    ctl.handle(Tap("", 0.0, card="boots-of-butt-kicking"))  # refused: the game has not started
+    ctl.handle(Press("next", 0.0))
+    assert ctl.state.phase.value == "kick-open-the-door"
+    assert ctl.handle(Press("next", 1.0, held=True)) is None
+    ctl.handle(Release("next", 1.2))
+    assert ctl.state.phase.value == "kick-open-the-door"
+
+
+def test_reader_offline_and_back_is_shown_and_signalled(tmp_path: Path) -> None:
+    table, _ = table_at(tmp_path)
+    ctl = table.controller
+    feedback = ctl.feedback
+    out = ctl.handle(ReaderStatus("pad", False, "reader offline: /dev/serial0 unplugged", 1.0))
+    assert out is not None and ctl.message.text == "reader offline: /dev/serial0 unplugged"
+    assert ctl.message.kind == "refusal" and ctl.reader_online is False
+    ctl.handle(ReaderStatus("pad", True, "PN532 v1.6 ready", 2.0))
+    assert ctl.message.text == "reader back online" and ctl.reader_online is True
+    assert feedback.log[-2:] == ["offline", "online"]
+
+
+def test_an_unknown_tag_leaves_the_game_as_it_was(tmp_path: Path) -> None:
+    table, _ = table_at(tmp_path)
+    ctl = table.controller
+    before = ctl.history_len
+    ctl.handle(Tap("04DEADBEEF0001", 0.0))
+    assert "unknown tag 04DEADBEEF0001" in ctl.message.text
+    assert ctl.history_len == before and ctl.feedback.log[-1] == "refused"
