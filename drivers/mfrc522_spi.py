@@ -25,7 +25,7 @@ from typing import Any
 from drivers.base import Clock, EventSink, SystemClock
 from drivers.events import ReaderStatus, Tap
 from drivers.iso14443 import bcc, crc_a
-from drivers.presence import Presence, backoff_delays
+from drivers.presence import PollingReader, Presence
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +67,7 @@ def wiring_message(version: int, *, spi_bus: int, spi_device: int, reset_pin: in
     )
 
 
-class Mfrc522Reader:
+class Mfrc522Reader(PollingReader):
     def __init__(
         self,
         sink: EventSink,
@@ -105,43 +105,12 @@ class Mfrc522Reader:
 
     # lifecycle ---------------------------------------------------------------------
 
-    def start(self) -> None:
-        if self._closed:
-            raise RuntimeError(f"{self!r} is closed")
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._run, name=f"mfrc522-{self.name}", daemon=True)
-            self._thread.start()
-
-    def close(self) -> None:
-        self._closed = True
-        self._stop.set()
-        if self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join(timeout=5)
-        self._thread = None
-        self._release()
-
-    def __enter__(self) -> Mfrc522Reader:
-        self.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
     def __repr__(self) -> str:
         state = "closed" if self._closed else {None: "starting", True: "online", False: "offline"}[self.online]
         return f"<Mfrc522Reader {self.name} spi{self.spi_bus}.{self.spi_device} rst=BCM{self.reset_pin} {state}>"
 
-    def _run(self) -> None:
-        delays = backoff_delays(*self.backoff)
-        while not self._stop.is_set():
-            if self.chip is None:
-                if self.connect():
-                    delays = backoff_delays(*self.backoff)
-                else:
-                    self._stop.wait(next(delays))
-                continue
-            self.poll_once()
-            self._stop.wait(self.poll_interval)
+    def is_connected(self) -> bool:
+        return self.chip is not None
 
     # opening -----------------------------------------------------------------------
 

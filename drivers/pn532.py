@@ -20,7 +20,7 @@ import serial
 from drivers.base import Clock, EventSink, SystemClock
 from drivers.events import ReaderStatus, Tap
 from drivers.hsu import ACK, CHIP_TFI, Frame, FrameKind, FrameParser, encode
-from drivers.presence import Presence, backoff_delays
+from drivers.presence import PollingReader, Presence
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +45,7 @@ def parse_target(data: bytes) -> str | None:
     return data[6 : 6 + data[5]].hex().upper()
 
 
-class Pn532Reader:
+class Pn532Reader(PollingReader):
     def __init__(
         self,
         sink: EventSink,
@@ -91,43 +91,12 @@ class Pn532Reader:
 
     # lifecycle -----------------------------------------------------------------
 
-    def start(self) -> None:
-        if self._closed:
-            raise RuntimeError(f"{self!r} is closed")
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._run, name=f"pn532-{self.name}", daemon=True)
-            self._thread.start()
-
-    def close(self) -> None:
-        self._closed = True
-        self._stop.set()
-        if self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join(timeout=5)
-        self._thread = None
-        self._disconnect()
-
-    def __enter__(self) -> Pn532Reader:
-        self.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
     def __repr__(self) -> str:
         state = "closed" if self._closed else {None: "starting", True: "online", False: "offline"}[self.online]
         return f"<Pn532Reader {self.name} {self.port}@{self.baudrate} {state}>"
 
-    def _run(self) -> None:
-        delays = backoff_delays(*self.backoff)
-        while not self._stop.is_set():
-            if self._serial is None:
-                if self.connect():
-                    delays = backoff_delays(*self.backoff)
-                else:
-                    self._stop.wait(next(delays))
-                continue
-            self.poll_once()
-            self._stop.wait(self.poll_interval)
+    def is_connected(self) -> bool:
+        return self._serial is not None
 
     # the work, one step at a time (tests call these directly) ---------------------
 
@@ -144,7 +113,7 @@ class Pn532Reader:
             # MxRtyATR, MxRtyPSL, MxRtyPassiveActivation: bounded, so a poll with no card ends.
             self.call(RF_CONFIGURATION, bytes([0x05, 0xFF, 0x01, self.passive_retries]))
         except (serial.SerialException, OSError, Pn532Error) as exc:
-            self._disconnect()
+            self._release()
             self._report(False, f"reader offline: {describe(exc, self.port)}")
             return False
         if self.online is False:
@@ -165,7 +134,7 @@ class Pn532Reader:
             self.presence.missed(self.clock.monotonic())
             return
         except (serial.SerialException, OSError) as exc:
-            self._disconnect()
+            self._release()
             self._report(False, f"reader offline: {describe(exc, self.port)}")
             return
         now = self.clock.monotonic()
@@ -216,7 +185,7 @@ class Pn532Reader:
                 self._frames.extend(self._parser.feed(chunk))
         return self._frames.pop(0)
 
-    def _disconnect(self) -> None:
+    def _release(self) -> None:
         port, self._serial = self._serial, None
         if port is not None:
             try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 
 
@@ -43,3 +44,67 @@ def backoff_delays(first: float = 0.5, most: float = 5.0) -> Iterator[float]:
     while True:
         yield delay
         delay = min(delay * 2, most)
+
+
+class PollingReader:
+    """The thread and lifecycle that the polled readers share.
+
+    A subclass provides ``connect() -> bool`` (open and initialise; report
+    online or offline), ``is_connected()``, ``poll_once()`` and ``_release()``;
+    this class runs them: poll every ``poll_interval`` while connected, and
+    reconnect with back-off while not.
+    """
+
+    name: str
+    poll_interval: float
+    backoff: tuple[float, float]
+    _closed: bool
+    _stop: threading.Event
+    _thread: threading.Thread | None
+
+    def connect(self) -> bool:
+        raise NotImplementedError
+
+    def is_connected(self) -> bool:
+        raise NotImplementedError
+
+    def poll_once(self) -> None:
+        raise NotImplementedError
+
+    def _release(self) -> None:
+        raise NotImplementedError
+
+    def start(self) -> None:
+        if self._closed:
+            raise RuntimeError(f"{self!r} is closed")
+        if self._thread is None:
+            label = type(self).__name__.replace("Reader", "").lower()
+            self._thread = threading.Thread(target=self._run, name=f"{label}-{self.name}", daemon=True)
+            self._thread.start()
+
+    def close(self) -> None:
+        self._closed = True
+        self._stop.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=5)
+        self._thread = None
+        self._release()
+
+    def __enter__(self) -> PollingReader:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _run(self) -> None:
+        delays = backoff_delays(*self.backoff)
+        while not self._stop.is_set():
+            if not self.is_connected():
+                if self.connect():
+                    delays = backoff_delays(*self.backoff)
+                else:
+                    self._stop.wait(next(delays))
+                continue
+            self.poll_once()
+            self._stop.wait(self.poll_interval)

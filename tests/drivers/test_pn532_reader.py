@@ -10,7 +10,8 @@ import pytest
 from drivers.base import ManualClock
 from drivers.emulators.pn532 import Pn532Emulator
 from drivers.events import ReaderStatus, Tap
-from drivers.pn532 import Pn532Reader, backoff_delays, parse_target
+from drivers.pn532 import Pn532Reader, parse_target
+from drivers.presence import backoff_delays
 
 UID4 = "04A1B2C3"
 UID7 = "04A1B2C3D4E5F6"
