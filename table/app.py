@@ -20,7 +20,7 @@ from drivers.events import BUTTONS
 from drivers.factory import DriverError, open_buttons, open_feedback, open_reader
 from drivers.sim import SimButtons, SimReader
 from table.config import Config, is_raspberry_pi
-from table.script import ScriptError, parse_script
+from table.script import ScriptError, parse_script, tap_or_press
 from table.systemd import notify, watchdog_interval
 from table.view import build_view
 from table.wiring import build_table
@@ -162,14 +162,9 @@ def _pipe_script(reader: SimReader, buttons, table) -> None:  # type: ignore[no-
             log.warning("%s", exc)
             continue
         for action in actions:
-            if action.verb == "tap":
-                if action.arg.startswith("uid:"):
-                    reader.scan(action.arg[4:])
-                else:
-                    reader.scan_card(action.arg)
-            elif action.verb == "press":
-                buttons.press(action.arg)
-            elif action.verb == "wait":
+            if tap_or_press(action, reader, buttons):
+                continue
+            if action.verb == "wait":
                 time.sleep(float(action.arg))
             elif action.verb == "die":
                 log.warning("'die' works in simulate only")

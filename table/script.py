@@ -13,6 +13,7 @@ from pathlib import Path
 
 from cards.tags import is_player_token
 from drivers.events import BUTTONS, normalise_uid
+from drivers.sim import SimButtons, SimReader
 from engine.cards import Catalog
 from engine.errors import MunchkinError
 
@@ -80,3 +81,17 @@ def read_script(path: Path, catalog: Catalog) -> list[Action]:
     except OSError as exc:
         raise ScriptError(f"{path}: cannot read: {exc.strerror or exc}") from None
     return parse_script(text, catalog, source=str(path))
+
+
+def tap_or_press(action: Action, reader: SimReader, buttons: SimButtons) -> bool:
+    """Carry out a ``tap`` or ``press`` through the simulated drivers; False for other actions."""
+    if action.verb == "tap":
+        if action.arg.startswith("uid:"):
+            reader.scan(action.arg[4:])
+        else:
+            reader.scan_card(action.arg)
+        return True
+    if action.verb == "press":
+        buttons.press(action.arg)
+        return True
+    return False

@@ -13,7 +13,7 @@ from drivers.sim import SimButtons, SimReader
 from engine.serialize import state_to_json
 from table.config import Config
 from table.controller import Outcome
-from table.script import Action, read_script
+from table.script import Action, read_script, tap_or_press
 from table.wiring import Table, build_table
 
 SIMULATION_SEED = 1
@@ -22,13 +22,8 @@ SIMULATION_SEED = 1
 def perform(action: Action, table: Table, reader: SimReader, buttons: SimButtons, clock: ManualClock) -> list[Outcome]:
     """Do one script action and let the controller react to everything it caused."""
     ctl = table.controller
-    if action.verb == "tap":
-        if action.arg.startswith("uid:"):
-            reader.scan(action.arg[4:])
-        else:
-            reader.scan_card(action.arg)
-    elif action.verb == "press":
-        buttons.press(action.arg)
+    if tap_or_press(action, reader, buttons):
+        pass
     elif action.verb == "die":
         ctl.forced_die = int(action.arg)
     elif action.verb == "wait":
