@@ -92,14 +92,15 @@ def fighter_strength(state: GameState, combat: Combat, player: Player, catalog: 
     """A fighter's worth in this combat: level and items as the monsters allow, curses, abilities."""
     ignores_level = any(catalog[m.card].has_effect("level-ignored") for m in combat.monsters)
     ignores_items = any(catalog[m.card].has_effect("items-ignored") for m in combat.monsters)
-    armor_only = "curse-malign-mirror" in player.next_combat
+    armor_only = any(e.op == "next-combat-armor-only" for curse in player.next_combat
+                     for e in catalog[curse].bad_stuff)
     total = 0 if ignores_level else player.level
     if not ignores_items:
         total += items_bonus(player, catalog, armor_only=armor_only)
     for curse in player.next_combat:
-        effect = catalog[curse].effect("next-combat-penalty") if curse in catalog else None
-        if effect is not None:
-            total += int(effect.get("n"))
+        for effect in catalog[curse].bad_stuff:
+            if effect.op == "next-combat-penalty":
+                total += int(effect.get("n"))
     total += combat.bonuses.get(player.id, 0)
     total -= 2 * sum(1 for _, victim in combat.backstabs if victim == player.id)
     return total
