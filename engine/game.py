@@ -584,9 +584,12 @@ def shot_glue(state, cmd, card, player, catalog, events) -> None:  # type: ignor
     who, index, _, escaped = flight.results[-1]
     if not escaped:
         raise refuse(RejectCode.ILLEGAL_PLAY, f"{card.name} makes an escaped player roll again; the last roll failed")
-    flight.results.pop()
-    flight.pending.insert(0, (who, index))
-    flight.before_roll = None
+    rolls = state.rolls
+    before: GameState = copy.deepcopy(flight.before_roll)  # type: ignore[arg-type]
+    for name in ("players", "combat", "flight", "last_roll", "pending_loss", "looting",
+                 "treasures_to_draw", "phase"):
+        setattr(state, name, getattr(before, name))
+    state.rolls = rolls       # the new roll is a new die, not the old one again
     events.append(Event("EscapeUndone", {"player": who, "by": card.id}))
 
 
