@@ -54,6 +54,8 @@ class PlayCard(Command):
     target: str = ""
     monster: int = -1     # which monster an enhancer goes on; -1: the last one
     side: str = ""        # one-shots: "players" or "monsters"; empty: the acting player's side
+    item: str = ""        # a card the played card acts on (Cheat!'s item, Help Me Out Here's item)
+    value: int = 0        # Loaded Die: the number chosen
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -97,6 +99,33 @@ class EndPhase(Command):
 
 
 @dataclass(frozen=True, kw_only=True)
+class Sell(Command):
+    """Sell items (from the hand or the table) for levels: the basket from the card menu."""
+    cards: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class UseAbility(Command):
+    """A race or class ability paid with ``count`` discards from the hand (the box cannot see it).
+
+    berserk, turning, flight, charm (``monster``), backstab (``target``), theft (``target``,
+    ``card``), chase (cleric vs a monster that allows it), reroll (halfling, later printing).
+    """
+    ability: str
+    count: int = 1
+    target: str = ""
+    card: str = ""
+    monster: int = -1
+    forced: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class LoseItem(Command):
+    """The player tapped the item to lose, as the screen asked; empty card: the rest from the hand."""
+    card: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
 class SetSex(Command):
     sex: str
 
@@ -110,7 +139,7 @@ class AdjustLevel(Command):
 COMMANDS: dict[str, type[Command]] = {
     cls.__name__: cls
     for cls in (Join, Leave, ChooseFirstPlayer, StartGame, PlayCard, UseCard, AddHelper, Fight,
-                ResolveCombat, RunAway, Roll, EndPhase, SetSex, AdjustLevel)
+                ResolveCombat, RunAway, Roll, EndPhase, SetSex, AdjustLevel, Sell, UseAbility, LoseItem)
 }
 
 
@@ -130,4 +159,6 @@ def command_from_dict(data: dict[str, Any]) -> Command:
     extra = set(data) - allowed
     if extra:
         raise ValueError(f"command {kind} has unknown field(s) {sorted(extra)}")
+    if "cards" in data:
+        data["cards"] = tuple(data["cards"])
     return cls(**data)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from engine.cards import Catalog
-from engine.state import GameState
-from engine.strength import combat_totals, monster_strength, player_strength, players_win
+from engine.state import GameState, Phase
+from engine.strength import combat_totals, fighter_strength, monster_strength, player_strength, players_win
 
 
 def state_to_json(state: GameState, catalog: Catalog) -> dict[str, Any]:
@@ -18,7 +18,10 @@ def state_to_json(state: GameState, catalog: Catalog) -> dict[str, Any]:
             "equipped": list(p.equipped), "carried": list(p.carried), "curses": list(p.curses),
             "combat_strength": player_strength(p, catalog), "alive": p.alive,
             "level_history": list(p.level_history),
+            "specials": list(p.specials), "cheat_on": p.cheat_on, "next_combat": list(p.next_combat),
         })
+        if state.combat is not None and p.id in state.combat.fighters:
+            players[-1]["combat_strength"] = fighter_strength(state, state.combat, p, catalog)
     combat = None
     if state.combat is not None:
         cb = state.combat
@@ -26,7 +29,10 @@ def state_to_json(state: GameState, catalog: Catalog) -> dict[str, Any]:
         ps, ms = combat_totals(state, cb, catalog)
         combat = {
             "monsters": [{"card": m.card, "strength": monster_strength(m, fighters, catalog),
-                          "enhancers": list(m.enhancers)} for m in cb.monsters],
+                          "enhancers": list(m.enhancers), "slain": m.slain, "mate": m.mate}
+                         for m in cb.monsters],
+            "bonuses": dict(cb.bonuses), "backstabs": [list(b) for b in cb.backstabs],
+            "wandering_pending": cb.wandering_pending, "illusion_pending": cb.illusion_pending,
             "fighters": list(cb.fighters),
             "helper": cb.helper,
             "one_shots": [{"card": s.card, "side": s.side, "bonus": s.bonus} for s in cb.one_shots],
@@ -36,10 +42,21 @@ def state_to_json(state: GameState, catalog: Catalog) -> dict[str, Any]:
         }
     flight = None
     if state.flight is not None:
-        flight = {"pending": [{"player": p, "monster": state.combat.monsters[i].card if state.combat else None}
+        flight = {"bonus": dict(state.flight.bonus), "pending": [{"player": p, "monster": state.combat.monsters[i].card if state.combat else None}
                               for p, i in state.flight.pending],
                   "results": [{"player": p, "monster": i, "roll": r, "escaped": e}
                               for p, i, r, e in state.flight.results]}
+    charity = None
+    if state.phase is Phase.CHARITY and state.active_player:
+        from engine.game import charity_receivers, hand_limit
+        charity = {"hand_limit": hand_limit(state, state.player(state.active_player)),
+                   "receivers": charity_receivers(state)}
+    loss = None
+    if state.pending_loss is not None:
+        pl = state.pending_loss
+        loss = {"player": pl.player, "kind": pl.kind, "count": pl.count, "gold": pl.gold,
+                "lost_gold": pl.lost_gold, "source": pl.source,
+                "prompt": "tap the item to lose"}
     return {
         "phase": state.phase.value,
         "turn": state.turn,
@@ -50,5 +67,10 @@ def state_to_json(state: GameState, catalog: Catalog) -> dict[str, Any]:
         "winners": list(state.winners),
         "last_roll": state.last_roll,
         "treasures_to_draw": state.treasures_to_draw,
+        "treasures_face_up": state.treasures_face_up,
+        "charity": charity,
+        "pending_loss": loss,
+        "looting": state.looting,
+        "warnings": list(state.warnings),
         "ruleset": state.ruleset.to_dict(),
     }

@@ -34,16 +34,24 @@ class Player:
     curses: list[str] = field(default_factory=list)
     alive: bool = True
     level_history: tuple[int, ...] = (1,)   # a tuple: shared between states, never copied
+    specials: list[str] = field(default_factory=list)      # half-breed, super-munchkin
+    cheat_on: str | None = None                              # the item Cheat! is attached to
+    next_combat: list[str] = field(default_factory=list)     # curses that hit the next combat
+    sold_double_turn: int = 0                                # halfling: turn of the double-price sale
 
     def in_play(self) -> list[str]:
         """Every card this player has on the table."""
-        return [*self.races, *self.classes, *self.equipped, *self.carried, *self.curses]
+        cheat = ["cheat"] if self.cheat_on else []
+        return [*self.races, *self.classes, *self.equipped, *self.carried, *self.curses,
+                *self.specials, *cheat]
 
 
 @dataclass
 class MonsterInPlay:
     card: str
     enhancers: list[str] = field(default_factory=list)
+    slain: bool = False          # killed outright (Potion of Halitosis): counts 0, still a kill
+    mate: bool = False           # a copy made by Mate
 
 
 @dataclass
@@ -61,6 +69,12 @@ class Combat:
     window_until: float | None = None
     from_door: bool = False
     wandering_pending: bool = False
+    illusion_pending: int = -1                  # Illusion: which monster the next one replaces
+    bonuses: dict[str, int] = field(default_factory=dict)      # Berserking, Turning per player
+    discards: dict[str, int] = field(default_factory=dict)     # ability discards per player/ability
+    backstabs: list[tuple[str, str]] = field(default_factory=list)  # (thief, victim)
+    auto_escape: list[str] = field(default_factory=list)       # Instant Wall
+    charmed_treasures: int = 0                                 # treasure of monsters charmed away
 
     @property
     def helper(self) -> str | None:
@@ -73,6 +87,21 @@ class Flight:
 
     pending: list[tuple[str, int]]          # (player id, index into combat.monsters)
     results: list[tuple[str, int, int, bool]] = field(default_factory=list)  # player, monster, roll, escaped
+    bonus: dict[str, int] = field(default_factory=dict)        # Flight Spell per player
+    before_roll: object | None = None      # the GameState before the last roll (Loaded Die, Invisibility)
+    rerolled: list[str] = field(default_factory=list)          # halflings who used their re-roll
+
+
+@dataclass
+class PendingLoss:
+    """A player must tap the item(s) to lose: ``count`` items, or items worth ``gold``."""
+
+    player: str
+    kind: str            # big | small | any
+    count: int
+    gold: int = 0
+    source: str = ""
+    lost_gold: int = 0
 
 
 @dataclass
@@ -90,6 +119,11 @@ class GameState:
     winners: list[str] = field(default_factory=list)
     first_player: str | None = None
     treasures_to_draw: int = 0
+    treasures_face_up: bool = False
+    pending_loss: PendingLoss | None = None
+    looting: dict | None = None           # {"body": id, "items": [...], "order": [...]}
+    after_combat: bool = False            # a combat ended this turn (Mutilate the Bodies)
+    warnings: list[str] = field(default_factory=list)
 
     def player(self, player_id: str) -> Player:
         for p in self.players:

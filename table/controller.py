@@ -82,6 +82,7 @@ class Controller:
         self.reader_online: bool | None = None
         self.reader_message = ""
         self.last_events: tuple[Event, ...] = ()
+        self.basket: list[str] = []            # items chosen for selling; NEXT sells them
         self.revision = 0
         self._resume()
 
@@ -158,6 +159,10 @@ class Controller:
         return Outcome(True, message, result.events)
 
     def undo(self) -> Outcome:
+        if self.basket:
+            self.basket = []
+            self.revision += 1
+            return Outcome(True, self.say("the sales basket is empty again"))
         if self.prompt is not None:
             self.prompt = None
             self.revision += 1
@@ -278,6 +283,9 @@ class Controller:
         acting = self.acting_player()
         if state.phase is Phase.GAME_OVER:
             return self.refuse("the game is over; press NEXT for a new game")
+        loss = self.tap_item_to_lose(card_id)
+        if loss is not None:
+            return loss
         holder = next((p for p in state.players if card_id in p.in_play()), None)
         if holder is not None and card.kind is not Kind.GO_UP_A_LEVEL:
             self.prompt = Prompt("card-menu", f"{card.name} ({holder.name})", card=card_id, player=holder.id)
@@ -309,6 +317,8 @@ class Controller:
             return self.undo()
         if self.prompt is not None and self.prompt.kind == "enroll":
             self.prompt = None          # a button means the players moved on: the unknown tag is dropped
+        if self.prompt is not None and self.prompt.kind == "card-menu" and button in ("help", "run"):
+            return self.card_menu_extra(button)
         if self.prompt is not None and self.prompt.kind == "card-menu":
             prompt = self.prompt
             player = state.player(prompt.player)
@@ -344,6 +354,10 @@ class Controller:
             if state.phase is not Phase.COMBAT:
                 return self.refuse("RUN is for running away from a combat")
             return self.submit(c.RunAway(player=state.active_player or "", at=now))
+        if button == "next" and self.basket:
+            return self.sell_basket()
+        if button == "next" and state.pending_loss is not None:
+            return self.submit(c.LoseItem(player=state.pending_loss.player, at=now))
         if button == "next":
             if state.phase is Phase.GAME_OVER:
                 self.start_new_game()
@@ -353,6 +367,56 @@ class Controller:
                 return self.refuse(cmd.message)
             return self.submit(cmd)
         return self.refuse(f"unknown button {button!r}")
+
+    # ------------------------------------------------------------ engine flows: loss prompt, abilities, selling
+
+    ABILITY_BY_PHASE = {("warrior", Phase.COMBAT): "berserk", ("cleric", Phase.COMBAT): "turning",
+                        ("wizard", Phase.COMBAT): "charm", ("wizard", Phase.RUN_AWAY): "flight",
+                        ("thief", Phase.COMBAT): "backstab", ("halfling", Phase.RUN_AWAY): "reroll",
+                        ("halfling", Phase.CHARITY): "reroll"}
+
+    def tap_item_to_lose(self, card_id: str) -> Outcome | None:
+        """While the screen asks "tap the item to lose", a tap of that player's item loses it."""
+        loss = self.state.pending_loss
+        if loss is None:
+            return None
+        player = self.state.player(loss.player)
+        if card_id not in [*player.equipped, *player.carried]:
+            return None
+        return self.submit(c.LoseItem(player=player.id, card=card_id, at=self.now))
+
+    def card_menu_extra(self, button: str) -> Outcome:
+        """Card menu: HELP uses a race/class ability paying one discard (press again for more),
+        or puts an item in the sales basket; RUN takes it out of the basket."""
+        prompt = self.prompt
+        assert prompt is not None
+        card = self.catalog[prompt.card]
+        if card.kind in (Kind.RACE, Kind.CLASS) and button == "help":
+            ability = self.ABILITY_BY_PHASE.get((card.id, self.state.phase))
+            if ability is None:
+                return self.refuse(f"{card.name} has no ability to use during {self.state.phase.value}")
+            target = ""
+            if ability == "backstab" and self.state.combat is not None:
+                target = self.state.combat.fighters[0]
+            return self.submit(c.UseAbility(player=prompt.player, ability=ability, count=1 if ability != "charm" else 3,
+                                            target=target, at=self.now))
+        if card.kind in (Kind.ITEM, Kind.ONE_SHOT) and button == "help":
+            if prompt.card not in self.basket:
+                self.basket.append(prompt.card)
+            self.prompt = None
+            self.revision += 1
+            return Outcome(True, self.say(f"to sell: {', '.join(self.catalog[i].name for i in self.basket)}; "
+                                          f"NEXT sells, UNDO empties the basket"))
+        if button == "run" and prompt.card in self.basket:
+            self.basket.remove(prompt.card)
+            self.prompt = None
+            self.revision += 1
+            return Outcome(True, self.say(f"{card.name} taken out of the basket"))
+        return self.refuse(f"{button.upper()} does nothing for {card.name}; UNDO goes back")
+
+    def sell_basket(self) -> Outcome:
+        cards, self.basket = tuple(self.basket), []
+        return self.submit(c.Sell(player=self.state.active_player or "", cards=cards, at=self.now))
 
     # ------------------------------------------------------------ time
 
