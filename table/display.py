@@ -304,7 +304,7 @@ class Display:
                 arrow = pygame.Rect(x, y, int(18 * s), chip_h)
                 self.t("→", 20, DIM, arrow, y=rect.y + int(2 * s))
                 x = arrow.right + int(2 * s)
-        status = pygame.Rect(bar.w - status_w, y, status_w - int(10 * s), chip_h)
+        status = pygame.Rect(bar.w - status_w, 0, status_w - int(10 * s), bar.h)
         if phase == "setup":
             right = _("Setup")
         elif phase == "game-over":
@@ -313,9 +313,9 @@ class Display:
             right = _("Turn {n}").format(n=state["turn"])
         reader = {True: (_("reader ok"), GOOD), False: (_("READER OFFLINE"), BAD), None: ("", DIM)}[view.reader_online]
         if reader[0]:
-            r = self.t(reader[0], 18, reader[1], status, y=y + int(4 * s), align="right")
+            r = self.t(reader[0], 18, reader[1], status, y=(bar.h - self.painter.line_height(int(18 * s))) // 2, align="right")
             status = pygame.Rect(status.x, status.y, max(0, r.x - status.x - int(12 * s)), status.h)
-        self.t(right, 22, TEXT, status, y=y + int(2 * s), align="right")
+        self.t(right, 22, TEXT, status, y=(bar.h - self.painter.line_height(int(22 * s))) // 2, align="right")
 
     # ------------------------------------------------------------------ setup
 
@@ -406,7 +406,7 @@ class Display:
             name_box = pygame.Rect(inner.x, inner.y, max(0, tr.x - inner.x - int(6 * s)), inner.h)
         self.t(p["name"], name_size, TEXT if alive else DIM, name_box)
         y = inner.y + self.painter.line_height(int(name_size * s))
-        level_size = min(80, max(30, (r.h / s) * 0.30))
+        level_size = min(80, max(28, (r.h / s) * (0.30 if r.h > 220 * s else 0.22)))
         level_box = pygame.Rect(inner.x, y, inner.w // 2, int(self.painter.line_height(int(level_size * s))))
         lr = self.t(str(p["level"]), level_size, ACTIVE if active else TEXT, level_box)
         self.level_rects[p["id"]] = level_box
@@ -420,8 +420,9 @@ class Display:
         self.t(_("strength"), 16, DIM, lab)
         y = level_box.bottom
         who = " ".join(view.names.get(x, x) for x in [*p["races"], *p["classes"]]) or _("Human")
-        line_h = self.painter.line_height(int(17 * s))
-        self.t(f"{_(p['sex'])} · {who}", 17, DIM, inner, y=y)
+        gear = 17 if r.h > 220 * s else 15
+        line_h = self.painter.line_height(int(gear * s))
+        self.t(f"{_(p['sex'])} · {who}", gear, DIM, inner, y=y)
         y += line_h
         lines: list[tuple[str, tuple[int, int, int]]] = []
         for card in p["equipped"]:
@@ -435,7 +436,7 @@ class Display:
         if len(lines) > room and room > 0:
             lines = lines[:room - 1] + [(_("+{n} more").format(n=len(lines) - room + 1), DIM)]
         for text, color in lines[:room]:
-            self.t(text, 17, color, inner, y=y)
+            self.t(text, gear, color, inner, y=y)
             y += line_h
 
     def draw_charity(self, view: View, band: pygame.Rect) -> None:
@@ -512,7 +513,7 @@ class Display:
             verdict = _("MONSTERS WIN by {n}").format(n=margin) if margin else _("MONSTERS WIN (tie)")
         self.t(verdict, 32, GOOD if winning else BAD, inner)
         y = inner.y + self.painter.line_height(int(32 * s)) + int(4 * s)
-        bar_h = int(38 * s) if view.window_left is not None else 0
+        bar_h = self.painter.line_height(int(17 * s)) + int(16 * s) if view.window_left is not None else 0
         cols = pygame.Rect(inner.x, y, inner.w, inner.bottom - y - bar_h)
         half = (cols.w - int(12 * s)) // 2
         pl = pygame.Rect(cols.x, cols.y, half, cols.h)
@@ -564,9 +565,9 @@ class Display:
         if view.window_left is not None and view.window_total > 0:
             bar = pygame.Rect(inner.x, inner.bottom - bar_h, inner.w, bar_h)
             label = _("interfere now! {t:.1f} s").format(t=view.window_left)
-            lab = pygame.Rect(bar.x, bar.y, bar.w, int(20 * s))
-            self.t(label, 17, ACTIVE, lab)
-            track = pygame.Rect(bar.x, bar.y + int(20 * s), bar.w, bar.h - int(22 * s))
+            lab_h = self.painter.line_height(int(17 * s))
+            self.t(label, 17, ACTIVE, pygame.Rect(bar.x, bar.y, bar.w, lab_h))
+            track = pygame.Rect(bar.x, bar.y + lab_h + int(2 * s), bar.w, bar.h - lab_h - int(2 * s))
             pygame.draw.rect(self.window, KEY_OFF, track, border_radius=4)
             frac = max(0.0, min(1.0, view.window_left / view.window_total))
             pygame.draw.rect(self.window, ACTIVE, (track.x, track.y, int(track.w * frac), track.h), border_radius=4)

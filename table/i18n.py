@@ -214,7 +214,7 @@ def _template_regex(template: str) -> re.Pattern[str]:
     parts = re.split(r"\{(\w+)\}", template)
     out = []
     for i, part in enumerate(parts):
-        out.append(f"(?P<{part}>.+?)" if i % 2 else re.escape(part))
+        out.append(f"(?P<{part}>[^;]+?)" if i % 2 else re.escape(part))
     return re.compile("".join(out))
 
 
@@ -225,19 +225,23 @@ def translate_message(text: str) -> str:
     """A controller or engine sentence in the current language, where a template matches."""
     if _language == "en" or not text:
         return text
-    out = []
-    for part in text.split("; ") if not any(r.fullmatch(text) for _t, r in _COMPILED) else [text]:
-        for template, regex in _COMPILED:
-            m = regex.fullmatch(part)
-            if m:
-                translated = _(template)
-                try:
-                    part = translated.format(**m.groupdict())
-                except (KeyError, IndexError, ValueError):
-                    log.warning("translation of %r does not fit its placeholders", template)
-                break
-        out.append(part)
+    whole = _translate_part(text)
+    if whole is not None:
+        return whole
+    out = [_translate_part(part) or part for part in text.split("; ")]
     return _("; ").join(out)
+
+
+def _translate_part(part: str) -> str | None:
+    for template, regex in _COMPILED:
+        m = regex.fullmatch(part)
+        if m:
+            try:
+                return _(template).format(**m.groupdict())
+            except (KeyError, IndexError, ValueError):
+                log.warning("translation of %r does not fit its placeholders", template)
+                return None
+    return None
 
 
 def main(argv: list[str] | None = None) -> int:

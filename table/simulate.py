@@ -41,10 +41,12 @@ def perform(action: Action, table: Table, reader: SimReader, buttons: SimButtons
 
 
 def simulate(script: Path, config: Config, *, screenshots: Path | None = None,
-             out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
+             out: TextIO | None = None, err: TextIO | None = None) -> int:
     from table.display import Display, use_headless_drivers
     from table.script import ScriptError
 
+    out = out or sys.stdout       # looked up now, not at import, so redirection works
+    err = err or sys.stderr
     use_headless_drivers()
     with tempfile.TemporaryDirectory(prefix="munchkin-sim-") as tmp:
         state_dir = config.state_dir if config.storage.state_dir else Path(tmp)
