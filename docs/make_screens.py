@@ -19,6 +19,31 @@ from table.i18n import set_language  # noqa: E402
 from table.scenes import SCENES  # noqa: E402
 
 SIZES = [(800, 480), (1920, 1080)]
+NOTES = """## Notes
+
+- **Language**: `[display] language = "en" | "es" | "zh"`. Catalogs are
+  `table/locale/<lang>/LC_MESSAGES/munchkin_table.po`; `./go` compiles them
+  (`python -m table.i18n compile`). Controller and engine sentences are matched against
+  templates in `table/i18n.py` and shown in English when none matches.
+- **Chinese font**: `python -m table.fonts` shows the font per language. `./go` installs
+  `fonts-wqy-microhei` with apt when it may, else the PyPI package `paperang-p2-fonts-cjk`
+  (the same Micro Hei, no root). Noto Sans CJK SC (`fonts-noto-cjk`, face 2 of the .ttc) is
+  preferred when installed. `[display] font = "/path/to/font.ttc"` overrides.
+  A missing font is logged and the screen falls back to a Latin font.
+- **Sound**: die roll and victory, synthesised in `table/sound.py`; `[display] sound = false`
+  turns them off; the dummy audio driver (tests, simulate) is always silent.
+- **Screen blanking**: `run` sets `SDL_VIDEO_ALLOW_SCREENSAVER=0` unless
+  `[display] blank_screen = true`. On the Linux console the kernel also blanks after
+  10 minutes; that needs root, so set it once on the Pi: add `consoleblank=0` to
+  `/boot/firmware/cmdline.txt` (or `echo 0 | sudo tee /sys/module/kernel/parameters/consoleblank`).
+- **Simulator** (`run --sim`): a strip under the screen with clickable ROLL…UNDO
+  (also F1–F5) and a card picker: type part of a card's name, its id, a player's name or
+  a seat number; Up/Down choose, Tab completes, Enter taps, Esc clears; a click on a
+  suggestion taps it.
+- **Touch**: touching a soft key presses its button (finger events; the mouse events
+  SDL makes from touches are skipped).
+- **Figures** (this laptop, SDL dummy driver): `bench/display_idle.py` and `bench/render.py`.
+"""
 LANGUAGES = ["en", "zh"]
 OUT = ROOT / "docs" / "screens"
 
@@ -72,6 +97,7 @@ def main() -> int:
              "| screen | language | size | image |", "| --- | --- | --- | --- |"]
     for name, language, size, file in rows:
         lines.append(f"| {name} | {language} | {size} | [![{name} {language} {size}](screens/{file})](screens/{file}) |")
+    lines += ["", NOTES]
     (ROOT / "docs" / "screens.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
     return 0
 
