@@ -374,7 +374,8 @@ class Display:
         s, state = self.s, view.state
         players = state["players"]
         if state["phase"] == "charity":
-            band = pygame.Rect(body.x, body.y, body.w, int(56 * s))
+            band_h = self.painter.line_height(int(22 * s)) + self.painter.line_height(int(20 * s)) + int(12 * s)
+            band = pygame.Rect(body.x, body.y, body.w, band_h)
             self.draw_charity(view, band)
             body = pygame.Rect(body.x, band.bottom + int(6 * s), body.w, body.bottom - band.bottom - int(6 * s))
         n = max(1, len(players))
@@ -433,7 +434,7 @@ class Display:
         for card in p["curses"]:
             lines.append((view.names.get(card, card), BAD))
         room = max(0, (inner.bottom - y) // line_h)
-        if len(lines) > room and room > 0:
+        if len(lines) > room and room > 1:
             lines = lines[:room - 1] + [(_("+{n} more").format(n=len(lines) - room + 1), DIM)]
         for text, color in lines[:room]:
             self.t(text, gear, color, inner, y=y)
