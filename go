@@ -36,8 +36,22 @@ setup() {
     # Off the Pi the tests run its real code behind fake spidev and RPi.GPIO modules.
     "$VENV/bin/python" -m pip install -q --no-deps "mfrc522==0.0.7"
     "$VENV/bin/python" -m pip install -q -e ".[$extras]"
-    "$VENV/bin/python" -m table.i18n compile 2>/dev/null || true
+    "$VENV/bin/python" -m table.i18n compile >/dev/null || echo "go: could not compile translations; the screen reads the .po files" >&2
+    fonts
     touch "$stamp"
+}
+
+# Chinese needs a CJK font: apt's fonts-wqy-microhei (1.6 MB) where we may use apt,
+# else the same font from PyPI (paperang-p2-fonts-cjk), which needs no root.
+fonts() {
+    "$VENV/bin/python" -m table.fonts --check zh >/dev/null 2>&1 && return
+    if [ "$(id -u)" = 0 ] || sudo -n true 2>/dev/null; then
+        as_root apt-get install -y -q fonts-wqy-microhei >/dev/null 2>&1 \
+            || { as_root apt-get update -q >/dev/null 2>&1 && as_root apt-get install -y -q fonts-wqy-microhei >/dev/null 2>&1; } || true
+    fi
+    "$VENV/bin/python" -m table.fonts --check zh >/dev/null 2>&1 && return
+    "$VENV/bin/python" -m pip install -q paperang-p2-fonts-cjk \
+        || echo "go: no Chinese font installed; Chinese text will fall back (see table/fonts.py)" >&2
 }
 
 cmd=${1:-run}

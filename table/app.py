@@ -1,9 +1,9 @@
 """``munchkin-table run``: the table's main loop.
 
-The main thread owns pygame and the game state. It sleeps in
-``pygame.event.wait`` until a driver event (which posts a wake-up event),
-a key, or the controller's next deadline; it redraws only when something
-changed, or while the interference bar runs down.
+The main thread owns pygame and the game state. It sleeps on a threading.Event
+that every driver event sets, waking at least 30 times a second to read keys and
+touches, or at the controller's next deadline; it redraws only when something
+changed, or while the interference bar or the die animation runs.
 """
 
 from __future__ import annotations
@@ -16,10 +16,11 @@ import threading
 import time
 
 from drivers.base import SystemClock
-from drivers.events import BUTTONS
+from drivers.events import BUTTONS, Press
 from drivers.factory import DriverError, open_buttons, open_feedback, open_reader
 from drivers.sim import SimButtons, SimReader
 from table.config import Config, is_raspberry_pi
+from table.picker import suggest
 from table.script import ScriptError, parse_script, tap_or_press
 from table.systemd import notify, watchdog_interval
 from table.view import build_view
@@ -28,7 +29,8 @@ from table.wiring import build_table
 log = logging.getLogger(__name__)
 
 KEYS = {"f1": "roll", "f2": "help", "f3": "run", "f4": "next", "f5": "undo"}
-ANIMATION_MS = 100
+ANIMATION_MS = 40             # frame spacing while the interference bar or the die moves
+PUMP_S = 1 / 30               # how often keys and touches are read when nothing else wakes us
 
 
 def wants_fullscreen(config: Config) -> bool:
@@ -66,9 +68,18 @@ def run(config: Config, *, sim: bool) -> int:
         return 1
     ctl.feedback = feedback
 
-    display = Display((config.display.width, config.display.height), fullscreen=fullscreen)
-    wake_event = pygame.event.custom_type()
-    table.events.wake = lambda: pygame.event.post(pygame.event.Event(wake_event))
+    language = config.display.language
+    sim_strip = isinstance(buttons, SimButtons)      # keyboard, picker and clickable buttons
+    display = Display((config.display.width, config.display.height), fullscreen=fullscreen, language=language,
+                      font=config.display.font, sim_strip=sim_strip)
+    from table.sound import Sounds
+
+    display.sounds = Sounds(config.display.sound)
+    # Driver events wake the loop through a threading.Event, not pygame.event.wait: SDL's
+    # wait polls every millisecond on drivers without a native wait (dummy, KMSDRM), which
+    # alone costs about 1% of a core. Keys and touches are pumped PUMP_S apart instead.
+    woken = threading.Event()
+    table.events.wake = woken.set
     pygame.key.set_repeat(0)
     # Typed card ids (and piped table scripts) tap through a simulated pad beside any real one.
     keyboard = reader if isinstance(reader, SimReader) else SimReader(table.events, clock=clock, name="keyboard")
@@ -76,8 +87,16 @@ def run(config: Config, *, sim: bool) -> int:
         threading.Thread(target=_pipe_script, args=(keyboard, buttons, table), daemon=True).start()
     reader.start()
     buttons.start()
-    entry = ""
-    display.render(build_view(ctl, entry=entry))
+    picker = Picker()
+
+    def view():  # type: ignore[no-untyped-def]
+        v = build_view(ctl, entry=picker.entry, language=language)
+        if sim_strip:
+            picker.refresh(v)
+            v.suggestions, v.pick = picker.suggestions, picker.pick
+        return v
+
+    display.render(view())
     notify("READY=1")
     if os.environ.get("MUNCHKIN_EXIT_AFTER_FIRST_FRAME"):     # for the start-time benchmark
         log.info("first frame shown; exiting as asked")
@@ -92,19 +111,29 @@ def run(config: Config, *, sim: bool) -> int:
             deadline = ctl.deadline()
             if deadline is not None:
                 timeout = min(timeout, max(0.0, deadline - clock.monotonic()))
-            animating = ctl.state.combat is not None and ctl.state.combat.window_until is not None
+            animating = (ctl.state.combat is not None and ctl.state.combat.window_until is not None) or display.animating()
             if animating:
                 timeout = min(timeout, ANIMATION_MS / 1000)
             if watchdog:
                 timeout = min(timeout, watchdog / 2)
-            first = pygame.event.wait(int(timeout * 1000) if timeout > 0 else 1)
+            if timeout > 0:
+                woken.wait(min(timeout, PUMP_S))
+            woken.clear()
             dirty = False
-            for event in [first, *pygame.event.get()]:
+            for event in pygame.event.get():
                 if event.type == pygame.QUIT:
                     return 0
                 if event.type == pygame.KEYDOWN and isinstance(buttons, SimButtons):
-                    entry, dirty_key = _key(event, entry, keyboard, buttons, ctl)
-                    dirty = dirty or dirty_key
+                    dirty = _key(event, picker, keyboard, buttons, ctl) or dirty
+                pos = _pointer(event, display)
+                if pos is not None:
+                    target = display.hit(pos)
+                    if target is not None and target[0] == "button":
+                        # a touched soft key is its button, whatever drives the real ones
+                        table.events.put(Press(target[1], clock.monotonic()))
+                    elif target is not None and target[0] == "card" and sim_strip:
+                        keyboard.scan_card(target[1])
+                        picker.clear()
             for item in table.events.drain():
                 ctl.handle(item)
             ctl.tick()
@@ -113,7 +142,7 @@ def run(config: Config, *, sim: bool) -> int:
                 notify("WATCHDOG=1")
                 last_ping = now
             if dirty or ctl.revision != shown or animating:
-                display.render(build_view(ctl, entry=entry))
+                display.render(view())
                 shown = ctl.revision
     except KeyboardInterrupt:
         return 0
@@ -126,31 +155,82 @@ def run(config: Config, *, sim: bool) -> int:
         display.close()
 
 
-def _key(event, entry: str, reader: SimReader, buttons, ctl) -> tuple[str, bool]:  # type: ignore[no-untyped-def]
+class Picker:
+    """The simulator's typed entry and its type-ahead suggestions."""
+
+    def __init__(self) -> None:
+        self.entry = ""
+        self.pick = 0
+        self.suggestions: list[tuple[str, str]] = []
+        self._for: tuple[str, int] | None = None
+
+    def clear(self) -> None:
+        self.entry, self.pick = "", 0
+
+    def refresh(self, view) -> None:  # type: ignore[no-untyped-def]
+        key = (self.entry, len(view.state["players"]))
+        if key != self._for:
+            players = [(p["id"], p["name"]) for p in view.state["players"]]
+            self.suggestions = suggest(self.entry, view.names, players)
+            self.pick = min(self.pick, max(0, len(self.suggestions) - 1))
+            self._for = key
+
+
+def _pointer(event, display) -> tuple[int, int] | None:  # type: ignore[no-untyped-def]
+    """Where a finger or a click went down; mouse events that SDL made from touches are skipped."""
+    import pygame
+
+    if event.type == pygame.FINGERDOWN:
+        w, h = display.window.get_size()
+        return int(event.x * w), int(event.y * h)
+    if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and not getattr(event, "touch", False):
+        return event.pos
+    return None
+
+
+def _key(event, picker: Picker, reader: SimReader, buttons, ctl) -> bool:  # type: ignore[no-untyped-def]
+    """A key in the simulator: F1-F5 press buttons, typing picks a card, Enter taps it."""
     import pygame
 
     name = pygame.key.name(event.key)
     if name in KEYS:
         buttons.press(KEYS[name])
-        return entry, True
+        return True
     if event.key == pygame.K_ESCAPE:
-        return "", True
+        picker.clear()
+        return True
     if event.key == pygame.K_BACKSPACE:
-        return entry[:-1], True
+        picker.entry, picker.pick = picker.entry[:-1], 0
+        return True
+    if event.key in (pygame.K_DOWN, pygame.K_RIGHT) and picker.suggestions:
+        picker.pick = (picker.pick + 1) % len(picker.suggestions)
+        return True
+    if event.key in (pygame.K_UP, pygame.K_LEFT) and picker.suggestions:
+        picker.pick = (picker.pick - 1) % len(picker.suggestions)
+        return True
+    if event.key == pygame.K_TAB and picker.suggestions:
+        picker.entry = picker.suggestions[picker.pick][0]
+        return True
     if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
-        typed = entry.strip()
+        typed = picker.entry.strip()
+        chosen = picker.suggestions[picker.pick][0] if picker.suggestions else ""
+        picker.clear()
         if not typed:
             buttons.press("next")
         elif typed.isdigit() and 1 <= int(typed) <= 6:
             reader.scan_card(f"player-{typed}")
         elif typed in ctl.catalog or typed.startswith("player-"):
             reader.scan_card(typed)
+        elif chosen:
+            reader.scan_card(chosen)
         else:
             ctl.refuse(f"no card or player token {typed!r}")
-        return "", True
-    if event.unicode and (event.unicode.isalnum() or event.unicode in "-:"):
-        return entry + event.unicode.lower(), True
-    return entry, False
+        return True
+    if event.unicode and (event.unicode.isalnum() or event.unicode in "-: "):
+        picker.entry += event.unicode.lower()
+        picker.pick = 0
+        return True
+    return False
 
 
 def _pipe_script(reader: SimReader, buttons, table) -> None:  # type: ignore[no-untyped-def]

@@ -33,6 +33,8 @@ def describe(event: Event, state: GameState, catalog: Catalog) -> str:
         case "MonstersKilled":
             return f"{who} killed the monsters: +{d['levels']} level(s), draw {d['treasures']} treasure(s)"
         case "RunAwaySucceeded":
+            if d.get("automatic"):
+                return f"{who} escapes {catalog[d['monster']].name} without a roll"
             return f"{who} rolled {d['roll']} and escaped {catalog[d['monster']].name}"
         case "RunAwayFailed":
             return f"{who} rolled {d['roll']}: caught by {catalog[d['monster']].name}"
@@ -62,7 +64,87 @@ def describe(event: Event, state: GameState, catalog: Catalog) -> str:
             return f"{card}: {d['bonus']:+d} for the {d['side']}"
         case "MonsterEnhanced":
             return f"{card} on {catalog[d['monster']].name}"
+        case "AbilityUsed":
+            return f"{who} uses {d['ability']}" + (f" ({d['count']} discard(s))" if d.get("count") else "")
+        case "AutoEscape":
+            return f"{_card(catalog, d['by'])}: " + " and ".join(_name(state, p) for p in d["players"]) + " escape"
+        case "BadStuffRolled":
+            return f"{who} rolled {d['roll']} for the bad stuff of {_card(catalog, d['source'])}"
+        case "CardDiscarded":
+            return f"{who} discards {card}"
+        case "CheatAttached":
+            return f"{who} attaches Cheat! to {card}"
+        case "ClassLost":
+            return f"{who} loses {card or 'their class'}"
+        case "RaceLost":
+            return f"{who} loses their race"
+        case "CurseBlocked":
+            return f"{_name(state, d['victim'])}'s {_card(catalog, d['by'])} stop {card}"
+        case "CurseCancelled":
+            return f"{_card(catalog, d['by'])} lifts {card} from {who}"
+        case "CurseMissed":
+            return f"{_card(catalog, d['source'])} finds nothing to take from {who}"
+        case "DivineIntervention":
+            return "Divine Intervention: every cleric goes up a level"
+        case "EscapeUndone":
+            return f"{_card(catalog, d['by'])}: {_name(state, d['player'])} must roll again"
+        case "FightTransferred":
+            return f"{_card(catalog, d['by'])}: {_name(state, d['to'])} takes over the fight"
+        case "HandDiscarded":
+            return f"{who} discards their whole hand"
+        case "IllusionPlayed":
+            return f"Illusion on {_card(catalog, d['monster'])}: tap the monster that replaces it"
+        case "ItemGiven":
+            return f"{who} gives {card} to {_name(state, d['to'])}"
+        case "ItemTaken":
+            return f"{who} takes {card} from {_name(state, d['from'])}"
+        case "ItemToLoseAsked":
+            return f"{who}: tap the item to lose ({_card(catalog, d['source'])})"
+        case "ItemUnequipped":
+            return f"{who} takes off {card}"
+        case "ItemsLost":
+            lost = ", ".join(_card(catalog, x) for x in d["cards"])
+            return f"{who} loses {lost}" if lost else f"{who} had nothing to lose"
+        case "ItemsSold":
+            sold = ", ".join(_card(catalog, x) for x in d["cards"])
+            return f"{who} sells {sold} for {d['gold']:,} gold: +{d['levels']} level(s)"
+        case "MonsterIgnoresPlayer":
+            return f"{card} will not fight {who}" + (f"; draw {d['treasures']} treasure(s)" if d["treasures"] else "")
+        case "MonsterRemoved":
+            return f"{_card(catalog, d['by'])} removes {card}"
+        case "MonsterReplaced":
+            return f"{card} replaces {_card(catalog, d['old'])}"
+        case "MonsterSlain":
+            return f"{_card(catalog, d['by'])} kills {_card(catalog, d['card'])}"
+        case "MonstersDiscarded":
+            return f"{card}: the monsters are gone" + (f"; draw {d['treasures']} treasure(s)" if d["treasures"] else "")
+        case "NextCombatCursed":
+            return f"{_card(catalog, d['source'])} will hit {who} in the next combat"
+        case "PlayerLeft":
+            return f"{who} left the game"
+        case "RaceChosen" | "ClassChosen":
+            return f"{who} is now {card}"
+        case "RestFromHand":
+            return f"{who} loses the rest from their hand"
+        case "RollRetaken":
+            return f"{_card(catalog, d['by']) if d['by'] in catalog else d['by']}: the roll is taken again"
+        case "SexChanged":
+            return f"{who} is now {d['sex']}"
+        case "SpecialPlayed":
+            return f"{who} plays {card}"
+        case "TheftSucceeded":
+            return f"{who} rolled {d['roll']} and steals {card} from {_name(state, d['from'])}"
+        case "TheftFailed":
+            return f"{who} rolled {d['roll']}: the theft of {card} fails"
+        case "TreasuresAdded":
+            return f"{_card(catalog, d['by'])}: {who} draws {d['n']} more treasure(s)"
+        case "WanderingMonsterPlayed":
+            return "Wandering Monster: tap the monster that joins the fight"
     return ""
+
+
+def _card(catalog: Catalog, card_id: str) -> str:
+    return catalog[card_id].name if card_id in catalog else card_id
 
 
 def describe_events(events: tuple[Event, ...], state: GameState, catalog: Catalog) -> str:

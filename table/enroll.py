@@ -219,24 +219,24 @@ class EnrollScreen:
             status += f" · {session.skipped_count} skipped"
         if app.reader_online is False:
             status = "READER OFFLINE · " + status
-        d.blit_fit(d.text("Enroll the deck", int(30 * s), DIM), (pad, int(10 * s)), w // 2)
-        right = d.text(status, int(26 * s), BAD if app.reader_online is False else DIM)
+        d.painter.text("Enroll the deck", int(30 * s), DIM, pygame.Rect(pad, int(10 * s), w // 2, h - (int(10 * s))))
+        right = d.painter.render(status, int(26 * s), BAD if app.reader_online is False else DIM)
         scr.blit(right, (w - right.get_width() - pad, int(12 * s)))
 
         step = session.current()
         y = int(70 * s)
         if step is not None:
-            d.blit_fit(d.text("tap", int(28 * s), DIM), (pad, y), w - 2 * pad)
-            d.blit_fit(d.text(step.name, int(72 * s), ACTIVE), (pad, y + int(28 * s)), w - 2 * pad)
+            d.painter.text("tap", int(28 * s), DIM, pygame.Rect(pad, y, w - 2 * pad, h - (y)))
+            d.painter.text(step.name, int(72 * s), ACTIVE, pygame.Rect(pad, y + int(28 * s), w - 2 * pad, h - (y + int(28 * s))))
             detail = [f"{step.number} of {session.total}"]
             if step.copies > 1:
                 detail.append(f"copy {step.copy} of {step.copies}")
             if step.card in app.catalog:
                 card = app.catalog[step.card]
                 detail.append(f"{card.deck} · {card.kind.value}" + (f" · {card.set_id} set" if card.set_id != "base" else ""))
-            d.blit_fit(d.text("  ·  ".join(detail), int(30 * s), TEXT), (pad, y + int(100 * s)), w - 2 * pad)
+            d.painter.text("  ·  ".join(detail), int(30 * s), TEXT, pygame.Rect(pad, y + int(100 * s), w - 2 * pad, h - (y + int(100 * s))))
         else:
-            d.blit_fit(d.text(session.prompt(), int(36 * s), GOOD), (pad, y + int(40 * s)), w - 2 * pad)
+            d.painter.text(session.prompt(), int(36 * s), GOOD, pygame.Rect(pad, y + int(40 * s), w - 2 * pad, h - (y + int(40 * s))))
 
         # progress bar: enrolled in green, skipped in grey, behind a panel
         bar = pygame.Rect(pad, int(250 * s), w - 2 * pad, int(28 * s))
@@ -248,15 +248,14 @@ class EnrollScreen:
             pygame.draw.rect(scr, GOOD, (bar.x, bar.y, done_w, bar.h), border_radius=8)
         if skip_w:
             pygame.draw.rect(scr, DIM, (bar.x + done_w, bar.y, skip_w, bar.h))
-        pct = d.text(f"{int(100 * session.progress)}%", int(24 * s), BG if session.progress > 0.5 else TEXT)
+        pct = d.painter.render(f"{int(100 * session.progress)}%", int(24 * s), BG if session.progress > 0.5 else TEXT)
         scr.blit(pct, (bar.centerx - pct.get_width() // 2, bar.y + (bar.h - pct.get_height()) // 2))
 
         color = {"good": GOOD, "refusal": BAD}.get(app.line.kind, TEXT)
-        for i, part in enumerate(_wrap(d, app.line.text, int(26 * s), w - 2 * pad)[:2]):
-            d.blit_fit(d.text(part, int(26 * s), color), (pad, int(292 * s) + i * int(24 * s)), w - 2 * pad)
+        d.painter.wrap(app.line.text, int(26 * s), color, pygame.Rect(pad, 0, w - 2 * pad, h), y=int(292 * s), max_lines=2)
         if isinstance(app.reader, SimReader):
             hint = f"uid: {app.entry}_" if app.entry else "simulator: type a tag UID in hex and press Enter; F4 = NEXT, F5 = UNDO, F3 = RUN"
-            d.blit_fit(d.text(hint, int(22 * s), ACTIVE if app.entry else DIM), (pad, int(350 * s)), w - 2 * pad)
+            d.painter.text(hint, int(22 * s), ACTIVE if app.entry else DIM, pygame.Rect(pad, int(350 * s), w - 2 * pad, h - (int(350 * s))))
 
         keys = app.soft_keys()
         kw = w // len(BUTTON_ORDER)
@@ -264,9 +263,9 @@ class EnrollScreen:
             r = pygame.Rect(i * kw + int(4 * s), h - int(44 * s), kw - int(8 * s), int(40 * s))
             label = keys.get(button, "")
             pygame.draw.rect(scr, KEY if label else PANEL, r, border_radius=8)
-            d.blit_fit(d.text(button.upper(), int(16 * s), DIM), (r.x + int(6 * s), r.y + int(3 * s)), r.w - 8)
+            d.painter.text(button.upper(), int(16 * s), DIM, pygame.Rect(r.x + int(6 * s), r.y + int(3 * s), r.w - 8, h - (r.y + int(3 * s))))
             if label:
-                d.blit_fit(d.text(label, int(24 * s)), (r.x + int(6 * s), r.y + int(17 * s)), r.w - 8)
+                d.painter.text(label, int(24 * s), TEXT, pygame.Rect(r.x + int(6 * s), r.y + int(17 * s), r.w - 8, h - (r.y + int(17 * s))))
         pygame.display.flip()
         self.frames += 1
 
@@ -275,20 +274,6 @@ class EnrollScreen:
 
     def close(self) -> None:
         self.display.close()
-
-
-def _wrap(d, text: str, size: int, width: int) -> list[str]:  # type: ignore[no-untyped-def]
-    """Split ``text`` into lines that fit ``width`` pixels at font ``size``."""
-    lines: list[str] = []
-    current = ""
-    for word in text.split():
-        trial = f"{current} {word}".strip()
-        if current and d.font(size).size(trial)[0] > width:
-            lines.append(current)
-            current = word
-        else:
-            current = trial
-    return [*lines, current] if current else lines
 
 
 def enroll(config: Config, *, sim: bool, set_id: str | None = None, tokens: bool = True) -> int:

@@ -59,13 +59,14 @@ def simulate(script: Path, config: Config, *, screenshots: Path | None = None,
         if screenshots is not None:
             from table.view import build_view
             screenshots.mkdir(parents=True, exist_ok=True)
-            display = Display((config.display.width, config.display.height))
+            display = Display((config.display.width, config.display.height), language=config.display.language,
+                              font=config.display.font)
         for number, action in enumerate(actions, 1):
             for outcome in perform(action, table, reader, buttons, clock):
                 if not outcome.accepted and outcome.message is not None:
                     print(f"rejected: {action.line}: {outcome.message.text}", file=err)
             if display is not None and screenshots is not None:
-                display.render(build_view(table.controller))
+                display.render(build_view(table.controller, language=config.display.language))
                 display.save(screenshots / f"{number:04d}.png")
         print(json.dumps(state_to_json(table.controller.state, table.catalog), indent=2, ensure_ascii=False), file=out)
         table.journal.close()

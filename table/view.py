@@ -5,10 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.cards import Catalog, Effect
 from engine.serialize import state_to_json
 from table.controller import Controller
+from table.i18n import _, translate_message
 
 BUTTON_ORDER = ("roll", "help", "run", "next", "undo")
+ESCAPE_ON = 5           # engine.game.ESCAPE_ON: a run-away roll of 5 or more escapes
+ROLL_EVENTS = ("RunAwaySucceeded", "RunAwayFailed", "FirstPlayerChosen")
 
 
 @dataclass
@@ -18,6 +22,7 @@ class View:
     message: str = ""
     message_kind: str = "info"
     prompt: str = ""
+    prompt_kind: str = ""                 # helper | victim | card-menu | ""
     soft_keys: dict[str, str] = field(default_factory=dict)
     acting: str = ""
     reader_online: bool | None = None
@@ -25,22 +30,79 @@ class View:
     window_left: float | None = None      # seconds of interference window left
     window_total: float = 0.0
     entry: str = ""                       # simulator: the card id being typed
+    bonus: dict[str, int] = field(default_factory=dict)          # item in play -> its bonus
+    monsters: dict[str, dict[str, Any]] = field(default_factory=dict)  # monster id -> level, treasures, bad stuff
+    menu: dict[str, Any] | None = None    # the open card menu
+    run_needs: dict[str, int] = field(default_factory=dict)      # fleeing player -> die roll needed
+    actions: int = 0                      # accepted actions so far (changes with every one, and with undo)
+    events: tuple[str, ...] = ()          # names of the last accepted action's events
+    suggestions: list[tuple[str, str]] = field(default_factory=list)  # simulator picker: (id, label)
+    pick: int = 0                         # simulator picker: highlighted suggestion
+    first_player: str | None = None       # setup: the player the die chose
 
 
-def build_view(ctl: Controller, *, entry: str = "") -> View:
-    state = state_to_json(ctl.state, ctl.catalog)
+def describe_effect(effect: Effect, catalog: Catalog) -> str:
+    """One bad-stuff step in words, for the combat screen."""
+    op = effect.op
+    if op == "manual":
+        return str(effect.get("text", ""))
+    if op == "lose-levels":
+        n = int(effect.get("n", 1))
+        return _("lose 1 level") if n == 1 else _("lose {n} levels").format(n=n)
+    if op == "death":
+        return _("death")
+    if op == "lose-slot":
+        return _("lose your {slot}").format(slot=_(str(effect.get("slot", ""))))
+    if op == "lose-big-items":
+        return _("lose your Big items")
+    return op.replace("-", " ")
+
+
+def build_view(ctl: Controller, *, entry: str = "", language: str = "en") -> View:
+    catalog = ctl.catalog
+    state = state_to_json(ctl.state, catalog)
     now = ctl.now
     window_left = None
     combat = ctl.state.combat
     if combat is not None and combat.window_until is not None:
         window_left = max(0.0, combat.window_until - now)
     message = ctl.message
+    bonus = {}
+    for p in ctl.state.players:
+        for cid in [*p.equipped, *p.carried]:
+            b = catalog[cid].bonus if cid in catalog else None
+            if b:
+                bonus[cid] = b
+    monsters = {}
+    if combat is not None:
+        for m in combat.monsters:
+            card = catalog[m.card]
+            monsters[m.card] = {
+                "level": card.level, "treasures": card.treasures or 0, "levels": card.levels_gained or 1,
+                "bad_stuff": "; ".join(t for t in (describe_effect(e, catalog) for e in card.bad_stuff) if t),
+            }
+    menu = None
+    prompt = ctl.prompt
+    if prompt is not None and prompt.kind == "card-menu" and ctl.state.has_player(prompt.player):
+        card = catalog[prompt.card]
+        holder = ctl.state.player(prompt.player)
+        menu = {"card": card.id, "name": card.name_in(language), "kind": card.kind.value,
+                "holder": holder.name, "bonus": card.bonus, "gold": card.gold,
+                "equipped": card.id in holder.equipped,
+                "slot": card.slot.value if card.slot is not None else None, "big": card.big}
+    run_needs = {}
+    if ctl.state.flight is not None:
+        from engine.strength import run_away_bonus
+
+        for pid, _index in ctl.state.flight.pending:
+            run_needs[pid] = max(1, ESCAPE_ON - run_away_bonus(ctl.state.player(pid), catalog))
     return View(
         state=state,
-        names={cid: ctl.catalog[cid].name for cid in ctl.catalog},
-        message=message.text if message else "",
+        names={cid: catalog[cid].name_in(language) for cid in catalog},
+        message=translate_message(message.text) if message else "",
         message_kind=message.kind if message else "info",
-        prompt=ctl.prompt.text if ctl.prompt else "",
+        prompt=translate_message(prompt.text) if prompt else "",
+        prompt_kind=prompt.kind if prompt else "",
         soft_keys=ctl.soft_keys(),
         acting=ctl.acting_player(),
         reader_online=ctl.reader_online,
@@ -48,4 +110,12 @@ def build_view(ctl: Controller, *, entry: str = "") -> View:
         window_left=window_left,
         window_total=ctl.state.ruleset.interference_seconds,
         entry=entry,
+        bonus=bonus,
+        monsters=monsters,
+        menu=menu,
+        run_needs=run_needs,
+        actions=ctl.history_len,
+        events=tuple(e.name for e in ctl.last_events),
+        first_player=getattr(ctl.state, "first_player", None),
     )
+

@@ -1,0 +1,106 @@
+"""Screenshots of every screen, in English and Chinese, at 800x480 and 1920x1080.
+
+    .venv/bin/python docs/make_screens.py        # writes docs/screens/*.png and docs/screens.md
+
+Each screen comes from a table script in table/scenes.py run through the simulated
+table (the same path as ``munchkin-table simulate --screenshot``).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from table.display import Display, draw_enrollment, use_headless_drivers  # noqa: E402
+from table.i18n import set_language  # noqa: E402
+from table.scenes import SCENES  # noqa: E402
+
+SIZES = [(800, 480), (1920, 1080)]
+NOTES = """## Notes
+
+- **Language**: `[display] language = "en" | "es" | "zh"`. Catalogs are
+  `table/locale/<lang>/LC_MESSAGES/munchkin_table.po`; `./go` compiles them
+  (`python -m table.i18n compile`). Controller and engine sentences are matched against
+  templates in `table/i18n.py` and shown in English when none matches.
+- **Chinese font**: `python -m table.fonts` shows the font per language. `./go` installs
+  `fonts-wqy-microhei` with apt when it may, else the PyPI package `paperang-p2-fonts-cjk`
+  (the same Micro Hei, no root). Noto Sans CJK SC (`fonts-noto-cjk`, face 2 of the .ttc) is
+  preferred when installed. `[display] font = "/path/to/font.ttc"` overrides.
+  A missing font is logged and the screen falls back to a Latin font.
+- **Sound**: die roll and victory, synthesised in `table/sound.py`; `[display] sound = false`
+  turns them off; the dummy audio driver (tests, simulate) is always silent.
+- **Screen blanking**: `run` sets `SDL_VIDEO_ALLOW_SCREENSAVER=0` unless
+  `[display] blank_screen = true`. On the Linux console the kernel also blanks after
+  10 minutes; that needs root, so set it once on the Pi: add `consoleblank=0` to
+  `/boot/firmware/cmdline.txt` (or `echo 0 | sudo tee /sys/module/kernel/parameters/consoleblank`).
+- **Simulator** (`run --sim`): a strip under the screen with clickable ROLL…UNDO
+  (also F1–F5) and a card picker: type part of a card's name, its id, a player's name or
+  a seat number; Up/Down choose, Tab completes, Enter taps, Esc clears; a click on a
+  suggestion taps it.
+- **Touch**: touching a soft key presses its button (finger events; the mouse events
+  SDL makes from touches are skipped).
+- **Figures** (this laptop, SDL dummy driver): `bench/display_idle.py` and `bench/render.py`.
+"""
+LANGUAGES = ["en", "zh"]
+OUT = ROOT / "docs" / "screens"
+
+
+def render_scene(name: str, size: tuple[int, int], language: str, tmp: Path) -> Display:
+    from drivers.base import ManualClock
+    from drivers.sim import SimButtons, SimReader
+    from table.config import parse_config
+    from table.script import parse_script
+    from table.simulate import perform
+    from table.view import build_view
+    from table.wiring import build_table
+
+    config = parse_config({"display": {"width": size[0], "height": size[1], "language": language, "sound": False}})
+    clock = ManualClock()
+    table = build_table(config, clock, state_dir=tmp, seed_source=lambda: 1)
+    reader, buttons = SimReader(table.events, clock=clock), SimButtons(table.events, clock=clock)
+    display = Display(size, language=language)
+    for action in parse_script(SCENES[name], table.catalog, source=name):
+        perform(action, table, reader, buttons, clock)
+        display.render(build_view(table.controller, language=language))
+    table.journal.close()
+    return display
+
+
+def main() -> int:
+    import tempfile
+
+    use_headless_drivers()
+    OUT.mkdir(parents=True, exist_ok=True)
+    rows = []
+    for language in LANGUAGES:
+        for w, h in SIZES:
+            for name in [*SCENES, "enrollment"]:
+                path = OUT / f"{name}-{language}-{w}x{h}.png"
+                with tempfile.TemporaryDirectory() as tmp:
+                    if name == "enrollment":
+                        display = Display((w, h), language=language)
+                        set_language(language)
+                        draw_enrollment(display.screen, "Boots of Butt-Kicking", 37, 147,
+                                        "tag 04A1B2C3 saved" if language == "en" else "标签 04A1B2C3 已保存")
+                    else:
+                        display = render_scene(name, (w, h), language, Path(tmp))
+                    display.save(path)
+                    display.close()
+                rows.append((name, language, f"{w}x{h}", path.name))
+                print(f"wrote {path.relative_to(ROOT)}")
+    lines = ["# Screens", "",
+             "Every screen of the table, rendered by `docs/make_screens.py` through the simulated table",
+             "(SDL's dummy driver), in English and Chinese at the 7\" panel's 800x480 and at 1920x1080.", "",
+             "| screen | language | size | image |", "| --- | --- | --- | --- |"]
+    for name, language, size, file in rows:
+        lines.append(f"| {name} | {language} | {size} | [![{name} {language} {size}](screens/{file})](screens/{file}) |")
+    lines += ["", NOTES]
+    (ROOT / "docs" / "screens.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,37 @@
+"""The simulator's card picker: type-ahead over card names, card ids and player tokens."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+
+def suggest(entry: str, names: dict[str, str], players: Iterable[tuple[str, str]] = (), *,
+            limit: int = 6) -> list[tuple[str, str]]:
+    """(id, label) pairs that ``entry`` could mean, best first.
+
+    A digit 1-6 means that player's token; otherwise prefix matches of ids, names and
+    player names come before matches inside a word.
+    """
+    typed = entry.strip().lower()
+    if not typed:
+        return []
+    tokens = [(pid, f"{name} ({pid})") for pid, name in players]
+    if typed.isdigit():
+        return [(pid, label) for pid, label in tokens if pid == f"player-{typed}"][:limit]
+    candidates = tokens + [(cid, f"{name}") for cid, name in names.items()]
+    scored = []
+    for cid, label in candidates:
+        low_id, low_label = cid.lower(), label.lower()
+        if low_id == typed:
+            rank = 0
+        elif low_id.startswith(typed) or low_label.startswith(typed):
+            rank = 1
+        elif any(w.startswith(typed) for w in low_label.replace("-", " ").split()):
+            rank = 2
+        elif typed in low_id or typed in low_label:
+            rank = 3
+        else:
+            continue
+        scored.append((rank, len(label), label, cid))
+    scored.sort()
+    return [(cid, label) for _r, _n, label, cid in scored[:limit]]

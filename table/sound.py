@@ -1,0 +1,73 @@
+"""Short die-roll and victory sounds, synthesised in code (no sound files to ship).
+
+Off when the config says ``[display] sound = false``, under SDL's dummy audio
+driver (tests, simulate), or when no audio device opens; never an error.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+import random
+from array import array
+
+log = logging.getLogger(__name__)
+
+RATE = 22050
+
+
+def synth_die(seed: int = 7) -> array:
+    """About 0.4 s of a die rattling: a few decaying clicks of filtered noise."""
+    rng = random.Random(seed)
+    out = array("h", [0] * int(RATE * 0.42))
+    at = 0
+    for hit in range(6):
+        length = int(RATE * 0.025)
+        amp = 9000 * (0.8 ** hit)
+        prev = 0.0
+        for i in range(length):
+            if at + i >= len(out):
+                break
+            prev = 0.55 * prev + 0.45 * rng.uniform(-1, 1)
+            out[at + i] = int(amp * prev * math.exp(-i / (length / 4)))
+        at += int(RATE * rng.uniform(0.045, 0.08))
+    return out
+
+
+def synth_victory() -> array:
+    """A rising arpeggio (C E G C), about 0.8 s."""
+    notes = [523.25, 659.25, 783.99, 1046.5]
+    out = array("h")
+    for n, freq in enumerate(notes):
+        length = int(RATE * (0.14 if n < 3 else 0.36))
+        for i in range(length):
+            env = min(1.0, i / 200) * math.exp(-i / (length * 0.8))
+            value = math.sin(2 * math.pi * freq * i / RATE) + 0.3 * math.sin(4 * math.pi * freq * i / RATE)
+            out.append(int(7000 * env * value))
+    return out
+
+
+class Sounds:
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = False
+        self._sounds: dict[str, object] = {}
+        if not enabled or os.environ.get("SDL_AUDIODRIVER") == "dummy":
+            return
+        try:
+            import pygame
+
+            pygame.mixer.init(frequency=RATE, size=-16, channels=1, buffer=512, allowedchanges=0)
+            self._sounds = {"die": pygame.mixer.Sound(buffer=synth_die().tobytes()),
+                            "victory": pygame.mixer.Sound(buffer=synth_victory().tobytes())}
+            self.enabled = True
+        except Exception as exc:  # no audio device is not a reason to stop the table
+            log.warning("sound off: %s", exc)
+
+    def play(self, name: str) -> None:
+        sound = self._sounds.get(name)
+        if self.enabled and sound is not None:
+            sound.play()  # type: ignore[attr-defined]
+
+    def __repr__(self) -> str:
+        return f"<Sounds {'on' if self.enabled else 'off'}>"

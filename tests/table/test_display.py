@@ -1,0 +1,229 @@
+"""The screen under SDL's dummy driver: every screen at both sizes, text inside its panel,
+levels redrawn on change, Chinese without boxes, touch and the simulator picker."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from types import SimpleNamespace
+
+import pygame
+import pytest
+
+from drivers.base import ManualClock
+from drivers.sim import SimButtons, SimReader
+from table.config import parse_config
+from table.display import Display, Painter, draw_enrollment
+from table.fonts import FontChoice, find_font
+from table.scenes import SCENES
+from table.script import parse_script
+from table.simulate import perform
+from table.view import build_view
+from table.wiring import build_table
+
+SIZES = [(800, 480), (1920, 1080)]
+
+
+class Rig:
+    """A simulated table with a display, driven by table-script lines."""
+
+    def __init__(self, tmp: Path, size: tuple[int, int], language: str = "en") -> None:
+        config = parse_config({"display": {"width": size[0], "height": size[1], "language": language, "sound": False}})
+        self.clock = ManualClock()
+        self.table = build_table(config, self.clock, state_dir=tmp, seed_source=lambda: 1)
+        self.reader = SimReader(self.table.events, clock=self.clock)
+        self.buttons = SimButtons(self.table.events, clock=self.clock)
+        self.language = language
+        self.display = Display(size, language=language)
+
+    def run(self, script: str) -> Rig:
+        for action in parse_script(script, self.table.catalog, source="test"):
+            perform(action, self.table, self.reader, self.buttons, self.clock)
+        self.render()
+        return self
+
+    def render(self) -> None:
+        self.display.render(build_view(self.table.controller, language=self.language))
+
+    def close(self) -> None:
+        self.table.journal.close()
+        self.display.close()
+
+
+@pytest.fixture
+def rig_factory(tmp_path: Path):
+    rigs: list[Rig] = []
+
+    def make(size: tuple[int, int] = (800, 480), language: str = "en") -> Rig:
+        rig = Rig(tmp_path / f"state{len(rigs)}", size, language)
+        rigs.append(rig)
+        return rig
+
+    yield make
+    for rig in rigs:
+        rig.close()
+
+
+def assert_text_inside_panels(display: Display) -> None:
+    screen = display.window.get_rect()
+    assert display.drawn, "nothing was drawn"
+    for d in display.drawn:
+        assert d.rect.w > 0 and d.rect.h > 0
+        assert d.box.contains(d.rect), f"{d.text!r} at {d.rect} spills out of its box {d.box}"
+        assert screen.contains(d.box), f"box {d.box} of {d.text!r} is off the screen"
+    for name, rect in display.panels.items():
+        assert screen.contains(rect), f"panel {name} {rect} is off the screen"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("scene", list(SCENES))
+@pytest.mark.parametrize("language", ["en", "es", "zh"])
+def test_every_screen_keeps_its_text_inside_its_panels(rig_factory, scene: str, size, language: str) -> None:
+    rig = rig_factory(size, language).run(SCENES[scene])
+    assert_text_inside_panels(rig.display)
+
+
+@pytest.mark.parametrize("scene,phase,panel", [
+    ("setup", "setup", "seats"), ("table", "kick-open-the-door", "player-4"), ("combat", "combat", "combat"),
+    ("run-away", "run-away", "run-away"), ("charity", "charity", "charity"), ("game-over", "game-over", "chart"),
+    ("card-menu", "kick-open-the-door", "card-menu"), ("helper-prompt", "combat", "prompt"),
+])
+def test_each_scene_reaches_its_screen(rig_factory, scene: str, phase: str, panel: str) -> None:
+    rig = rig_factory().run(SCENES[scene])
+    assert rig.table.controller.state.phase.value == phase
+    assert panel in rig.display.panels
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_level_region_changes_after_a_level_up(rig_factory, size) -> None:
+    rig = rig_factory(size).run(SCENES["table"])
+    rect = rig.display.level_rects["player-1"]
+    before = pygame.image.tobytes(rig.display.window.subsurface(rect), "RGB")
+    other = rig.display.level_rects["player-2"]
+    other_before = pygame.image.tobytes(rig.display.window.subsurface(other), "RGB")
+    rig.run("tap boil-an-anthill\n")
+    assert rig.table.controller.state.player("player-1").level == 2
+    assert rig.display.level_rects["player-1"] == rect
+    assert pygame.image.tobytes(rig.display.window.subsurface(rect), "RGB") != before
+    assert pygame.image.tobytes(rig.display.window.subsurface(other), "RGB") == other_before
+
+
+def test_interference_bar_shrinks_as_the_window_runs_down(rig_factory) -> None:
+    rig = rig_factory().run(SCENES["interference"])
+    combat = rig.display.panels["combat"]
+    first = pygame.image.tobytes(rig.display.window.subsurface(combat), "RGB")
+    rig.run("wait 1\n")
+    assert pygame.image.tobytes(rig.display.window.subsurface(combat), "RGB") != first
+
+
+def test_refusal_stands_out_with_its_reason(rig_factory) -> None:
+    rig = rig_factory().run(SCENES["refusal"])
+    texts = [d.text for d in rig.display.drawn]
+    assert any("ROLL does nothing" in t for t in texts)
+    message = rig.display.panels["message"]
+    assert rig.display.window.get_at((message.x + 4, message.centery))[:3] == (110, 24, 20)
+
+
+def test_soft_keys_say_what_each_button_does(rig_factory) -> None:
+    rig = rig_factory().run(SCENES["combat"])
+    texts = {d.text for d in rig.display.drawn}
+    assert {"Run away", "Undo"} <= texts
+    assert rig.display.hit(rig.display.panels["key-run"].center) == ("button", "run")
+
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def test_chinese_screen_draws_real_glyphs_not_boxes(rig_factory) -> None:
+    rig = rig_factory((800, 480), "zh").run(SCENES["combat"])
+    painter = rig.display.painter
+    assert painter.font_choice.has_cjk, "no CJK font: ./go installs fonts-wqy-microhei or paperang-p2-fonts-cjk"
+    chars = sorted({ch for d in rig.display.drawn for ch in d.text if CJK.match(ch)})
+    assert len(chars) >= 10, chars
+    font = painter.font(32)
+    box = pygame.image.tobytes(font.render("\U0010fffd", (255, 255, 255))[0], "RGBA")
+    for ch in chars:
+        glyph = pygame.image.tobytes(font.render(ch, (255, 255, 255))[0], "RGBA")
+        assert glyph != box, f"{ch!r} renders as the missing-glyph box"
+
+
+def test_a_missing_font_falls_back_without_crashing(tmp_path: Path, caplog) -> None:
+    pygame.display.init()
+    surface = pygame.Surface((800, 480))
+    painter = Painter(surface, FontChoice(str(tmp_path / "nope.ttf")))
+    rect = painter.text("hello", 24, (255, 255, 255), surface.get_rect())
+    assert rect.w > 0
+    assert painter.font_choice.path is None
+    assert find_font("en", str(tmp_path / "nope.ttf")).path != str(tmp_path / "nope.ttf")
+    assert "does not exist" in caplog.text
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_enrollment_screen_fits(size) -> None:
+    pygame.display.init()
+    screen = pygame.Surface(size)
+    draw_enrollment(screen, "Boots of Butt-Kicking", 12, 147, "tag 04A1B2C3 saved")
+    assert screen.get_at((size[0] // 2, size[1] // 2)) != (0, 0, 0, 255)
+
+
+def test_die_animation_never_delays_the_result(rig_factory) -> None:
+    before_roll, _sep, _rest = SCENES["run-away"].rpartition("press roll")
+    rig = rig_factory().run(before_roll)
+    assert not rig.display.animating()
+    rig.run("press roll\n")
+    assert rig.display.animating()
+    assert any("rolled 2" in d.text for d in rig.display.drawn)
+
+
+def test_simulator_strip_has_clickable_buttons_and_picker(tmp_path: Path) -> None:
+    from table.picker import suggest
+
+    display = Display((800, 480), sim_strip=True)
+    try:
+        assert display.window.get_height() > 480
+        config = parse_config({})
+        table = build_table(config, ManualClock(), state_dir=tmp_path, seed_source=lambda: 1)
+        view = build_view(table.controller)
+        view.suggestions = suggest("net", view.names)
+        display.render(view)
+        assert ("card", "net-troll") in [a for _r, a in display.hits]
+        assert ("button", "roll") in [a for _r, a in display.hits]
+        table.journal.close()
+    finally:
+        display.close()
+
+
+def test_picker_matches_names_ids_and_tokens() -> None:
+    from table.picker import suggest
+
+    names = {"net-troll": "Net Troll", "boots-of-butt-kicking": "Boots of Butt-Kicking"}
+    players = [("player-1", "Ana"), ("player-2", "Bo")]
+    assert suggest("2", names, players)[0][0] == "player-2"
+    assert suggest("ana", names, players)[0][0] == "player-1"
+    assert suggest("butt", names, players)[0][0] == "boots-of-butt-kicking"
+    assert suggest("net-t", names, players)[0][0] == "net-troll"
+    assert suggest("", names, players) == []
+
+
+def test_touch_is_a_press_and_emulated_mouse_events_are_skipped() -> None:
+    from table.app import _pointer
+
+    display = SimpleNamespace(window=SimpleNamespace(get_size=lambda: (800, 480)))
+    finger = SimpleNamespace(type=pygame.FINGERDOWN, x=0.5, y=0.95)
+    assert _pointer(finger, display) == (400, 456)
+    emulated = SimpleNamespace(type=pygame.MOUSEBUTTONDOWN, button=1, pos=(400, 456), touch=True)
+    assert _pointer(emulated, display) is None
+    mouse = SimpleNamespace(type=pygame.MOUSEBUTTONDOWN, button=1, pos=(10, 20), touch=False)
+    assert _pointer(mouse, display) == (10, 20)
+
+
+def test_simulate_screenshot_writes_a_png_per_action(tmp_path: Path, capsys) -> None:
+    from table.cli import main
+
+    script = tmp_path / "s.txt"
+    script.write_text("tap player-1\ntap player-2\n# a comment\ntap player-3\npress next\npress roll\n")
+    shots = tmp_path / "shots"
+    assert main(["simulate", str(script), "--screenshot", str(shots)]) == 0
+    pngs = sorted(shots.glob("*.png"))
+    assert len(pngs) == 5
+    assert pygame.image.load(str(pngs[-1])).get_size() == (800, 480)
