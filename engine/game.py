@@ -7,7 +7,6 @@ value and leaves the caller's state untouched.
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Callable, Iterable
 
@@ -553,7 +552,7 @@ def redo_last_roll(state: GameState, catalog: Catalog, events: list[Event], *, v
     """Restore the state before the last run-away roll and take it again with a new outcome."""
     flight = state.flight
     assert flight is not None and isinstance(flight.before_roll, GameState)
-    before: GameState = copy.deepcopy(flight.before_roll)
+    before: GameState = flight.before_roll.clone()
     rolls = state.rolls
     for name in ("players", "combat", "flight", "rolls", "last_roll", "pending_loss", "looting",
                  "treasures_to_draw", "phase"):
@@ -585,7 +584,7 @@ def shot_glue(state, cmd, card, player, catalog, events) -> None:  # type: ignor
     if not escaped:
         raise refuse(RejectCode.ILLEGAL_PLAY, f"{card.name} makes an escaped player roll again; the last roll failed")
     rolls = state.rolls
-    before: GameState = copy.deepcopy(flight.before_roll)  # type: ignore[arg-type]
+    before: GameState = flight.before_roll.clone()  # type: ignore[arg-type]
     for name in ("players", "combat", "flight", "last_roll", "pending_loss", "looting",
                  "treasures_to_draw", "phase"):
         setattr(state, name, getattr(before, name))
@@ -1011,7 +1010,7 @@ def take_roll(state: GameState, catalog: Catalog, events: list[Event], *, forced
     flight = state.flight
     assert flight is not None
     combat = combat_of(state)
-    before = copy.deepcopy(state)
+    before = state.clone()
     before.flight.before_roll = None  # type: ignore[union-attr]
     player_id, index = flight.pending[0]
     player = state.player(player_id)

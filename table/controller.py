@@ -19,12 +19,12 @@ from drivers.events import InputEvent, Press, ReaderStatus, Release, Tap
 from drivers.sim import NullFeedback
 from engine import commands as c
 from engine.cards import Catalog, Kind
-from engine.game import apply, legal_buttons, new_game, next_command, replay
-from engine.errors import ReplayError
+from engine.game import apply, legal_buttons, next_command
 from engine.results import Accepted, Event, Rejected, RejectCode
 from engine.state import GameState, Phase
 from engine.rules import Ruleset
 from table.describe import describe_events
+from table.history import History
 from table.journal import Journal
 
 log = logging.getLogger(__name__)
@@ -94,24 +94,22 @@ class Controller:
             record = self.journal.new_game(self.seed_source(), self.ruleset)
         self.game = record
         commands = self.journal.commands(record.id)
-        try:
-            self.state = replay(self.catalog, record.ruleset, record.seed, commands)
-        except ReplayError as exc:
-            log.error("journal does not replay whole (%s); keeping the part that does", exc)
-            self.state = new_game(record.seed, record.ruleset)
-            kept = 0
-            for cmd in commands:
-                result = apply(self.state, cmd, self.catalog)
-                if isinstance(result, Rejected):
-                    break
-                self.state, kept = result.state, kept + 1
+        self.history = History(self.catalog, record.seed, record.ruleset)
+        kept = self.history.load(commands)
+        self.state = self.history.state
+        if kept < len(commands):
+            log.error("journal does not replay whole: action %d is refused; keeping the %d before it", kept + 1, kept)
             self.journal.truncate(record.id, kept)
             self.say(f"the saved game was damaged after action {kept}; resumed from there", "refusal")
-        self.history_len = len(commands)
+
+    @property
+    def history_len(self) -> int:
+        return len(self.history)
 
     def start_new_game(self) -> None:
         self.game = self.journal.new_game(self.seed_source(), self.ruleset)
-        self.state = new_game(self.game.seed, self.game.ruleset)
+        self.history = History(self.catalog, self.game.seed, self.game.ruleset)
+        self.state = self.history.state
         self.prompt = None
         self.acting_override = None
         self.say("new game: tap each player's token to join, then NEXT")
@@ -150,7 +148,7 @@ class Controller:
         if isinstance(result, Rejected):
             return self.refuse(result.message)
         self.journal.append(self.game.id, cmd)          # durable before anything shows it
-        self.history_len += 1
+        self.history.push(cmd, result.state)
         self.state = result.state
         self.last_events = result.events
         text = describe_events(result.events, self.state, self.catalog)
@@ -169,9 +167,7 @@ class Controller:
             return Outcome(True, self.say("cancelled"))
         if not self.journal.pop(self.game.id):
             return self.refuse("nothing to undo: this game has no actions yet")
-        commands = self.journal.commands(self.game.id)
-        self.state = replay(self.catalog, self.game.ruleset, self.game.seed, commands)
-        self.history_len = len(commands)
+        self.state = self.history.pop()
         self.acting_override = None
         self.feedback.accepted()
         return Outcome(True, self.say("undone: the last action was taken back"))

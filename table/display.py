@@ -71,6 +71,7 @@ class Painter:
         self.font_choice = font
         self._fonts: dict[int, pygame.freetype.Font] = {}
         self._cache: dict[tuple[str, int, tuple[int, int, int]], pygame.Surface] = {}
+        self._cache_bytes = 0
         self.drawn: list[Drawn] = []
         self.s = surface.get_height() / 480
 
@@ -88,14 +89,18 @@ class Painter:
             self._fonts[size] = f
         return f
 
+    CACHE_BYTES = 16 * 1024 * 1024   # rendered text kept for reuse; the oldest goes first
+
     def render(self, text: str, size: int, color: tuple[int, int, int]) -> pygame.Surface:
         key = (text, size, color)
-        surf = self._cache.get(key)
+        surf = self._cache.pop(key, None)
         if surf is None:
-            if len(self._cache) > 3000:
-                self._cache.clear()
             surf = self.font(size).render(text, color)[0]
-            self._cache[key] = surf
+            self._cache_bytes += surf.get_bytesize() * surf.get_width() * surf.get_height()
+            while self._cache_bytes > self.CACHE_BYTES and self._cache:
+                old = self._cache.pop(next(iter(self._cache)))
+                self._cache_bytes -= old.get_bytesize() * old.get_width() * old.get_height()
+        self._cache[key] = surf          # re-inserted: most recently used last
         return surf
 
     def width(self, text: str, size: int) -> int:
