@@ -18,7 +18,7 @@ from drivers.base import Clock, Feedback
 from drivers.events import InputEvent, Press, ReaderStatus, Release, Tap
 from drivers.sim import NullFeedback
 from engine import commands as c
-from engine.cards import Catalog, Kind
+from engine.cards import Catalog, CardDef, Kind
 from engine.game import apply, legal_buttons, next_command
 from engine.results import Accepted, Event, Rejected, RejectCode
 from engine.state import GameState, Phase
@@ -41,11 +41,19 @@ class Message:
 class Prompt:
     """The screen is waiting for a particular tap (a helper, a victim) or shows a card menu."""
 
-    kind: str                   # "helper" | "victim" | "card-menu" | "enroll"
+    kind: str                   # "helper" | "victim" | "target" | "item" | "value" | "card-menu" | "enroll"
     text: str
     card: str = ""
     player: str = ""
     until: float | None = None  # the prompt lapses at this time (enroll prompts only)
+    value: int = 0              # "value" prompts: the number chosen so far
+
+
+# What a card needs besides being tapped, by the effect that needs it: a player's token,
+# an item in play, or a number chosen with the buttons.
+NEEDS_TARGET = {"steal-level", "transfer-fight"}
+NEEDS_ITEM = {"take-item", "cheat"}
+NEEDS_VALUE = {"set-last-roll"}
 
 
 @dataclass
@@ -157,14 +165,14 @@ class Controller:
         return Outcome(True, message, result.events)
 
     def undo(self) -> Outcome:
+        if self.prompt is not None:          # UNDO first closes what is open: a menu, a prompt
+            self.prompt = None
+            self.revision += 1
+            return Outcome(True, self.say("cancelled"))
         if self.basket:
             self.basket = []
             self.revision += 1
             return Outcome(True, self.say("the sales basket is empty again"))
-        if self.prompt is not None:
-            self.prompt = None
-            self.revision += 1
-            return Outcome(True, self.say("cancelled"))
         if not self.journal.pop(self.game.id):
             return self.refuse("nothing to undo: this game has no actions yet")
         self.state = self.history.pop()
@@ -266,7 +274,7 @@ class Controller:
         if prompt is not None and prompt.kind == "helper":
             self.prompt = None
             return self.submit(c.AddHelper(player=state.active_player or "", helper=token, at=self.now))
-        if prompt is not None and prompt.kind == "victim":
+        if prompt is not None and prompt.kind in ("victim", "target"):
             self.prompt = None
             return self.submit(c.PlayCard(player=prompt.player, card=prompt.card, target=token, at=self.now))
         self.acting_override = (token, self.now + self.token_seconds)
@@ -282,6 +290,9 @@ class Controller:
         loss = self.tap_item_to_lose(card_id)
         if loss is not None:
             return loss
+        if self.prompt is not None and self.prompt.kind == "item":
+            prompt, self.prompt = self.prompt, None
+            return self.submit(c.PlayCard(player=prompt.player, card=prompt.card, item=card_id, at=self.now))
         holder = next((p for p in state.players if card_id in p.in_play()), None)
         if holder is not None and card.kind is not Kind.GO_UP_A_LEVEL:
             self.prompt = Prompt("card-menu", f"{card.name} ({holder.name})", card=card_id, player=holder.id)
@@ -292,19 +303,63 @@ class Controller:
             self.prompt = Prompt("victim", f"{card.name}: tap the victim's token", card=card_id, player=acting)
             self.revision += 1
             return Outcome(True, self.say(f"{card.name}: tap the victim's token"))
+        need = self.ask_for_what(card, acting)
+        if need is not None:
+            return need
         return self.submit(c.PlayCard(player=acting, card=card_id, at=self.now))
+
+    def ask_for_what(self, card: CardDef, acting: str) -> Outcome | None:
+        """A prompt for the token, item or number that ``card`` needs, or None when it needs nothing."""
+        ops = {e.op for e in card.effects}
+        if ops & NEEDS_TARGET:
+            self.prompt = Prompt("target", f"{card.name}: tap the player's token", card=card.id, player=acting)
+        elif ops & NEEDS_ITEM:
+            self.prompt = Prompt("item", f"{card.name}: tap the item", card=card.id, player=acting)
+        elif ops & NEEDS_VALUE:
+            self.prompt = Prompt("value", f"{card.name}: ROLL sets the number, NEXT uses it", card=card.id,
+                                 player=acting, value=6)
+        else:
+            return None
+        self.revision += 1
+        return Outcome(True, self.say(self.prompt.text))
+
+    def press_in_value_prompt(self, button: str) -> Outcome:
+        prompt = self.prompt
+        assert prompt is not None
+        if button == "roll":
+            prompt.value = prompt.value % 6 + 1
+            self.revision += 1
+            return Outcome(True, self.say(f"{self.catalog[prompt.card].name}: {prompt.value}; NEXT uses it"))
+        if button == "next":
+            self.prompt = None
+            return self.submit(c.PlayCard(player=prompt.player, card=prompt.card, value=prompt.value, at=self.now))
+        return self.refuse(f"{button.upper()} does nothing here: ROLL sets the number, NEXT uses it, UNDO cancels")
 
     CARD_MENU = {"roll": "equip", "next": "discard"}
 
     def soft_keys(self) -> dict[str, str]:
         if self.prompt is not None and self.prompt.kind == "card-menu":
             player = self.state.player(self.prompt.player)
-            toggle = "Unequip" if self.prompt.card in player.equipped else (
-                "Equip" if self.prompt.card in player.carried else "")
-            return {"roll": toggle, "help": "", "run": "", "next": "Discard", "undo": "Back"}
+            card = self.catalog[self.prompt.card]
+            toggle = "Unequip" if card.id in player.equipped else ("Equip" if card.id in player.carried else "")
+            help_label = ""
+            if card.kind in (Kind.RACE, Kind.CLASS):
+                ability = self.ABILITY_BY_PHASE.get((card.id, self.state.phase), "")
+                help_label = ability.capitalize()
+            elif card.kind in (Kind.ITEM, Kind.ONE_SHOT) and card.id not in self.basket:
+                help_label = "Sell"
+            run_label = "Don't sell" if card.id in self.basket else ""
+            return {"roll": toggle, "help": help_label, "run": run_label, "next": "Discard", "undo": "Back"}
+        if self.prompt is not None and self.prompt.kind == "value":
+            return {"roll": f"{self.prompt.value % 6 + 1}", "help": "", "run": "", "next": f"Use {self.prompt.value}",
+                    "undo": "Cancel"}
         if self.prompt is not None:
             return {"roll": "", "help": "", "run": "", "next": "", "undo": "Cancel"}
-        return legal_buttons(self.state, self.catalog)
+        keys = legal_buttons(self.state, self.catalog)
+        if self.basket:
+            gold = sum(self.catalog[c_].gold or 0 for c_ in self.basket)
+            keys = {**keys, "next": f"Sell {gold} gold", "undo": "Empty basket"}
+        return keys
 
     def handle_press(self, button: str) -> Outcome:
         state = self.state
@@ -313,6 +368,8 @@ class Controller:
             return self.undo()
         if self.prompt is not None and self.prompt.kind == "enroll":
             self.prompt = None          # a button means the players moved on: the unknown tag is dropped
+        if self.prompt is not None and self.prompt.kind == "value":
+            return self.press_in_value_prompt(button)
         if self.prompt is not None and self.prompt.kind == "card-menu" and button in ("help", "run"):
             return self.card_menu_extra(button)
         if self.prompt is not None and self.prompt.kind == "card-menu":

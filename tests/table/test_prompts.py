@@ -1,0 +1,62 @@
+"""Cards that need more than a tap get it from the table: a token, an item, a number, a sales basket."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from table.cli import main
+
+START = "tap player-1\ntap player-2\ntap player-3\npress next\n"
+
+
+def run(tmp_path: Path, capsys, script: str) -> tuple[dict, str]:
+    path = tmp_path / "s.txt"
+    path.write_text(START + script)
+    assert main(["simulate", str(path)]) == 0
+    out = capsys.readouterr()
+    return json.loads(out.out), out.err
+
+
+def player(state: dict, pid: str) -> dict:
+    return next(p for p in state["players"] if p["id"] == pid)
+
+
+def test_cheat_asks_for_the_item_and_lets_a_non_elf_use_the_bow(tmp_path: Path, capsys) -> None:
+    state, err = run(tmp_path, capsys, "tap bow-with-ribbons\ntap cheat\ntap bow-with-ribbons\n")
+    assert err == ""
+    assert player(state, "player-1")["equipped"] == ["bow-with-ribbons"]
+    assert player(state, "player-1")["combat_strength"] == 5
+
+
+def test_selling_goes_through_the_card_menu_basket(tmp_path: Path, capsys) -> None:
+    state, err = run(tmp_path, capsys, "tap huge-rock\ntap boots-of-butt-kicking\ntap bow-with-ribbons\n"
+                                       "tap boots-of-butt-kicking\npress help\ntap bow-with-ribbons\npress help\n"
+                                       "press next\n")
+    assert err == ""
+    p1 = player(state, "player-1")
+    assert p1["level"] == 2 and p1["equipped"] == ["huge-rock"] and p1["carried"] == []
+
+
+def test_steal_a_level_asks_for_the_victims_token(tmp_path: Path, capsys) -> None:
+    state, err = run(tmp_path, capsys, "tap player-2\ntap 1000-gold-pieces\ntap steal-a-level\ntap player-2\n")
+    assert err == ""
+    assert (player(state, "player-1")["level"], player(state, "player-2")["level"]) == (2, 1)
+
+
+def test_loaded_die_number_is_chosen_with_roll_and_used_with_next(tmp_path: Path, capsys) -> None:
+    fled = "tap player-2\ntap 1000-gold-pieces\ntap player-2\ntap boil-an-anthill\n" \
+           "tap 1000-gold-pieces\ntap boil-an-anthill\ntap flying-frogs\npress run\ndie 1\npress roll\n"
+    caught, _ = run(tmp_path, capsys, fled)
+    assert player(caught, "player-1")["level"] == 1                     # lost 2 levels, floor 1
+    # Flying Frogs give -1 to run away: a 5 still fails, only a 6 escapes.
+    # 6 is offered first; ROLL steps 6 → 1 → … → 5, NEXT uses the number shown.
+    still_caught, err = run(tmp_path, capsys, fled + "tap loaded-die\n" + "press roll\n" * 5 + "press next\n")
+    assert err == "" and player(still_caught, "player-1")["level"] == 1 and still_caught["last_roll"] == 5
+    saved, err = run(tmp_path, capsys, fled + "tap loaded-die\n" + "press roll\n" * 6 + "press next\n")
+    assert err == "" and player(saved, "player-1")["level"] == 3 and saved["last_roll"] == 6
+
+
+def test_a_prompt_is_cancelled_by_undo_and_changes_nothing(tmp_path: Path, capsys) -> None:
+    state, err = run(tmp_path, capsys, "tap steal-a-level\npress undo\ntap lame-goblin\n")
+    assert err == "" and state["phase"] == "combat"
