@@ -15,12 +15,11 @@ the history that UNDO walks back, so both survive a restart.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from cards.files import write_atomically
 from cards.tags import TagRegistry
 from engine.cards import Catalog
 from engine.state import PLAYER_TOKENS
@@ -88,17 +87,8 @@ class EnrollmentSession:
     def _save(self) -> None:
         if self.progress_path is None:
             return
-        self.progress_path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=self.progress_path.parent, prefix=".enroll-", suffix=".json")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump({"version": 1, "skipped": self.skipped, "history": self.history}, fh, indent=1)
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, self.progress_path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        write_atomically(self.progress_path,
+                         json.dumps({"version": 1, "skipped": self.skipped, "history": self.history}, indent=1))
 
     # ------------------------------------------------------------ where we are
 

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import csv
 import io
-import os
-import tempfile
 from collections.abc import Container, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from cards.files import write_atomically
 from engine.state import PLAYER_TOKENS
 
 HEADER = ("uid", "card")
@@ -155,17 +154,7 @@ class TagRegistry:
     def save(self) -> None:
         if self.path is None:
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".tags-", suffix=".csv")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.write(self.to_csv())
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, self.path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        write_atomically(self.path, self.to_csv())
 
     def __len__(self) -> int:
         return len(self._by_uid)
