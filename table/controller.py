@@ -54,6 +54,7 @@ class Prompt:
 NEEDS_TARGET = {"steal-level", "transfer-fight"}
 NEEDS_ITEM = {"take-item", "cheat"}
 NEEDS_VALUE = {"set-last-roll"}
+NEEDS_MONSTER = {"duplicate-monster", "replace-monster", "remove-monster"}   # when there are several
 
 
 @dataclass
@@ -277,9 +278,36 @@ class Controller:
         if prompt is not None and prompt.kind in ("victim", "target"):
             self.prompt = None
             return self.submit(c.PlayCard(player=prompt.player, card=prompt.card, target=token, at=self.now))
-        self.acting_override = (token, self.now + self.token_seconds)
+        until = self.now + self.token_seconds
+        self.acting_override = (token, until)
+        name = state.player(token).name
+        self.prompt = Prompt("player-menu", f"{name}: tap a card to play it for {name}, or use the buttons",
+                             player=token, until=until)
         self.revision += 1
-        return Outcome(True, self.say(f"{state.player(token).name} acts: tap a card for {state.player(token).name}"))
+        return Outcome(True, self.say(self.prompt.text))
+
+    def press_in_player_menu(self, button: str) -> Outcome:
+        """The tapped player's own menu: sex, a manual level correction, leaving the game."""
+        prompt = self.prompt
+        assert prompt is not None
+        token, now = prompt.player, self.now
+        prompt.until = now + self.token_seconds           # using the menu keeps it open
+        self.acting_override = (token, prompt.until)
+        if button == "roll":
+            sex = "female" if self.state.player(token).sex == "male" else "male"
+            return self.submit(c.SetSex(player=token, sex=sex, at=now))
+        if button in ("help", "run"):
+            return self.submit(c.AdjustLevel(player=token, delta=1 if button == "help" else -1, at=now))
+        if button == "next":
+            if not prompt.value:
+                prompt.value = 1
+                self.revision += 1
+                return Outcome(True, self.say(f"{self.state.player(token).name} leaves the game? NEXT again to confirm, "
+                                              f"UNDO keeps them"))
+            self.prompt = None
+            self.acting_override = None
+            return self.submit(c.Leave(player=token, at=now))
+        return self.refuse(f"unknown button {button!r}")
 
     def tap_card(self, card_id: str) -> Outcome:
         state = self.state
@@ -293,6 +321,14 @@ class Controller:
         if self.prompt is not None and self.prompt.kind == "item":
             prompt, self.prompt = self.prompt, None
             return self.submit(c.PlayCard(player=prompt.player, card=prompt.card, item=card_id, at=self.now))
+        if self.prompt is not None and self.prompt.kind == "monster" and state.combat is not None:
+            fighting = [m.card for m in state.combat.monsters]
+            if card_id in fighting:
+                prompt, self.prompt = self.prompt, None
+                return self.submit(c.PlayCard(player=prompt.player, card=prompt.card, monster=fighting.index(card_id),
+                                              at=self.now))
+        if self.prompt is not None and self.prompt.kind == "player-menu":
+            self.prompt = None          # the menu's player plays this card (the token made them the actor)
         holder = next((p for p in state.players if card_id in p.in_play()), None)
         if holder is not None and card.kind is not Kind.GO_UP_A_LEVEL:
             self.prompt = Prompt("card-menu", f"{card.name} ({holder.name})", card=card_id, player=holder.id)
@@ -311,7 +347,12 @@ class Controller:
     def ask_for_what(self, card: CardDef, acting: str) -> Outcome | None:
         """A prompt for the token, item or number that ``card`` needs, or None when it needs nothing."""
         ops = {e.op for e in card.effects}
-        if ops & NEEDS_TARGET:
+        combat = self.state.combat
+        if (combat is not None and len(combat.monsters) > 1
+                and (card.kind is Kind.MONSTER_ENHANCER or ops & NEEDS_MONSTER)):
+            self.prompt = Prompt("monster", "", card=card.id, player=acting, value=len(combat.monsters) - 1)
+            self.prompt.text = self.monster_prompt_text()
+        elif ops & NEEDS_TARGET:
             self.prompt = Prompt("target", f"{card.name}: tap the player's token", card=card.id, player=acting)
         elif ops & NEEDS_ITEM:
             self.prompt = Prompt("item", f"{card.name}: tap the item", card=card.id, player=acting)
@@ -322,6 +363,28 @@ class Controller:
             return None
         self.revision += 1
         return Outcome(True, self.say(self.prompt.text))
+
+    def monster_prompt_text(self) -> str:
+        prompt, combat = self.prompt, self.state.combat
+        assert prompt is not None and combat is not None
+        chosen = self.catalog[combat.monsters[prompt.value].card].name
+        return (f"{self.catalog[prompt.card].name}: tap the monster it is for, or ROLL to choose and NEXT "
+                f"({chosen}, {prompt.value + 1} of {len(combat.monsters)})")
+
+    def press_in_monster_prompt(self, button: str) -> Outcome:
+        prompt, combat = self.prompt, self.state.combat
+        assert prompt is not None
+        if combat is None:
+            self.prompt = None
+            return self.refuse("the combat is over")
+        if button == "roll":
+            prompt.value = (prompt.value + 1) % len(combat.monsters)
+            prompt.text = self.monster_prompt_text()
+            return Outcome(True, self.say(prompt.text))
+        if button == "next":
+            self.prompt = None
+            return self.submit(c.PlayCard(player=prompt.player, card=prompt.card, monster=prompt.value, at=self.now))
+        return self.refuse(f"{button.upper()} does nothing here: ROLL chooses the monster, NEXT confirms, UNDO cancels")
 
     def press_in_value_prompt(self, button: str) -> Outcome:
         prompt = self.prompt
@@ -353,6 +416,13 @@ class Controller:
         if self.prompt is not None and self.prompt.kind == "value":
             return {"roll": f"{self.prompt.value % 6 + 1}", "help": "", "run": "", "next": f"Use {self.prompt.value}",
                     "undo": "Cancel"}
+        if self.prompt is not None and self.prompt.kind == "monster":
+            return {"roll": "Next monster", "help": "", "run": "", "next": "This one", "undo": "Cancel"}
+        if self.prompt is not None and self.prompt.kind == "player-menu" and self.state.has_player(self.prompt.player):
+            p = self.state.player(self.prompt.player)
+            leave = "Leave: sure?" if self.prompt.value else "Leave game"
+            return {"roll": "Make " + ("female" if p.sex == "male" else "male"), "help": "Level +1",
+                    "run": "Level -1", "next": leave, "undo": "Back"}
         if self.prompt is not None:
             return {"roll": "", "help": "", "run": "", "next": "", "undo": "Cancel"}
         keys = legal_buttons(self.state, self.catalog)
@@ -370,6 +440,10 @@ class Controller:
             self.prompt = None          # a button means the players moved on: the unknown tag is dropped
         if self.prompt is not None and self.prompt.kind == "value":
             return self.press_in_value_prompt(button)
+        if self.prompt is not None and self.prompt.kind == "monster":
+            return self.press_in_monster_prompt(button)
+        if self.prompt is not None and self.prompt.kind == "player-menu":
+            return self.press_in_player_menu(button)
         if self.prompt is not None and self.prompt.kind == "card-menu" and button in ("help", "run"):
             return self.card_menu_extra(button)
         if self.prompt is not None and self.prompt.kind == "card-menu":
@@ -494,6 +568,9 @@ class Controller:
             self.acting_override = None
             self.revision += 1
         if self.prompt is not None and self.prompt.until is not None and self.prompt.until <= now:
-            self.prompt = None
-            self.say("the unknown tag was not added")
+            lapsed, self.prompt = self.prompt, None
+            if lapsed.kind == "enroll":
+                self.say("the unknown tag was not added")
+            else:
+                self.revision += 1
         return outcome

@@ -60,3 +60,40 @@ def test_loaded_die_number_is_chosen_with_roll_and_used_with_next(tmp_path: Path
 def test_a_prompt_is_cancelled_by_undo_and_changes_nothing(tmp_path: Path, capsys) -> None:
     state, err = run(tmp_path, capsys, "tap steal-a-level\npress undo\ntap lame-goblin\n")
     assert err == "" and state["phase"] == "combat"
+
+
+def test_a_tapped_token_opens_that_players_menu(tmp_path: Path, capsys) -> None:
+    state, err = run(tmp_path, capsys, "tap player-2\npress roll\npress help\npress help\npress run\n")
+    assert err == ""
+    p2 = player(state, "player-2")
+    assert (p2["sex"], p2["level"]) == ("female", 2)
+    assert state["active_player"] == "player-1" and state["phase"] == "kick-open-the-door"
+
+
+def test_leaving_from_the_menu_needs_a_second_next(tmp_path: Path, capsys) -> None:
+    state, _ = run(tmp_path, capsys, "tap player-3\npress next\n")
+    assert [p["id"] for p in state["players"]] == ["player-1", "player-2", "player-3"]
+    state, err = run(tmp_path, capsys, "tap player-3\npress next\npress next\n")
+    assert err == "" and [p["id"] for p in state["players"]] == ["player-1", "player-2"]
+
+
+def test_the_menu_closes_by_itself_and_buttons_act_as_usual_again(tmp_path: Path, capsys) -> None:
+    state, err = run(tmp_path, capsys, "tap player-2\nwait 9\npress next\n")
+    assert err == "" and state["phase"] == "look-for-trouble"
+    assert player(state, "player-2")["level"] == 1
+
+
+def test_an_enhancer_goes_on_the_monster_that_is_tapped(tmp_path: Path, capsys) -> None:
+    fight = "tap lame-goblin\ntap wandering-monster\ntap maul-rat\ntap player-2\ntap enraged\n"
+    state, err = run(tmp_path, capsys, fight + "tap lame-goblin\n")
+    assert err == ""
+    assert [(m["card"], m["enhancers"]) for m in state["combat"]["monsters"]] == [
+        ("lame-goblin", ["enraged"]), ("maul-rat", [])]
+
+
+def test_roll_and_next_choose_the_monster_too(tmp_path: Path, capsys) -> None:
+    fight = "tap lame-goblin\ntap wandering-monster\ntap maul-rat\ntap player-2\ntap baby\n"
+    # the last monster is offered first; two ROLLs go round (first, then last again)
+    state, err = run(tmp_path, capsys, fight + "press roll\npress roll\npress next\n")
+    assert err == ""
+    assert [m["enhancers"] for m in state["combat"]["monsters"]] == [[], ["baby"]]
