@@ -21,7 +21,7 @@ import pygame
 import pygame.freetype
 
 from table.fonts import FontChoice, find_font
-from table.i18n import _, set_language
+from table.i18n import _, set_language, translate_label
 from table.view import BUTTON_ORDER, ROLL_EVENTS, View
 
 log = logging.getLogger(__name__)
@@ -731,7 +731,7 @@ class Display:
                 continue
             row = pygame.Rect(inner.x, y, inner.w, lh)
             pygame.draw.circle(self.window, BUTTON_COLORS[button], (row.x + lh // 2, row.y + lh // 2), lh // 3)
-            self.t(f"{_(button.upper())}: {_(label)}", 20, TEXT, row, x=row.x + lh + int(4 * s), y=y)
+            self.t(f"{_(button.upper())}: {translate_label(label)}", 20, TEXT, row, x=row.x + lh + int(4 * s), y=y)
             y += lh
 
     def draw_message(self, view: View, r: pygame.Rect) -> None:
@@ -762,7 +762,7 @@ class Display:
             self.hits.append((r, ("button", button)))
             inner = r.inflate(-int(12 * s), -int(8 * s))
             self.t(_(button.upper()), 15, DIM, inner, y=inner.y + int(3 * s))
-            self.t(_(label) if label else "—", 22, TEXT if label else DIM, inner,
+            self.t(translate_label(label) if label else "—", 22, TEXT if label else DIM, inner,
                    y=inner.bottom - self.painter.line_height(int(22 * s)), shrink=0.6)
 
     # ------------------------------------------------------------------ simulator strip
