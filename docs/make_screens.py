@@ -18,7 +18,7 @@ from table.display import Display, draw_enrollment, use_headless_drivers  # noqa
 from table.i18n import set_language  # noqa: E402
 from table.scenes import SCENES  # noqa: E402
 
-SIZES = [(800, 480), (1920, 1080)]
+SIZES = [(800, 480), (1920, 1080), (720, 1280)]
 NOTES = """## Notes
 
 - **Language**: `[display] language = "en" | "es" | "zh"`. Catalogs are

@@ -2,7 +2,9 @@
 
 The display only draws a View; it never changes the game. Layouts scale from
 800x480 (the 7" panel) to 1920x1080 (HDMI across a table): sizes are fractions
-of the height, positions fractions of the width.
+of the height, positions fractions of the width. A screen taller than wide (the
+Touch Display 2, 720x1280) gets the portrait layouts: the same panels stacked
+rather than side by side, sized from the width (see ``scale``).
 
 Every piece of text goes through ``Painter.text``, which fits it into the box it
 belongs to (smaller type, then an ellipsis) and records ``(text, rect, box)`` in
@@ -62,6 +64,13 @@ def player_color(state: dict[str, Any], pid: str) -> tuple[int, int, int]:
     return PLAYER_COLORS[index % len(PLAYER_COLORS)]
 
 
+def scale(width: int, height: int) -> float:
+    """Type and spacing per 480 lines of a landscape screen; a portrait screen is sized from its width."""
+    if height > width:
+        return min(height / 480, width / 600)
+    return height / 480
+
+
 class Painter:
     """Fonts, fitted text and the record of what was drawn where, on one surface."""
 
@@ -73,7 +82,7 @@ class Painter:
         self._cache: dict[tuple[str, int, tuple[int, int, int]], pygame.Surface] = {}
         self._cache_bytes = 0
         self.drawn: list[Drawn] = []
-        self.s = surface.get_height() / 480
+        self.s = scale(*surface.get_size())
 
     def font(self, size: int) -> pygame.freetype.Font:
         f = self._fonts.get(size)
@@ -193,7 +202,9 @@ class Display:
         self.language = language
         w, h = size
         flags = pygame.FULLSCREEN if fullscreen else 0
-        strip = int(SIM_STRIP * h / 480) if sim_strip else 0
+        self.portrait = h > w
+        self.s = scale(w, h)
+        strip = int(SIM_STRIP * self.s) if sim_strip else 0
         self.window = pygame.display.set_mode((w, h + strip), flags)
         pygame.display.set_caption(title)
         if fullscreen:
@@ -205,7 +216,7 @@ class Display:
         choice = find_font(language, font)
         log.info("font for %s: %s", language, choice)
         self.painter = Painter(self.window, choice)
-        self.s = h / 480
+        self.painter.s = self.s
         self.frames = 0
         self.hits: list[tuple[pygame.Rect, tuple[str, str]]] = []
         self.panels: dict[str, pygame.Rect] = {}
@@ -257,8 +268,8 @@ class Display:
         w, h = self.size
         s = self.s
         self.window.fill(BG)
-        top = int(40 * s)
-        keys_h = int(62 * s)
+        top = int((76 if self.portrait else 40) * s)
+        keys_h = int((80 if self.portrait else 62) * s)
         msg_h = int(40 * s)
         body = pygame.Rect(int(8 * s), top, w - int(16 * s), h - top - keys_h - msg_h - int(6 * s))
         self.draw_top(view, pygame.Rect(0, 0, w, top))
@@ -289,10 +300,17 @@ class Display:
         s, state = self.s, view.state
         x = int(8 * s)
         chip_h = int(28 * s)
-        y = (bar.h - chip_h) // 2
         phase = state["phase"]
-        status_w = int(bar.w * 0.3)
-        strip = pygame.Rect(x, y, bar.w - status_w - x, chip_h)
+        if self.portrait:
+            row = bar.h // 2
+            y = (row - chip_h) // 2 + int(2 * s)
+            strip = pygame.Rect(x, y, bar.w - 2 * x, chip_h)
+            status = pygame.Rect(x, row, bar.w - x - int(10 * s), row)
+        else:
+            y = (bar.h - chip_h) // 2
+            status_w = int(bar.w * 0.3)
+            strip = pygame.Rect(x, y, bar.w - status_w - x, chip_h)
+            status = pygame.Rect(bar.w - status_w, 0, status_w - int(10 * s), bar.h)
         for i, (phases, label) in enumerate(_phases()):
             on = phase in phases
             if phase == "run-away" and on:
@@ -309,7 +327,6 @@ class Display:
                 arrow = pygame.Rect(x, y, int(18 * s), chip_h)
                 self.t("→", 20, DIM, arrow, y=rect.y + int(2 * s))
                 x = arrow.right + int(2 * s)
-        status = pygame.Rect(bar.w - status_w, 0, status_w - int(10 * s), bar.h)
         if phase == "setup":
             right = _("Setup")
         elif phase == "game-over":
@@ -318,17 +335,22 @@ class Display:
             right = _("Turn {n}").format(n=state["turn"])
         reader = {True: (_("reader ok"), GOOD), False: (_("READER OFFLINE"), BAD), None: ("", DIM)}[view.reader_online]
         if reader[0]:
-            r = self.t(reader[0], 18, reader[1], status, y=(bar.h - self.painter.line_height(int(18 * s))) // 2, align="right")
+            r = self.t(reader[0], 18, reader[1], status, y=status.y + (status.h - self.painter.line_height(int(18 * s))) // 2,
+                       align="right")
             status = pygame.Rect(status.x, status.y, max(0, r.x - status.x - int(12 * s)), status.h)
-        self.t(right, 22, TEXT, status, y=(bar.h - self.painter.line_height(int(22 * s))) // 2, align="right")
+        self.t(right, 22, TEXT, status, y=status.y + (status.h - self.painter.line_height(int(22 * s))) // 2, align="right")
 
     # ------------------------------------------------------------------ setup
 
     def draw_setup(self, view: View, body: pygame.Rect) -> None:
         s, state = self.s, view.state
         gap = int(8 * s)
-        left = pygame.Rect(body.x, body.y, int(body.w * 0.55) - gap, body.h)
-        right = pygame.Rect(left.right + gap, body.y, body.right - left.right - gap, body.h)
+        if self.portrait:
+            left = pygame.Rect(body.x, body.y, body.w, int(body.h * 0.55) - gap)
+            right = pygame.Rect(body.x, left.bottom + gap, body.w, body.bottom - left.bottom - gap)
+        else:
+            left = pygame.Rect(body.x, body.y, int(body.w * 0.55) - gap, body.h)
+            right = pygame.Rect(left.right + gap, body.y, body.right - left.right - gap, body.h)
         self.painter.panel(left)
         self.panels["seats"] = left
         inner = left.inflate(-int(24 * s), -int(20 * s))
@@ -384,7 +406,7 @@ class Display:
             self.draw_charity(view, band)
             body = pygame.Rect(body.x, band.bottom + int(6 * s), body.w, body.bottom - band.bottom - int(6 * s))
         n = max(1, len(players))
-        cols = {1: 1, 2: 2, 3: 3, 4: 2}.get(n, 3)
+        cols = (1 if n <= 3 else 2) if self.portrait else {1: 1, 2: 2, 3: 3, 4: 2}.get(n, 3)
         rows = -(-n // cols)
         gap = int(8 * s)
         pw = (body.w - gap * (cols - 1)) // cols
@@ -470,13 +492,24 @@ class Display:
     def draw_combat_screen(self, view: View, body: pygame.Rect) -> None:
         s, state = self.s, view.state
         gap = int(8 * s)
-        left = pygame.Rect(body.x, body.y, int(body.w * 0.30), body.h)
-        right = pygame.Rect(left.right + gap, body.y, body.right - left.right - gap, body.h)
         players = state["players"]
         n = max(1, len(players))
-        ph = (left.h - gap * (n - 1)) // n
-        for i, p in enumerate(players):
-            self.draw_mini_player(view, p, pygame.Rect(left.x, left.y + i * (ph + gap), left.w, ph))
+        if self.portrait:
+            cols = 2 if n == 4 else min(n, 3)
+            rows = -(-n // cols)
+            row_h = int(72 * s)
+            top = pygame.Rect(body.x, body.y, body.w, rows * row_h + (rows - 1) * gap)
+            right = pygame.Rect(body.x, top.bottom + gap, body.w, body.bottom - top.bottom - gap)
+            pw = (top.w - gap * (cols - 1)) // cols
+            for i, p in enumerate(players):
+                self.draw_mini_player(view, p, pygame.Rect(top.x + (i % cols) * (pw + gap), top.y + (i // cols) * (row_h + gap),
+                                                           pw, row_h))
+        else:
+            left = pygame.Rect(body.x, body.y, int(body.w * 0.30), body.h)
+            right = pygame.Rect(left.right + gap, body.y, body.right - left.right - gap, body.h)
+            ph = (left.h - gap * (n - 1)) // n
+            for i, p in enumerate(players):
+                self.draw_mini_player(view, p, pygame.Rect(left.x, left.y + i * (ph + gap), left.w, ph))
         if state["phase"] == "run-away" and state.get("run_away"):
             self.draw_run_away(view, right)
         else:
@@ -526,7 +559,7 @@ class Display:
         mo = pygame.Rect(cols.x + half + int(12 * s), cols.y, cols.w - half - int(12 * s), cols.h)
         pygame.draw.line(self.window, DIM, (mo.x - int(6 * s), mo.y), (mo.x - int(6 * s), mo.bottom), 1)
         # players' side
-        big = 46
+        big = 64 if self.portrait else 46
         self.t(_("Players"), 18, DIM, pl)
         self.t(str(ps), big, GOOD if winning else TEXT, pl, y=pl.y + int(18 * s))
         y = pl.y + int(18 * s) + self.painter.line_height(int(big * s))
@@ -706,7 +739,10 @@ class Display:
     def draw_card_menu(self, view: View, body: pygame.Rect) -> None:
         s, menu = self.s, view.menu
         assert menu is not None
-        box = pygame.Rect(body.x + int(body.w * 0.15), body.y + int(body.h * 0.06), int(body.w * 0.7), int(body.h * 0.88))
+        if self.portrait:
+            box = pygame.Rect(body.x + int(body.w * 0.03), body.y + int(body.h * 0.1), int(body.w * 0.94), int(body.h * 0.8))
+        else:
+            box = pygame.Rect(body.x + int(body.w * 0.15), body.y + int(body.h * 0.06), int(body.w * 0.7), int(body.h * 0.88))
         self.painter.panel(box, PANEL_HI, border=ACTIVE, width=int(3 * s))
         self.panels["card-menu"] = box
         inner = box.inflate(-int(28 * s), -int(20 * s))
@@ -823,7 +859,7 @@ def draw_enrollment(screen: pygame.Surface, card_name: str, index: int, total: i
         _painters[id(screen)] = painter
     painter.drawn = []
     w, h = screen.get_size()
-    s = h / 480
+    s = scale(w, h)
     screen.fill(BG)
     box = pygame.Rect(int(20 * s), int(20 * s), w - int(40 * s), h - int(40 * s))
     painter.panel(box)

@@ -21,7 +21,7 @@ from table.simulate import perform
 from table.view import build_view
 from table.wiring import build_table
 
-SIZES = [(800, 480), (1920, 1080)]
+SIZES = [(800, 480), (1920, 1080), (720, 1280)]
 
 
 class Rig:
@@ -106,6 +106,18 @@ def test_level_region_changes_after_a_level_up(rig_factory, size) -> None:
     assert rig.display.level_rects["player-1"] == rect
     assert pygame.image.tobytes(rig.display.window.subsurface(rect), "RGB") != before
     assert pygame.image.tobytes(rig.display.window.subsurface(other), "RGB") == other_before
+
+
+def test_portrait_screen_stacks_the_panels(rig_factory) -> None:
+    """720x1280 (Touch Display 2): seats above the setup help, players above the combat, all at full width."""
+    rig = rig_factory((720, 1280)).run(SCENES["setup"])
+    seats, help_ = rig.display.panels["seats"], rig.display.panels["setup-help"]
+    assert help_.top > seats.bottom and seats.w == help_.w > 600
+    rig.run("press next\ntap net-troll\n")
+    combat = rig.display.panels["combat"]
+    assert all(rig.display.panels[p].bottom < combat.top for p in ("player-1", "player-4"))
+    assert combat.w > 600 and combat.h > 640
+    assert rig.display.panels["key-undo"].bottom <= 1280
 
 
 def test_interference_bar_shrinks_as_the_window_runs_down(rig_factory) -> None:
