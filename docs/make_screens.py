@@ -39,7 +39,8 @@ NOTES = """## Notes
 - **Simulator** (`run --sim`): a strip under the screen with clickable ROLL…UNDO
   (also F1–F5) and a card picker: type part of a card's name, its id, a player's name or
   a seat number; Up/Down choose, Tab completes, Enter taps, Esc clears; a click on a
-  suggestion taps it.
+  suggestion taps it. A tag UID in hex (8, 14 or 20 digits, e.g. `04A1B2C3`) and Enter tap
+  that raw tag through the simulated reader, so an unknown tag can be enrolled during play.
 - **Touch**: touching a soft key presses its button (finger events; the mouse events
   SDL makes from touches are skipped).
 - **Figures** (this laptop, SDL dummy driver): `bench/display_idle.py` and `bench/render.py`.

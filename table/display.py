@@ -24,6 +24,7 @@ import pygame.freetype
 
 from table.fonts import FontChoice, find_font
 from table.i18n import _, set_language, translate_label
+from table.picker import as_uid
 from table.view import BUTTON_ORDER, ROLL_EVENTS, View
 
 log = logging.getLogger(__name__)
@@ -818,7 +819,11 @@ class Display:
         entry = pygame.Rect(strip.x + int(strip.w * 0.5) + int(8 * s), strip.y + int(6 * s), int(strip.w * 0.5) - int(14 * s),
                             row - int(10 * s))
         pygame.draw.rect(self.window, PANEL, entry, border_radius=int(4 * s))
-        hint = _("type a card, id or player, Enter taps") if not view.entry else view.entry + "_"
+        uid = as_uid(view.entry)
+        if uid:
+            hint = _("tap a tag UID: {uid}").format(uid=uid) + "_"
+        else:
+            hint = _("type a card, id or player, Enter taps") if not view.entry else view.entry + "_"
         self.t(hint, 16, TEXT if view.entry else DIM, entry.inflate(-int(12 * s), 0),
                y=entry.y + (entry.h - self.painter.line_height(int(16 * s))) // 2)
         x = strip.x + int(6 * s)

@@ -239,3 +239,50 @@ def test_simulate_screenshot_writes_a_png_per_action(tmp_path: Path, capsys) -> 
     pngs = sorted(shots.glob("*.png"))
     assert len(pngs) == 5
     assert pygame.image.load(str(pngs[-1])).get_size() == (800, 480)
+
+
+def test_typed_hex_uid_taps_that_tag_so_unknown_tags_can_be_enrolled_in_play(tmp_path: Path) -> None:
+    """Simulator: 8, 14 or 20 hex digits and Enter tap that raw UID through the simulated reader."""
+    from table.app import Picker, _key
+    from table.picker import as_uid
+
+    assert as_uid("04a1b2c3") == "04A1B2C3"
+    assert as_uid("04A1B2C3D4E5F6") == "04A1B2C3D4E5F6"
+    assert as_uid("04a1b2c3d4e5f60718293a") is None        # 22 digits: no tag has that
+    assert as_uid("04a1b2c") is None and as_uid("net-troll") is None
+
+    pygame.display.init()
+    table = build_table(parse_config({}), ManualClock(), state_dir=tmp_path, seed_source=lambda: 1)
+    ctl = table.controller
+    reader, buttons = SimReader(table.events, clock=ctl.clock), SimButtons(table.events, clock=ctl.clock)
+    for action in parse_script("tap player-1\ntap player-2\ntap player-3\npress next\n", table.catalog):
+        perform(action, table, reader, buttons, ctl.clock)
+    picker = Picker()
+
+    def type_and_enter(text: str) -> None:
+        for ch in text:
+            _key(SimpleNamespace(key=ord(ch.lower()), unicode=ch), picker, reader, buttons, ctl)
+        picker.refresh(build_view(ctl))
+        _key(SimpleNamespace(key=pygame.K_RETURN, unicode="\r"), picker, reader, buttons, ctl)
+        for item in table.events.drain():
+            ctl.handle(item)
+
+    type_and_enter("04A1B2C3")
+    assert ctl.prompt is not None and ctl.prompt.kind == "enroll" and ctl.prompt.card == "04A1B2C3"
+    type_and_enter("elf")
+    assert ctl.registry.lookup("04A1B2C3") == "elf"
+    type_and_enter("04a1b2c3")
+    assert ctl.state.player("player-1").races == ["elf"]
+    table.journal.close()
+
+
+def test_strip_says_a_typed_uid_will_be_tapped_as_a_tag(tmp_path: Path) -> None:
+    display = Display((720, 1280), sim_strip=True)
+    try:
+        table = build_table(parse_config({}), ManualClock(), state_dir=tmp_path, seed_source=lambda: 1)
+        display.render(build_view(table.controller, entry="04a1b2c3d4e5f6"))
+        assert "tap a tag UID: 04A1B2C3D4E5F6_" in [d.text for d in display.drawn]
+        assert_text_inside_panels(display)
+        table.journal.close()
+    finally:
+        display.close()
