@@ -43,6 +43,7 @@ PLAYER_COLORS = [(90, 160, 255), (255, 120, 90), (120, 220, 120), (230, 120, 230
 BUTTON_COLORS = {"roll": (220, 60, 60), "help": (60, 140, 240), "run": (240, 200, 40), "next": (70, 200, 90),
                  "undo": (200, 200, 200)}
 FKEYS = {"roll": "F1", "help": "F2", "run": "F3", "next": "F4", "undo": "F5"}
+BANNER_PROMPTS = ("helper", "victim", "target", "item", "value")   # prompts that wait for a tap or a number
 DIE_MS = 600                    # the die tumbles this long; its face is the result from the first frame
 SIM_STRIP = 86                  # simulator strip height at 480 lines
 
@@ -283,10 +284,12 @@ class Display:
             self.draw_combat_screen(view, body)
         else:
             self.draw_table(view, body)
-        if view.prompt and view.prompt_kind in ("helper", "victim"):
+        if view.prompt and view.prompt_kind in BANNER_PROMPTS:
             self.draw_prompt_banner(view, body)
         if view.menu is not None:
             self.draw_card_menu(view, body)
+        elif view.player_menu is not None:
+            self.draw_player_menu(view, body)
         if self.animating() and phase != "run-away":
             size = int(min(body.h, body.w) * 0.4)
             self.draw_die(pygame.Rect(body.centerx - size // 2, body.centery - size // 2, size, size))
@@ -406,6 +409,11 @@ class Display:
             band = pygame.Rect(body.x, body.y, body.w, band_h)
             self.draw_charity(view, band)
             body = pygame.Rect(body.x, band.bottom + int(6 * s), body.w, body.bottom - band.bottom - int(6 * s))
+        if view.basket and view.menu is None:
+            band_h = self.painter.line_height(int(20 * s)) + int(12 * s)
+            band = pygame.Rect(body.x, body.bottom - band_h, body.w, band_h)
+            self.draw_basket_band(view, band)
+            body = pygame.Rect(body.x, body.y, body.w, band.y - body.y - int(6 * s))
         n = max(1, len(players))
         cols = (1 if n <= 3 else 2) if self.portrait else {1: 1, 2: 2, 3: 3, 4: 2}.get(n, 3)
         rows = -(-n // cols)
@@ -737,16 +745,44 @@ class Display:
         self.t(view.prompt, 34, BG, inner, y=inner.y + (inner.h - self.painter.line_height(int(34 * s))) // 2, align="center",
                shrink=0.5)
 
+    def menu_box(self, body: pygame.Rect, name: str) -> pygame.Rect:
+        """The panel of a card or player menu, framed; returns its inner rect."""
+        s = self.s
+        if self.portrait:
+            box = pygame.Rect(body.x + int(body.w * 0.03), body.y + int(body.h * 0.08), int(body.w * 0.94), int(body.h * 0.84))
+        else:
+            box = pygame.Rect(body.x + int(body.w * 0.12), body.y + int(body.h * 0.04), int(body.w * 0.76), int(body.h * 0.92))
+        self.painter.panel(box, PANEL_HI, border=ACTIVE, width=int(3 * s))
+        self.panels[name] = box
+        return box.inflate(-int(28 * s), -int(20 * s))
+
+    def key_row(self, button: str, label: str, row: pygame.Rect, size: float, what: str = "") -> None:
+        """One soft key in a menu: its colour, its name and label, and what it does (dimmed, at the right)."""
+        s = self.s
+        lh = row.h
+        pygame.draw.circle(self.window, BUTTON_COLORS[button], (row.x + lh // 2, row.y + lh // 2), lh // 3)
+        text_box = pygame.Rect(row.x + lh + int(4 * s), row.y, row.w - lh - int(4 * s), row.h)
+        if what:
+            half = int(text_box.w * 0.5)
+            self.t(what, size * 0.85, DIM, pygame.Rect(text_box.x + half, row.y, text_box.w - half, row.h),
+                   y=row.y + (lh - self.painter.line_height(int(size * 0.85 * s))) // 2, align="right")
+            text_box = pygame.Rect(text_box.x, row.y, half - int(8 * s), row.h)
+        self.t(f"{_(button.upper())}: {translate_label(label)}", size, TEXT, text_box,
+               y=row.y + (lh - self.painter.line_height(int(size * s))) // 2)
+
     def draw_card_menu(self, view: View, body: pygame.Rect) -> None:
         s, menu = self.s, view.menu
         assert menu is not None
-        if self.portrait:
-            box = pygame.Rect(body.x + int(body.w * 0.03), body.y + int(body.h * 0.1), int(body.w * 0.94), int(body.h * 0.8))
-        else:
-            box = pygame.Rect(body.x + int(body.w * 0.15), body.y + int(body.h * 0.06), int(body.w * 0.7), int(body.h * 0.88))
-        self.painter.panel(box, PANEL_HI, border=ACTIVE, width=int(3 * s))
-        self.panels["card-menu"] = box
-        inner = box.inflate(-int(28 * s), -int(20 * s))
+        inner = self.menu_box(body, "card-menu")
+        basket_box = None
+        if view.basket:
+            if self.portrait:
+                basket_box = pygame.Rect(inner.x, inner.y + int(inner.h * 0.55), inner.w, inner.h - int(inner.h * 0.55))
+                inner = pygame.Rect(inner.x, inner.y, inner.w, basket_box.y - inner.y - int(8 * s))
+            else:
+                split = int(inner.w * 0.54)
+                basket_box = pygame.Rect(inner.x + split + int(12 * s), inner.y, inner.w - split - int(12 * s), inner.h)
+                inner = pygame.Rect(inner.x, inner.y, split, inner.h)
         self.t(menu["name"], 32, ACTIVE, inner)
         y = inner.y + self.painter.line_height(int(32 * s))
         facts = [_("held by {name}").format(name=menu["holder"]),
@@ -757,26 +793,118 @@ class Display:
             facts.append(_("worth {n} gold").format(n=menu["gold"]))
         if menu.get("big"):
             facts.append(_("Big"))
-        lh = self.painter.line_height(int(20 * s))
-        for fact in facts:
-            self.t(fact, 20, TEXT, inner, y=y)
+        size = 20 if not basket_box or self.portrait else 18
+        lh = self.painter.line_height(int(size * s))
+        keys = [b for b in BUTTON_ORDER if view.soft_keys.get(b)]
+        # the keys are what the players need most: facts give way when the panel is short
+        room = max(0, (inner.bottom - y - int(8 * s)) // lh - len(keys))
+        for fact in facts[:room]:
+            self.t(fact, size, TEXT, inner, y=y)
             y += lh
         y += int(8 * s)
+        for button in keys:
+            self.key_row(button, view.soft_keys[button], pygame.Rect(inner.x, y, inner.w, lh), size)
+            y += lh
+        if basket_box is not None:
+            if self.portrait:
+                pygame.draw.line(self.window, DIM, (basket_box.x, basket_box.y - int(4 * s)),
+                                 (basket_box.right, basket_box.y - int(4 * s)), 1)
+            else:
+                pygame.draw.line(self.window, DIM, (basket_box.x - int(6 * s), basket_box.y),
+                                 (basket_box.x - int(6 * s), basket_box.bottom), 1)
+            self.draw_basket(view, basket_box)
+
+    def basket_summary(self, view: View) -> tuple[str, list[str], tuple[int, int, int]]:
+        """The basket's total, and what it buys (and the gold it wastes) or how much it lacks."""
+        total = _("{n} gold").format(n=f"{view.basket_gold:,}")
+        if view.basket_levels == 0:
+            return total, [_("{n} gold short of a level").format(n=f"{1000 - view.basket_gold:,}")], DIM
+        buys = [_("buys {n} level(s)").format(n=view.basket_levels)]
+        rest = view.basket_gold % 1000
+        if rest:
+            buys.append(_("{n} gold left over (no change)").format(n=rest))
+        return total, buys, GOOD
+
+    def draw_basket(self, view: View, r: pygame.Rect) -> None:
+        """The sales basket: each item and its gold, the total and the levels it buys."""
+        s = self.s
+        self.panels["basket"] = r
+        self.t(_("Sales basket"), 22, ACTIVE, r)
+        size = 18
+        lh = self.painter.line_height(int(size * s))
+        total, buys, color = self.basket_summary(view)
+        summary_h = lh * 3 + int(6 * s)
+        y = r.y + self.painter.line_height(int(22 * s))
+        items = view.basket
+        room = max(0, (r.bottom - summary_h - y) // lh)
+        if len(items) > room and room > 0:
+            items = items[:room - 1]
+        for item in items:
+            gold = f"{item['gold']:,}"
+            gr = self.t(gold, size, TEXT, r, y=y, align="right")
+            self.t(item["name"], size, TEXT, pygame.Rect(r.x, y, max(0, gr.x - r.x - int(8 * s)), lh), y=y)
+            y += lh
+        if len(items) < len(view.basket):
+            self.t(_("+{n} more").format(n=len(view.basket) - len(items)), size, DIM, r, y=y)
+        y = r.bottom - summary_h + int(6 * s)
+        pygame.draw.line(self.window, DIM, (r.x, y - int(3 * s)), (r.right, y - int(3 * s)), 1)
+        self.t(total, size * 1.15, TEXT, r, y=y, align="right")
+        y += lh + int(2 * s)
+        small = self.painter.line_height(int(size * 0.9 * s))
+        for line in buys:
+            self.t(line, size * 0.9, color, r, y=y)
+            y += small
+
+    def draw_basket_band(self, view: View, band: pygame.Rect) -> None:
+        """The sales basket in one line under the players, while no card menu is open."""
+        s = self.s
+        self.painter.panel(band, PANEL_HI, border=GOOD, width=int(2 * s))
+        self.panels["basket"] = band
+        inner = band.inflate(-int(20 * s), 0)
+        total, buys, color = self.basket_summary(view)
+        y = band.y + (band.h - self.painter.line_height(int(20 * s))) // 2
+        right = self.t(" · ".join([total, *buys]), 20, color, pygame.Rect(inner.x + inner.w // 2, band.y, inner.w - inner.w // 2, band.h),
+                       y=y, align="right")
+        names = ", ".join(item["name"] for item in view.basket)
+        self.t(f"{_('Sales basket')}: {names}", 20, TEXT, pygame.Rect(inner.x, band.y, max(0, right.x - inner.x - int(12 * s)), band.h),
+               y=y)
+
+    def draw_player_menu(self, view: View, body: pygame.Rect) -> None:
+        """A tapped token's own menu: who it is, and what each soft key would change."""
+        s, pm = self.s, view.player_menu
+        assert pm is not None
+        inner = self.menu_box(body, "player-menu")
+        color = player_color(view.state, pm["id"])
+        pygame.draw.rect(self.window, color, (inner.x, inner.y + int(4 * s), int(6 * s), self.painter.line_height(int(32 * s))
+                                              - int(8 * s)), border_radius=3)
+        head = pygame.Rect(inner.x + int(14 * s), inner.y, inner.w - int(14 * s), inner.h)
+        self.t(pm["name"], 32, ACTIVE, head)
+        y = inner.y + self.painter.line_height(int(32 * s))
+        size = 20
+        lh = self.painter.line_height(int(size * s))
+        facts = f"{_('level {n}').format(n=pm['level'])} · {_(pm['sex'])}" + ("" if pm["alive"] else f" · {_('DEAD')}")
+        self.t(facts, size, TEXT, inner, y=y)
+        y += lh + int(8 * s)
+        other = "female" if pm["sex"] == "male" else "male"
+        what = {"roll": _("switch to {sex}").format(sex=_(other)),
+                "help": _("level {a} → {b}").format(a=pm["level"], b=pm["level"] + 1),
+                "run": _("level {a} → {b}").format(a=pm["level"], b=max(1, pm["level"] - 1)),
+                "next": _("{name} leaves the game").format(name=pm["name"]),
+                "undo": _("close this menu")}
+        row_h = max(lh, int(min((inner.bottom - y) / 5, lh * 1.6)))
         for button in BUTTON_ORDER:
             label = view.soft_keys.get(button, "")
             if not label:
                 continue
-            row = pygame.Rect(inner.x, y, inner.w, lh)
-            pygame.draw.circle(self.window, BUTTON_COLORS[button], (row.x + lh // 2, row.y + lh // 2), lh // 3)
-            self.t(f"{_(button.upper())}: {translate_label(label)}", 20, TEXT, row, x=row.x + lh + int(4 * s), y=y)
-            y += lh
+            self.key_row(button, label, pygame.Rect(inner.x, y, inner.w, row_h), size, what[button])
+            y += row_h
 
     def draw_message(self, view: View, r: pygame.Rect) -> None:
         s = self.s
         text, color = view.message, TEXT
         if view.entry:
             text, color = _("tap: {entry}_").format(entry=view.entry), ACTIVE
-        elif view.prompt and view.prompt_kind in ("helper", "victim"):
+        elif view.prompt and view.prompt_kind in BANNER_PROMPTS:
             text, color = view.prompt, ACTIVE
         elif view.message_kind == "refusal":
             self.painter.panel(r, (110, 24, 20))

@@ -87,6 +87,7 @@ def test_every_screen_keeps_its_text_inside_its_panels(rig_factory, scene: str, 
     ("setup", "setup", "seats"), ("table", "kick-open-the-door", "player-4"), ("combat", "combat", "combat"),
     ("run-away", "run-away", "run-away"), ("charity", "charity", "charity"), ("game-over", "game-over", "chart"),
     ("card-menu", "kick-open-the-door", "card-menu"), ("helper-prompt", "combat", "prompt"),
+    ("sales-basket", "kick-open-the-door", "basket"),
 ])
 def test_each_scene_reaches_its_screen(rig_factory, scene: str, phase: str, panel: str) -> None:
     rig = rig_factory().run(SCENES[scene])
@@ -286,3 +287,45 @@ def test_strip_says_a_typed_uid_will_be_tapped_as_a_tag(tmp_path: Path) -> None:
         table.journal.close()
     finally:
         display.close()
+
+
+def test_card_menu_shows_the_sales_basket_its_gold_and_the_levels_it_buys(rig_factory) -> None:
+    rig = rig_factory().run(SCENES["sales-basket"])
+    view = build_view(rig.table.controller)
+    assert [item["card"] for item in view.basket] == ["boots-of-butt-kicking", "bow-with-ribbons"]
+    assert (view.basket_gold, view.basket_levels) == (1200, 1)
+    texts = [d.text for d in rig.display.drawn]
+    assert {"Sales basket", "Boots of Butt-Kicking", "Bow with Ribbons", "400", "800", "1,200 gold"} <= set(texts)
+    assert any("buys 1 level(s)" in t for t in texts) and any("200 gold left over" in t for t in texts)
+    basket, menu = rig.display.panels["basket"], rig.display.panels["card-menu"]
+    assert menu.contains(basket)
+    rig.run("press undo\n")                        # the menu closes; the basket stays, as a band
+    assert "card-menu" not in rig.display.panels and "basket" in rig.display.panels
+    rig.run("press undo\n")                        # UNDO empties the basket
+    assert "basket" not in rig.display.panels
+
+
+def test_a_small_basket_says_how_much_gold_a_level_still_needs(rig_factory) -> None:
+    rig = rig_factory().run(SCENES["table"] + "tap helm-of-courage\npress help\ntap helm-of-courage\n")
+    texts = [d.text for d in rig.display.drawn]
+    assert "200 gold" in texts and any("800 gold short of a level" in t for t in texts)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("language", ["en", "es", "zh"])
+def test_player_menu_shows_who_and_what_each_key_does(rig_factory, size, language: str) -> None:
+    from table.scenes import open_player_menu
+
+    rig = rig_factory(size, language).run(SCENES["table"])
+    view = open_player_menu(rig.table.controller, language, "player-2")
+    assert view.prompt_kind == "player-menu" and view.player_menu["name"] == "Player 2"
+    rig.display.render(view)
+    assert "player-menu" in rig.display.panels
+    assert_text_inside_panels(rig.display)
+    texts = [d.text for d in rig.display.drawn]
+    if language == "en":
+        for expected in ("Player 2", "level 1 · male", "switch to female", "level 1 → 2", "Player 2 leaves the game",
+                         "close this menu", "HELP: Level +1"):
+            assert expected in texts, expected
+    if language == "zh":
+        assert "HELP: 等级 +1" not in texts and "求助: 等级 +1" in texts
