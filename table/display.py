@@ -272,7 +272,7 @@ class Display:
         self.window.fill(BG)
         top = int((76 if self.portrait else 40) * s)
         keys_h = int((80 if self.portrait else 62) * s)
-        msg_h = int(40 * s)
+        msg_h = int((64 if self.portrait else 40) * s)
         body = pygame.Rect(int(8 * s), top, w - int(16 * s), h - top - keys_h - msg_h - int(6 * s))
         self.draw_top(view, pygame.Rect(0, 0, w, top))
         phase = view.state["phase"]
@@ -698,11 +698,16 @@ class Display:
         s, state = self.s, view.state
         self.panels["chart"] = r
         players = state["players"]
-        legend_w = int(r.w * 0.26)
-        plot = pygame.Rect(r.x + int(34 * s), r.y + int(6 * s), r.w - legend_w - int(44 * s), r.h - int(36 * s))
+        lh = self.painter.line_height(int(20 * s)) + int(4 * s)
+        if self.portrait:        # the legend under the chart, two columns, so the chart keeps the width
+            lh += int(8 * s)
+            legend_w, legend_h = 0, lh * -(-len(players) // 2) + int(12 * s)
+        else:
+            legend_w, legend_h = int(r.w * 0.26), 0
+        plot = pygame.Rect(r.x + int(34 * s), r.y + int(6 * s), r.w - legend_w - int(44 * s), r.h - legend_h - int(36 * s))
         top_level = max([state["ruleset"]["winning_level"], *(max(p["level_history"] or [1]) for p in players)])
         turns = max([1, *(len(p["level_history"]) - 1 for p in players)])
-        axis_box = pygame.Rect(r.x, r.y, plot.x - r.x - int(4 * s), r.h)
+        axis_box = pygame.Rect(r.x, r.y, plot.x - r.x - int(4 * s), r.h - legend_h)
 
         def pt(i: int, level: int) -> tuple[int, int]:
             return (plot.x + int(plot.w * i / turns), plot.bottom - int(plot.h * (level - 1) / max(1, top_level - 1)))
@@ -712,7 +717,7 @@ class Display:
             pygame.draw.line(self.window, KEY_OFF if level % 5 else KEY, (plot.x, y), (plot.right, y), 1)
             if level in (1, 5, top_level) or top_level <= 10:
                 lh = self.painter.line_height(int(14 * s))
-                self.t(str(level), 14, DIM, axis_box, y=max(r.y, min(r.bottom - lh, y - lh // 2)), align="right")
+                self.t(str(level), 14, DIM, axis_box, y=max(r.y, min(axis_box.bottom - lh, y - lh // 2)), align="right")
         xlab = pygame.Rect(plot.x, plot.bottom + int(6 * s), plot.w, r.bottom - plot.bottom - int(6 * s))
         self.t(_("turns"), 14, DIM, xlab, align="center")
         for i, p in enumerate(players):
@@ -725,14 +730,21 @@ class Display:
             if len(points) > 1:
                 pygame.draw.lines(self.window, color, False, points, max(2, int(3 * s)))
             pygame.draw.circle(self.window, color, points[-1], max(3, int(5 * s)))
-        legend = pygame.Rect(r.right - legend_w, r.y + int(6 * s), legend_w, r.h - int(6 * s))
-        lh = self.painter.line_height(int(20 * s)) + int(4 * s)
+        if self.portrait:
+            legend = pygame.Rect(plot.x, r.bottom - legend_h + int(8 * s), r.right - plot.x, legend_h - int(8 * s))
+        else:
+            legend = pygame.Rect(r.right - legend_w, r.y + int(6 * s), legend_w, r.h - int(6 * s))
         for i, p in enumerate(players):
             y = legend.y + i * lh
+            if self.portrait:
+                y = legend.y + (i // 2) * lh
+                legend_col = pygame.Rect(legend.x + (i % 2) * (legend.w // 2), legend.y, legend.w // 2 - int(8 * s), legend.h)
+            else:
+                legend_col = legend
             color = player_color(state, p["id"])
-            pygame.draw.rect(self.window, color, (legend.x, y + lh // 4, int(14 * s), int(14 * s)))
+            pygame.draw.rect(self.window, color, (legend_col.x, y + lh // 4, int(14 * s), int(14 * s)))
             winner = p["id"] in state["winners"]
-            self.t(f"{p['name']}  {p['level']}", 20, ACTIVE if winner else TEXT, legend, x=legend.x + int(20 * s), y=y)
+            self.t(f"{p['name']}  {p['level']}", 20, ACTIVE if winner else TEXT, legend_col, x=legend_col.x + int(20 * s), y=y)
 
     # ------------------------------------------------------------------ overlays
 
@@ -749,7 +761,7 @@ class Display:
         """The panel of a card or player menu, framed; returns its inner rect."""
         s = self.s
         if self.portrait:
-            box = pygame.Rect(body.x + int(body.w * 0.03), body.y + int(body.h * 0.08), int(body.w * 0.94), int(body.h * 0.84))
+            box = pygame.Rect(body.x + int(body.w * 0.03), body.y + int(body.h * 0.1), int(body.w * 0.94), int(body.h * 0.64))
         else:
             box = pygame.Rect(body.x + int(body.w * 0.12), body.y + int(body.h * 0.04), int(body.w * 0.76), int(body.h * 0.92))
         self.painter.panel(box, PANEL_HI, border=ACTIVE, width=int(3 * s))
@@ -777,7 +789,7 @@ class Display:
         basket_box = None
         if view.basket:
             if self.portrait:
-                basket_box = pygame.Rect(inner.x, inner.y + int(inner.h * 0.55), inner.w, inner.h - int(inner.h * 0.55))
+                basket_box = pygame.Rect(inner.x, inner.y + int(inner.h * 0.5), inner.w, inner.h - int(inner.h * 0.5))
                 inner = pygame.Rect(inner.x, inner.y, inner.w, basket_box.y - inner.y - int(8 * s))
             else:
                 split = int(inner.w * 0.54)
@@ -793,7 +805,7 @@ class Display:
             facts.append(_("worth {n} gold").format(n=menu["gold"]))
         if menu.get("big"):
             facts.append(_("Big"))
-        size = 20 if not basket_box or self.portrait else 18
+        size = 22 if self.portrait else 20 if not basket_box else 18
         lh = self.painter.line_height(int(size * s))
         keys = [b for b in BUTTON_ORDER if view.soft_keys.get(b)]
         # the keys are what the players need most: facts give way when the panel is short
@@ -911,7 +923,10 @@ class Display:
             text, color = "✗ " + text, TEXT
         self.panels["message"] = r
         inner = r.inflate(-int(12 * s), 0)
-        if text:
+        if text and self.portrait and self.painter.width(text, int(22 * s)) > inner.w:
+            self.painter.wrap(text, 20 * s, color, inner, y=r.y + (r.h - 2 * self.painter.line_height(int(20 * s))) // 2,
+                              max_lines=2)
+        elif text:
             self.t(text, 22, color, inner, y=r.y + (r.h - self.painter.line_height(int(22 * s))) // 2, shrink=0.6)
 
     def draw_soft_keys(self, view: View, bar: pygame.Rect) -> None:
