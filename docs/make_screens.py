@@ -1,4 +1,4 @@
-"""Screenshots of every screen, in English and Chinese, at 800x480 and 1920x1080.
+"""Screenshots of every screen, in English and Chinese, at 800x480, 1920x1080 and 720x1280 (portrait).
 
     .venv/bin/python docs/make_screens.py        # writes docs/screens/*.png and docs/screens.md
 
@@ -16,9 +16,9 @@ sys.path.insert(0, str(ROOT))
 
 from table.display import Display, draw_enrollment, use_headless_drivers  # noqa: E402
 from table.i18n import set_language  # noqa: E402
-from table.scenes import SCENES  # noqa: E402
+from table.scenes import PLAYER_MENU, SCENES, open_player_menu  # noqa: E402
 
-SIZES = [(800, 480), (1920, 1080)]
+SIZES = [(800, 480), (1920, 1080), (720, 1280)]
 NOTES = """## Notes
 
 - **Language**: `[display] language = "en" | "es" | "zh"`. Catalogs are
@@ -39,7 +39,8 @@ NOTES = """## Notes
 - **Simulator** (`run --sim`): a strip under the screen with clickable ROLL…UNDO
   (also F1–F5) and a card picker: type part of a card's name, its id, a player's name or
   a seat number; Up/Down choose, Tab completes, Enter taps, Esc clears; a click on a
-  suggestion taps it.
+  suggestion taps it. A tag UID in hex (8, 14 or 20 digits, e.g. `04A1B2C3`) and Enter tap
+  that raw tag through the simulated reader, so an unknown tag can be enrolled during play.
 - **Touch**: touching a soft key presses its button (finger events; the mouse events
   SDL makes from touches are skipped).
 - **Figures** (this laptop, SDL dummy driver): `bench/display_idle.py` and `bench/render.py`.
@@ -62,9 +63,12 @@ def render_scene(name: str, size: tuple[int, int], language: str, tmp: Path) -> 
     table = build_table(config, clock, state_dir=tmp, seed_source=lambda: 1)
     reader, buttons = SimReader(table.events, clock=clock), SimButtons(table.events, clock=clock)
     display = Display(size, language=language)
-    for action in parse_script(SCENES[name], table.catalog, source=name):
+    script = SCENES["table"] if name == PLAYER_MENU else SCENES[name]
+    for action in parse_script(script, table.catalog, source=name):
         perform(action, table, reader, buttons, clock)
         display.render(build_view(table.controller, language=language))
+    if name == PLAYER_MENU:
+        display.render(open_player_menu(table.controller, language))
     table.journal.close()
     return display
 
@@ -77,7 +81,7 @@ def main() -> int:
     rows = []
     for language in LANGUAGES:
         for w, h in SIZES:
-            for name in [*SCENES, "enrollment"]:
+            for name in [*SCENES, PLAYER_MENU, "enrollment"]:
                 path = OUT / f"{name}-{language}-{w}x{h}.png"
                 with tempfile.TemporaryDirectory() as tmp:
                     if name == "enrollment":
@@ -93,7 +97,8 @@ def main() -> int:
                 print(f"wrote {path.relative_to(ROOT)}")
     lines = ["# Screens", "",
              "Every screen of the table, rendered by `docs/make_screens.py` through the simulated table",
-             "(SDL's dummy driver), in English and Chinese at the 7\" panel's 800x480 and at 1920x1080.", "",
+             "(SDL's dummy driver), in English and Chinese at the 7\" panel's 800x480, at 1920x1080 and at",
+             "the Touch Display 2's 720x1280 (portrait layouts, picked by `[display] width`/`height`).", "",
              "| screen | language | size | image |", "| --- | --- | --- | --- |"]
     for name, language, size, file in rows:
         lines.append(f"| {name} | {language} | {size} | [![{name} {language} {size}](screens/{file})](screens/{file}) |")

@@ -20,7 +20,7 @@ from drivers.events import BUTTONS, Press
 from drivers.factory import DriverError, open_buttons, open_feedback, open_reader
 from drivers.sim import SimButtons, SimReader
 from table.config import Config, is_raspberry_pi
-from table.picker import suggest
+from table.picker import as_uid, suggest
 from table.script import ScriptError, parse_script, tap_or_press
 from table.systemd import notify, watchdog_interval
 from table.view import build_view
@@ -189,7 +189,7 @@ def _pointer(event, display) -> tuple[int, int] | None:  # type: ignore[no-untyp
 
 
 def _key(event, picker: Picker, reader: SimReader, buttons, ctl) -> bool:  # type: ignore[no-untyped-def]
-    """A key in the simulator: F1-F5 press buttons, typing picks a card, Enter taps it."""
+    """A key in the simulator: F1-F5 press buttons, typing picks a card (or a tag UID in hex), Enter taps it."""
     import pygame
 
     name = pygame.key.name(event.key)
@@ -221,6 +221,8 @@ def _key(event, picker: Picker, reader: SimReader, buttons, ctl) -> bool:  # typ
             reader.scan_card(f"player-{typed}")
         elif typed in ctl.catalog or typed.startswith("player-"):
             reader.scan_card(typed)
+        elif as_uid(typed):
+            reader.scan(as_uid(typed))          # a raw tag, enrolled or not, through the simulated pad
         elif chosen:
             reader.scan_card(chosen)
         else:

@@ -2,7 +2,9 @@
 
 The display only draws a View; it never changes the game. Layouts scale from
 800x480 (the 7" panel) to 1920x1080 (HDMI across a table): sizes are fractions
-of the height, positions fractions of the width.
+of the height, positions fractions of the width. A screen taller than wide (the
+Touch Display 2, 720x1280) gets the portrait layouts: the same panels stacked
+rather than side by side, sized from the width (see ``scale``).
 
 Every piece of text goes through ``Painter.text``, which fits it into the box it
 belongs to (smaller type, then an ellipsis) and records ``(text, rect, box)`` in
@@ -21,7 +23,8 @@ import pygame
 import pygame.freetype
 
 from table.fonts import FontChoice, find_font
-from table.i18n import _, set_language
+from table.i18n import _, set_language, translate_label
+from table.picker import as_uid
 from table.view import BUTTON_ORDER, ROLL_EVENTS, View
 
 log = logging.getLogger(__name__)
@@ -40,6 +43,7 @@ PLAYER_COLORS = [(90, 160, 255), (255, 120, 90), (120, 220, 120), (230, 120, 230
 BUTTON_COLORS = {"roll": (220, 60, 60), "help": (60, 140, 240), "run": (240, 200, 40), "next": (70, 200, 90),
                  "undo": (200, 200, 200)}
 FKEYS = {"roll": "F1", "help": "F2", "run": "F3", "next": "F4", "undo": "F5"}
+BANNER_PROMPTS = ("helper", "victim", "target", "item", "value")   # prompts that wait for a tap or a number
 DIE_MS = 600                    # the die tumbles this long; its face is the result from the first frame
 SIM_STRIP = 86                  # simulator strip height at 480 lines
 
@@ -62,6 +66,13 @@ def player_color(state: dict[str, Any], pid: str) -> tuple[int, int, int]:
     return PLAYER_COLORS[index % len(PLAYER_COLORS)]
 
 
+def scale(width: int, height: int) -> float:
+    """Type and spacing per 480 lines of a landscape screen; a portrait screen is sized from its width."""
+    if height > width:
+        return min(height / 480, width / 600)
+    return height / 480
+
+
 class Painter:
     """Fonts, fitted text and the record of what was drawn where, on one surface."""
 
@@ -73,7 +84,7 @@ class Painter:
         self._cache: dict[tuple[str, int, tuple[int, int, int]], pygame.Surface] = {}
         self._cache_bytes = 0
         self.drawn: list[Drawn] = []
-        self.s = surface.get_height() / 480
+        self.s = scale(*surface.get_size())
 
     def font(self, size: int) -> pygame.freetype.Font:
         f = self._fonts.get(size)
@@ -193,7 +204,9 @@ class Display:
         self.language = language
         w, h = size
         flags = pygame.FULLSCREEN if fullscreen else 0
-        strip = int(SIM_STRIP * h / 480) if sim_strip else 0
+        self.portrait = h > w
+        self.s = scale(w, h)
+        strip = int(SIM_STRIP * self.s) if sim_strip else 0
         self.window = pygame.display.set_mode((w, h + strip), flags)
         pygame.display.set_caption(title)
         if fullscreen:
@@ -205,7 +218,7 @@ class Display:
         choice = find_font(language, font)
         log.info("font for %s: %s", language, choice)
         self.painter = Painter(self.window, choice)
-        self.s = h / 480
+        self.painter.s = self.s
         self.frames = 0
         self.hits: list[tuple[pygame.Rect, tuple[str, str]]] = []
         self.panels: dict[str, pygame.Rect] = {}
@@ -257,9 +270,9 @@ class Display:
         w, h = self.size
         s = self.s
         self.window.fill(BG)
-        top = int(40 * s)
-        keys_h = int(62 * s)
-        msg_h = int(40 * s)
+        top = int((76 if self.portrait else 40) * s)
+        keys_h = int((80 if self.portrait else 62) * s)
+        msg_h = int((64 if self.portrait else 40) * s)
         body = pygame.Rect(int(8 * s), top, w - int(16 * s), h - top - keys_h - msg_h - int(6 * s))
         self.draw_top(view, pygame.Rect(0, 0, w, top))
         phase = view.state["phase"]
@@ -271,10 +284,12 @@ class Display:
             self.draw_combat_screen(view, body)
         else:
             self.draw_table(view, body)
-        if view.prompt and view.prompt_kind in ("helper", "victim"):
+        if view.prompt and view.prompt_kind in BANNER_PROMPTS:
             self.draw_prompt_banner(view, body)
         if view.menu is not None:
             self.draw_card_menu(view, body)
+        elif view.player_menu is not None:
+            self.draw_player_menu(view, body)
         if self.animating() and phase != "run-away":
             size = int(min(body.h, body.w) * 0.4)
             self.draw_die(pygame.Rect(body.centerx - size // 2, body.centery - size // 2, size, size))
@@ -289,10 +304,17 @@ class Display:
         s, state = self.s, view.state
         x = int(8 * s)
         chip_h = int(28 * s)
-        y = (bar.h - chip_h) // 2
         phase = state["phase"]
-        status_w = int(bar.w * 0.3)
-        strip = pygame.Rect(x, y, bar.w - status_w - x, chip_h)
+        if self.portrait:
+            row = bar.h // 2
+            y = (row - chip_h) // 2 + int(2 * s)
+            strip = pygame.Rect(x, y, bar.w - 2 * x, chip_h)
+            status = pygame.Rect(x, row, bar.w - x - int(10 * s), row)
+        else:
+            y = (bar.h - chip_h) // 2
+            status_w = int(bar.w * 0.3)
+            strip = pygame.Rect(x, y, bar.w - status_w - x, chip_h)
+            status = pygame.Rect(bar.w - status_w, 0, status_w - int(10 * s), bar.h)
         for i, (phases, label) in enumerate(_phases()):
             on = phase in phases
             if phase == "run-away" and on:
@@ -309,7 +331,6 @@ class Display:
                 arrow = pygame.Rect(x, y, int(18 * s), chip_h)
                 self.t("→", 20, DIM, arrow, y=rect.y + int(2 * s))
                 x = arrow.right + int(2 * s)
-        status = pygame.Rect(bar.w - status_w, 0, status_w - int(10 * s), bar.h)
         if phase == "setup":
             right = _("Setup")
         elif phase == "game-over":
@@ -318,17 +339,22 @@ class Display:
             right = _("Turn {n}").format(n=state["turn"])
         reader = {True: (_("reader ok"), GOOD), False: (_("READER OFFLINE"), BAD), None: ("", DIM)}[view.reader_online]
         if reader[0]:
-            r = self.t(reader[0], 18, reader[1], status, y=(bar.h - self.painter.line_height(int(18 * s))) // 2, align="right")
+            r = self.t(reader[0], 18, reader[1], status, y=status.y + (status.h - self.painter.line_height(int(18 * s))) // 2,
+                       align="right")
             status = pygame.Rect(status.x, status.y, max(0, r.x - status.x - int(12 * s)), status.h)
-        self.t(right, 22, TEXT, status, y=(bar.h - self.painter.line_height(int(22 * s))) // 2, align="right")
+        self.t(right, 22, TEXT, status, y=status.y + (status.h - self.painter.line_height(int(22 * s))) // 2, align="right")
 
     # ------------------------------------------------------------------ setup
 
     def draw_setup(self, view: View, body: pygame.Rect) -> None:
         s, state = self.s, view.state
         gap = int(8 * s)
-        left = pygame.Rect(body.x, body.y, int(body.w * 0.55) - gap, body.h)
-        right = pygame.Rect(left.right + gap, body.y, body.right - left.right - gap, body.h)
+        if self.portrait:
+            left = pygame.Rect(body.x, body.y, body.w, int(body.h * 0.55) - gap)
+            right = pygame.Rect(body.x, left.bottom + gap, body.w, body.bottom - left.bottom - gap)
+        else:
+            left = pygame.Rect(body.x, body.y, int(body.w * 0.55) - gap, body.h)
+            right = pygame.Rect(left.right + gap, body.y, body.right - left.right - gap, body.h)
         self.painter.panel(left)
         self.panels["seats"] = left
         inner = left.inflate(-int(24 * s), -int(20 * s))
@@ -383,8 +409,13 @@ class Display:
             band = pygame.Rect(body.x, body.y, body.w, band_h)
             self.draw_charity(view, band)
             body = pygame.Rect(body.x, band.bottom + int(6 * s), body.w, body.bottom - band.bottom - int(6 * s))
+        if view.basket and view.menu is None:
+            band_h = self.painter.line_height(int(20 * s)) + int(12 * s)
+            band = pygame.Rect(body.x, body.bottom - band_h, body.w, band_h)
+            self.draw_basket_band(view, band)
+            body = pygame.Rect(body.x, body.y, body.w, band.y - body.y - int(6 * s))
         n = max(1, len(players))
-        cols = {1: 1, 2: 2, 3: 3, 4: 2}.get(n, 3)
+        cols = (1 if n <= 3 else 2) if self.portrait else {1: 1, 2: 2, 3: 3, 4: 2}.get(n, 3)
         rows = -(-n // cols)
         gap = int(8 * s)
         pw = (body.w - gap * (cols - 1)) // cols
@@ -470,13 +501,24 @@ class Display:
     def draw_combat_screen(self, view: View, body: pygame.Rect) -> None:
         s, state = self.s, view.state
         gap = int(8 * s)
-        left = pygame.Rect(body.x, body.y, int(body.w * 0.30), body.h)
-        right = pygame.Rect(left.right + gap, body.y, body.right - left.right - gap, body.h)
         players = state["players"]
         n = max(1, len(players))
-        ph = (left.h - gap * (n - 1)) // n
-        for i, p in enumerate(players):
-            self.draw_mini_player(view, p, pygame.Rect(left.x, left.y + i * (ph + gap), left.w, ph))
+        if self.portrait:
+            cols = 2 if n == 4 else min(n, 3)
+            rows = -(-n // cols)
+            row_h = int(72 * s)
+            top = pygame.Rect(body.x, body.y, body.w, rows * row_h + (rows - 1) * gap)
+            right = pygame.Rect(body.x, top.bottom + gap, body.w, body.bottom - top.bottom - gap)
+            pw = (top.w - gap * (cols - 1)) // cols
+            for i, p in enumerate(players):
+                self.draw_mini_player(view, p, pygame.Rect(top.x + (i % cols) * (pw + gap), top.y + (i // cols) * (row_h + gap),
+                                                           pw, row_h))
+        else:
+            left = pygame.Rect(body.x, body.y, int(body.w * 0.30), body.h)
+            right = pygame.Rect(left.right + gap, body.y, body.right - left.right - gap, body.h)
+            ph = (left.h - gap * (n - 1)) // n
+            for i, p in enumerate(players):
+                self.draw_mini_player(view, p, pygame.Rect(left.x, left.y + i * (ph + gap), left.w, ph))
         if state["phase"] == "run-away" and state.get("run_away"):
             self.draw_run_away(view, right)
         else:
@@ -526,7 +568,7 @@ class Display:
         mo = pygame.Rect(cols.x + half + int(12 * s), cols.y, cols.w - half - int(12 * s), cols.h)
         pygame.draw.line(self.window, DIM, (mo.x - int(6 * s), mo.y), (mo.x - int(6 * s), mo.bottom), 1)
         # players' side
-        big = 46
+        big = 64 if self.portrait else 46
         self.t(_("Players"), 18, DIM, pl)
         self.t(str(ps), big, GOOD if winning else TEXT, pl, y=pl.y + int(18 * s))
         y = pl.y + int(18 * s) + self.painter.line_height(int(big * s))
@@ -656,11 +698,16 @@ class Display:
         s, state = self.s, view.state
         self.panels["chart"] = r
         players = state["players"]
-        legend_w = int(r.w * 0.26)
-        plot = pygame.Rect(r.x + int(34 * s), r.y + int(6 * s), r.w - legend_w - int(44 * s), r.h - int(36 * s))
+        lh = self.painter.line_height(int(20 * s)) + int(4 * s)
+        if self.portrait:        # the legend under the chart, two columns, so the chart keeps the width
+            lh += int(8 * s)
+            legend_w, legend_h = 0, lh * -(-len(players) // 2) + int(12 * s)
+        else:
+            legend_w, legend_h = int(r.w * 0.26), 0
+        plot = pygame.Rect(r.x + int(34 * s), r.y + int(6 * s), r.w - legend_w - int(44 * s), r.h - legend_h - int(36 * s))
         top_level = max([state["ruleset"]["winning_level"], *(max(p["level_history"] or [1]) for p in players)])
         turns = max([1, *(len(p["level_history"]) - 1 for p in players)])
-        axis_box = pygame.Rect(r.x, r.y, plot.x - r.x - int(4 * s), r.h)
+        axis_box = pygame.Rect(r.x, r.y, plot.x - r.x - int(4 * s), r.h - legend_h)
 
         def pt(i: int, level: int) -> tuple[int, int]:
             return (plot.x + int(plot.w * i / turns), plot.bottom - int(plot.h * (level - 1) / max(1, top_level - 1)))
@@ -670,7 +717,7 @@ class Display:
             pygame.draw.line(self.window, KEY_OFF if level % 5 else KEY, (plot.x, y), (plot.right, y), 1)
             if level in (1, 5, top_level) or top_level <= 10:
                 lh = self.painter.line_height(int(14 * s))
-                self.t(str(level), 14, DIM, axis_box, y=max(r.y, min(r.bottom - lh, y - lh // 2)), align="right")
+                self.t(str(level), 14, DIM, axis_box, y=max(r.y, min(axis_box.bottom - lh, y - lh // 2)), align="right")
         xlab = pygame.Rect(plot.x, plot.bottom + int(6 * s), plot.w, r.bottom - plot.bottom - int(6 * s))
         self.t(_("turns"), 14, DIM, xlab, align="center")
         for i, p in enumerate(players):
@@ -683,14 +730,21 @@ class Display:
             if len(points) > 1:
                 pygame.draw.lines(self.window, color, False, points, max(2, int(3 * s)))
             pygame.draw.circle(self.window, color, points[-1], max(3, int(5 * s)))
-        legend = pygame.Rect(r.right - legend_w, r.y + int(6 * s), legend_w, r.h - int(6 * s))
-        lh = self.painter.line_height(int(20 * s)) + int(4 * s)
+        if self.portrait:
+            legend = pygame.Rect(plot.x, r.bottom - legend_h + int(8 * s), r.right - plot.x, legend_h - int(8 * s))
+        else:
+            legend = pygame.Rect(r.right - legend_w, r.y + int(6 * s), legend_w, r.h - int(6 * s))
         for i, p in enumerate(players):
             y = legend.y + i * lh
+            if self.portrait:
+                y = legend.y + (i // 2) * lh
+                legend_col = pygame.Rect(legend.x + (i % 2) * (legend.w // 2), legend.y, legend.w // 2 - int(8 * s), legend.h)
+            else:
+                legend_col = legend
             color = player_color(state, p["id"])
-            pygame.draw.rect(self.window, color, (legend.x, y + lh // 4, int(14 * s), int(14 * s)))
+            pygame.draw.rect(self.window, color, (legend_col.x, y + lh // 4, int(14 * s), int(14 * s)))
             winner = p["id"] in state["winners"]
-            self.t(f"{p['name']}  {p['level']}", 20, ACTIVE if winner else TEXT, legend, x=legend.x + int(20 * s), y=y)
+            self.t(f"{p['name']}  {p['level']}", 20, ACTIVE if winner else TEXT, legend_col, x=legend_col.x + int(20 * s), y=y)
 
     # ------------------------------------------------------------------ overlays
 
@@ -703,13 +757,44 @@ class Display:
         self.t(view.prompt, 34, BG, inner, y=inner.y + (inner.h - self.painter.line_height(int(34 * s))) // 2, align="center",
                shrink=0.5)
 
+    def menu_box(self, body: pygame.Rect, name: str) -> pygame.Rect:
+        """The panel of a card or player menu, framed; returns its inner rect."""
+        s = self.s
+        if self.portrait:
+            box = pygame.Rect(body.x + int(body.w * 0.03), body.y + int(body.h * 0.1), int(body.w * 0.94), int(body.h * 0.64))
+        else:
+            box = pygame.Rect(body.x + int(body.w * 0.12), body.y + int(body.h * 0.04), int(body.w * 0.76), int(body.h * 0.92))
+        self.painter.panel(box, PANEL_HI, border=ACTIVE, width=int(3 * s))
+        self.panels[name] = box
+        return box.inflate(-int(28 * s), -int(20 * s))
+
+    def key_row(self, button: str, label: str, row: pygame.Rect, size: float, what: str = "") -> None:
+        """One soft key in a menu: its colour, its name and label, and what it does (dimmed, at the right)."""
+        s = self.s
+        lh = row.h
+        pygame.draw.circle(self.window, BUTTON_COLORS[button], (row.x + lh // 2, row.y + lh // 2), lh // 3)
+        text_box = pygame.Rect(row.x + lh + int(4 * s), row.y, row.w - lh - int(4 * s), row.h)
+        if what:
+            half = int(text_box.w * 0.5)
+            self.t(what, size * 0.85, DIM, pygame.Rect(text_box.x + half, row.y, text_box.w - half, row.h),
+                   y=row.y + (lh - self.painter.line_height(int(size * 0.85 * s))) // 2, align="right")
+            text_box = pygame.Rect(text_box.x, row.y, half - int(8 * s), row.h)
+        self.t(f"{_(button.upper())}: {translate_label(label)}", size, TEXT, text_box,
+               y=row.y + (lh - self.painter.line_height(int(size * s))) // 2)
+
     def draw_card_menu(self, view: View, body: pygame.Rect) -> None:
         s, menu = self.s, view.menu
         assert menu is not None
-        box = pygame.Rect(body.x + int(body.w * 0.15), body.y + int(body.h * 0.06), int(body.w * 0.7), int(body.h * 0.88))
-        self.painter.panel(box, PANEL_HI, border=ACTIVE, width=int(3 * s))
-        self.panels["card-menu"] = box
-        inner = box.inflate(-int(28 * s), -int(20 * s))
+        inner = self.menu_box(body, "card-menu")
+        basket_box = None
+        if view.basket:
+            if self.portrait:
+                basket_box = pygame.Rect(inner.x, inner.y + int(inner.h * 0.5), inner.w, inner.h - int(inner.h * 0.5))
+                inner = pygame.Rect(inner.x, inner.y, inner.w, basket_box.y - inner.y - int(8 * s))
+            else:
+                split = int(inner.w * 0.54)
+                basket_box = pygame.Rect(inner.x + split + int(12 * s), inner.y, inner.w - split - int(12 * s), inner.h)
+                inner = pygame.Rect(inner.x, inner.y, split, inner.h)
         self.t(menu["name"], 32, ACTIVE, inner)
         y = inner.y + self.painter.line_height(int(32 * s))
         facts = [_("held by {name}").format(name=menu["holder"]),
@@ -720,33 +805,128 @@ class Display:
             facts.append(_("worth {n} gold").format(n=menu["gold"]))
         if menu.get("big"):
             facts.append(_("Big"))
-        lh = self.painter.line_height(int(20 * s))
-        for fact in facts:
-            self.t(fact, 20, TEXT, inner, y=y)
+        size = 22 if self.portrait else 20 if not basket_box else 18
+        lh = self.painter.line_height(int(size * s))
+        keys = [b for b in BUTTON_ORDER if view.soft_keys.get(b)]
+        # the keys are what the players need most: facts give way when the panel is short
+        room = max(0, (inner.bottom - y - int(8 * s)) // lh - len(keys))
+        for fact in facts[:room]:
+            self.t(fact, size, TEXT, inner, y=y)
             y += lh
         y += int(8 * s)
+        for button in keys:
+            self.key_row(button, view.soft_keys[button], pygame.Rect(inner.x, y, inner.w, lh), size)
+            y += lh
+        if basket_box is not None:
+            if self.portrait:
+                pygame.draw.line(self.window, DIM, (basket_box.x, basket_box.y - int(4 * s)),
+                                 (basket_box.right, basket_box.y - int(4 * s)), 1)
+            else:
+                pygame.draw.line(self.window, DIM, (basket_box.x - int(6 * s), basket_box.y),
+                                 (basket_box.x - int(6 * s), basket_box.bottom), 1)
+            self.draw_basket(view, basket_box)
+
+    def basket_summary(self, view: View) -> tuple[str, list[str], tuple[int, int, int]]:
+        """The basket's total, and what it buys (and the gold it wastes) or how much it lacks."""
+        total = _("{n} gold").format(n=f"{view.basket_gold:,}")
+        if view.basket_levels == 0:
+            return total, [_("{n} gold short of a level").format(n=f"{1000 - view.basket_gold:,}")], DIM
+        buys = [_("buys {n} level(s)").format(n=view.basket_levels)]
+        rest = view.basket_gold % 1000
+        if rest:
+            buys.append(_("{n} gold left over (no change)").format(n=rest))
+        return total, buys, GOOD
+
+    def draw_basket(self, view: View, r: pygame.Rect) -> None:
+        """The sales basket: each item and its gold, the total and the levels it buys."""
+        s = self.s
+        self.panels["basket"] = r
+        self.t(_("Sales basket"), 22, ACTIVE, r)
+        size = 18
+        lh = self.painter.line_height(int(size * s))
+        total, buys, color = self.basket_summary(view)
+        summary_h = lh * 3 + int(6 * s)
+        y = r.y + self.painter.line_height(int(22 * s))
+        items = view.basket
+        room = max(0, (r.bottom - summary_h - y) // lh)
+        if len(items) > room and room > 0:
+            items = items[:room - 1]
+        for item in items:
+            gold = f"{item['gold']:,}"
+            gr = self.t(gold, size, TEXT, r, y=y, align="right")
+            self.t(item["name"], size, TEXT, pygame.Rect(r.x, y, max(0, gr.x - r.x - int(8 * s)), lh), y=y)
+            y += lh
+        if len(items) < len(view.basket):
+            self.t(_("+{n} more").format(n=len(view.basket) - len(items)), size, DIM, r, y=y)
+        y = r.bottom - summary_h + int(6 * s)
+        pygame.draw.line(self.window, DIM, (r.x, y - int(3 * s)), (r.right, y - int(3 * s)), 1)
+        self.t(total, size * 1.15, TEXT, r, y=y, align="right")
+        y += lh + int(2 * s)
+        small = self.painter.line_height(int(size * 0.9 * s))
+        for line in buys:
+            self.t(line, size * 0.9, color, r, y=y)
+            y += small
+
+    def draw_basket_band(self, view: View, band: pygame.Rect) -> None:
+        """The sales basket in one line under the players, while no card menu is open."""
+        s = self.s
+        self.painter.panel(band, PANEL_HI, border=GOOD, width=int(2 * s))
+        self.panels["basket"] = band
+        inner = band.inflate(-int(20 * s), 0)
+        total, buys, color = self.basket_summary(view)
+        y = band.y + (band.h - self.painter.line_height(int(20 * s))) // 2
+        right = self.t(" · ".join([total, *buys]), 20, color, pygame.Rect(inner.x + inner.w // 2, band.y, inner.w - inner.w // 2, band.h),
+                       y=y, align="right")
+        names = ", ".join(item["name"] for item in view.basket)
+        self.t(f"{_('Sales basket')}: {names}", 20, TEXT, pygame.Rect(inner.x, band.y, max(0, right.x - inner.x - int(12 * s)), band.h),
+               y=y)
+
+    def draw_player_menu(self, view: View, body: pygame.Rect) -> None:
+        """A tapped token's own menu: who it is, and what each soft key would change."""
+        s, pm = self.s, view.player_menu
+        assert pm is not None
+        inner = self.menu_box(body, "player-menu")
+        color = player_color(view.state, pm["id"])
+        pygame.draw.rect(self.window, color, (inner.x, inner.y + int(4 * s), int(6 * s), self.painter.line_height(int(32 * s))
+                                              - int(8 * s)), border_radius=3)
+        head = pygame.Rect(inner.x + int(14 * s), inner.y, inner.w - int(14 * s), inner.h)
+        self.t(pm["name"], 32, ACTIVE, head)
+        y = inner.y + self.painter.line_height(int(32 * s))
+        size = 20
+        lh = self.painter.line_height(int(size * s))
+        facts = f"{_('level {n}').format(n=pm['level'])} · {_(pm['sex'])}" + ("" if pm["alive"] else f" · {_('DEAD')}")
+        self.t(facts, size, TEXT, inner, y=y)
+        y += lh + int(8 * s)
+        other = "female" if pm["sex"] == "male" else "male"
+        what = {"roll": _("switch to {sex}").format(sex=_(other)),
+                "help": _("level {a} → {b}").format(a=pm["level"], b=pm["level"] + 1),
+                "run": _("level {a} → {b}").format(a=pm["level"], b=max(1, pm["level"] - 1)),
+                "next": _("{name} leaves the game").format(name=pm["name"]),
+                "undo": _("close this menu")}
+        row_h = max(lh, int(min((inner.bottom - y) / 5, lh * 1.6)))
         for button in BUTTON_ORDER:
             label = view.soft_keys.get(button, "")
             if not label:
                 continue
-            row = pygame.Rect(inner.x, y, inner.w, lh)
-            pygame.draw.circle(self.window, BUTTON_COLORS[button], (row.x + lh // 2, row.y + lh // 2), lh // 3)
-            self.t(f"{_(button.upper())}: {_(label)}", 20, TEXT, row, x=row.x + lh + int(4 * s), y=y)
-            y += lh
+            self.key_row(button, label, pygame.Rect(inner.x, y, inner.w, row_h), size, what[button])
+            y += row_h
 
     def draw_message(self, view: View, r: pygame.Rect) -> None:
         s = self.s
         text, color = view.message, TEXT
         if view.entry:
             text, color = _("tap: {entry}_").format(entry=view.entry), ACTIVE
-        elif view.prompt and view.prompt_kind in ("helper", "victim"):
+        elif view.prompt and view.prompt_kind in BANNER_PROMPTS:
             text, color = view.prompt, ACTIVE
         elif view.message_kind == "refusal":
             self.painter.panel(r, (110, 24, 20))
             text, color = "✗ " + text, TEXT
         self.panels["message"] = r
         inner = r.inflate(-int(12 * s), 0)
-        if text:
+        if text and self.portrait and self.painter.width(text, int(22 * s)) > inner.w:
+            self.painter.wrap(text, 20 * s, color, inner, y=r.y + (r.h - 2 * self.painter.line_height(int(20 * s))) // 2,
+                              max_lines=2)
+        elif text:
             self.t(text, 22, color, inner, y=r.y + (r.h - self.painter.line_height(int(22 * s))) // 2, shrink=0.6)
 
     def draw_soft_keys(self, view: View, bar: pygame.Rect) -> None:
@@ -762,7 +942,7 @@ class Display:
             self.hits.append((r, ("button", button)))
             inner = r.inflate(-int(12 * s), -int(8 * s))
             self.t(_(button.upper()), 15, DIM, inner, y=inner.y + int(3 * s))
-            self.t(_(label) if label else "—", 22, TEXT if label else DIM, inner,
+            self.t(translate_label(label) if label else "—", 22, TEXT if label else DIM, inner,
                    y=inner.bottom - self.painter.line_height(int(22 * s)), shrink=0.6)
 
     # ------------------------------------------------------------------ simulator strip
@@ -782,7 +962,11 @@ class Display:
         entry = pygame.Rect(strip.x + int(strip.w * 0.5) + int(8 * s), strip.y + int(6 * s), int(strip.w * 0.5) - int(14 * s),
                             row - int(10 * s))
         pygame.draw.rect(self.window, PANEL, entry, border_radius=int(4 * s))
-        hint = _("type a card, id or player, Enter taps") if not view.entry else view.entry + "_"
+        uid = as_uid(view.entry)
+        if uid:
+            hint = _("tap a tag UID: {uid}").format(uid=uid) + "_"
+        else:
+            hint = _("type a card, id or player, Enter taps") if not view.entry else view.entry + "_"
         self.t(hint, 16, TEXT if view.entry else DIM, entry.inflate(-int(12 * s), 0),
                y=entry.y + (entry.h - self.painter.line_height(int(16 * s))) // 2)
         x = strip.x + int(6 * s)
@@ -823,7 +1007,7 @@ def draw_enrollment(screen: pygame.Surface, card_name: str, index: int, total: i
         _painters[id(screen)] = painter
     painter.drawn = []
     w, h = screen.get_size()
-    s = h / 480
+    s = scale(w, h)
     screen.fill(BG)
     box = pygame.Rect(int(20 * s), int(20 * s), w - int(40 * s), h - int(40 * s))
     painter.panel(box)

@@ -207,6 +207,142 @@ MESSAGE_TEMPLATES = [
     N_("reader offline: {why}"),
     N_("no card or player token {typed}"),
     N_("cannot win yet: players {players} vs monsters {monsters}; play cards, ask for help or RUN"),
+    # engine events (describe.py), the controller's prompts and soft keys, the engine's common refusals
+    N_("{who} escapes {monster} without a roll"),
+    N_("{card}: {bonus} for the {side}"),
+    N_("{card} on {monster}"),
+    N_("{who} uses {ability}"),
+    N_("{who} uses {ability} ({count} discard(s))"),
+    N_("{by}: {players} escape"),
+    N_("{who} rolled {roll} for the bad stuff of {source}"),
+    N_("{who} discards {card}"),
+    N_("{who} attaches Cheat! to {card}"),
+    N_("{who} loses their class"),
+    N_("{who} loses their race"),
+    N_("{who} loses {card}"),
+    N_("{victim}'s {by} stop {card}"),
+    N_("{by} lifts {card} from {who}"),
+    N_("{source} finds nothing to take from {who}"),
+    N_("Divine Intervention: every cleric goes up a level"),
+    N_("{by}: {who} must roll again"),
+    N_("{by}: {to} takes over the fight"),
+    N_("{who} discards their whole hand"),
+    N_("Illusion on {monster}: tap the monster that replaces it"),
+    N_("{who} gives {card} to {to}"),
+    N_("{who} takes {card} from {giver}"),
+    N_("{who}: tap the item to lose ({source})"),
+    N_("{who} takes off {card}"),
+    N_("{who} had nothing to lose"),
+    N_("{who} sells {cards} for {gold} gold: +{levels} level(s)"),
+    N_("{card} will not fight {who}"),
+    N_("{by} removes {card}"),
+    N_("{card} replaces {old}"),
+    N_("{by} kills {card}"),
+    N_("{card}: the monsters are gone"),
+    N_("{source} will hit {who} in the next combat"),
+    N_("{who} left the game"),
+    N_("{who} is now {what}"),
+    N_("{who} loses the rest from their hand"),
+    N_("{by}: the roll is taken again"),
+    N_("{who} plays {card}"),
+    N_("{who} rolled {roll} and steals {card} from {victim}"),
+    N_("{who} rolled {roll}: the theft of {card} fails"),
+    N_("{by}: {who} draws {n} more treasure(s)"),
+    N_("Wandering Monster: tap the monster that joins the fight"),
+    N_("draw {n} treasure(s)"),
+    N_("{card} cannot be used by a {banned}"),
+    N_("{card} is for {need} only"),
+    N_("{who} already wears {card} as {slot}"),
+    N_("{who}'s hands are full"),
+    N_("{who} cannot carry {card}: already carrying the Big item {big}"),
+    N_("the saved game was damaged after action {n}; resumed from there"),
+    N_("the sales basket is empty again"),
+    N_("reader back online"),
+    N_("tag {uid} names {name}, which is not in the card catalog"),
+    N_("unknown tag {uid}: tap an enrolled copy of the same card to add this tag to it"),
+    N_("that is the unknown tag {uid} again: now tap a copy that is already enrolled"),
+    N_("cannot add tag {uid}: {why}"),
+    N_("tag {uid} is now {card}"),
+    N_("{card} now has {count} tags for {copies} copy"),
+    N_("{card} now has {count} tags for {copies} copies"),
+    N_("tap it again to play it"),
+    N_("UNDO cancels"),
+    N_("UNDO goes back"),
+    N_("{card}: tap the player's token"),
+    N_("{card}: {who} is at level {n}, the lowest"),
+    N_("{card} cannot take {who} to level {n}: the winning level comes only from a kill"),
+    N_("{card}: tap the item"),
+    N_("{card}: ROLL sets the number, NEXT uses it"),
+    N_("{card}: {n}; NEXT uses it"),
+    N_("{button} does nothing here: ROLL sets the number, NEXT uses it, UNDO cancels"),
+    N_("{card} has no ability to use during {phase}"),
+    N_("to sell: {cards}"),
+    N_("NEXT sells, UNDO empties the basket"),
+    N_("{card} taken out of the basket"),
+    N_("{button} does nothing for {card}"),
+    N_("the unknown tag was not added"),
+    N_("cannot {tried} during {phase}; only during {allowed}"),
+    N_("{who} cannot {tried}: it is {active}'s turn"),
+    N_("{who} is not playing"),
+    N_("{who} has already joined"),
+    N_("the table is full ({n} players)"),
+    N_("the game is over"),
+    N_("{who} cannot leave during {phase}"),
+    N_("{who} cannot leave: the game needs two players"),
+    N_("tap at least two player tokens before rolling for who starts"),
+    N_("cannot start with {n} player(s); tap at least {need} player tokens"),
+    N_("cannot {tried} yet: {who} must first tap the item to lose ({kind}, for {source})"),
+    N_("cards are played once the game has started; press NEXT to start"),
+    N_("{card} is already in play with {who}"),
+    N_("{who} is dead until the next turn and cannot play {card}"),
+    N_("{card} ({kind}) is not played through the box"),
+    N_("cannot play {card} while running away"),
+    N_("{who} is already a {card}"),
+    N_("{card} needs a {what} card in front of {who} first"),
+    N_("{card} is played during a combat"),
+    N_("cannot bring out {card} during {phase}: equipment is fixed in a fight"),
+    N_("{card} only on your own turn"),
+    N_("{card} needs a victim: tap a player's token"),
+    N_("{card} cannot take {who} to the winning level"),
+    N_("cannot {action} {card} during {phase}; equipment is fixed until the fight is over"),
+    N_("a player cannot help themselves; tap another player's token"),
+    N_("{who} is already helping; only one helper is allowed"),
+    N_("{who} allows no helpers: fight alone or RUN"),
+    N_("{who} is dead until the next turn"),
+    N_("the fight is already won unless somebody interferes; wait"),
+    N_("the fight is not won yet; press NEXT when the players win"),
+    N_("others may still interfere for {t} s"),
+    N_("nobody can run away from {card}: fight it, or play cards"),
+    N_("nobody has to lose an item now"),
+    N_("{who} chooses the item to lose, not {other}"),
+    N_("tap the item {who} loses"),
+    N_("{card} is not a {kind} item; tap a {kind2} item"),
+    N_("the basket is empty (or names a card twice): add items with the card menu, then NEXT"),
+    N_("{card} has no gold value and cannot be sold"),
+    N_("{card} belongs to {who}"),
+    N_("{names} are worth {total} gold; selling needs 1,000 gold per level"),
+    N_("selling {names} would take {who} to level {n}; the winning level comes only from a kill"),
+    N_("{who} is not fighting"),
+    N_("Turning works only against Undead, and none is in this fight"),
+    N_("cannot equip {card}: {why}"),
+    N_("{card} is not equipped"),
+    N_("{card} is not a carried item"),
+    N_("cannot add {card} to the fight: play a Wandering Monster first (or an Undead beside an Undead)"),
+    N_("{card} is played only after a combat"),
+    N_("{card} is played only in your own combat"),
+    N_("{card} is played right after a run-away roll"),
+    N_("{card} goes on an item outside combat"),
+    N_("{card} needs one of {who}'s items: tap the item"),
+    N_("{card}: tap the token of the player to steal from"),
+    N_("{ability}: discard at least one card"),
+    N_("{who} has no run-away roll left"),
+    N_("charm: discard your whole hand, at least 3 cards"),
+    N_("the halfling re-roll comes right after a failed run-away roll"),
+    N_("{who} is already at level {n}, the lowest"),
+    N_("a correction cannot take {who} to level {n}: the winning level comes only from a kill"),
+    N_("Sell {gold} gold"),
+    N_("Use {n}"),
+    N_("Sex: {sex}"),
 ]
 
 
@@ -218,7 +354,19 @@ def _template_regex(template: str) -> re.Pattern[str]:
     return re.compile("".join(out))
 
 
-_COMPILED = [(t, _template_regex(t)) for t in MESSAGE_TEMPLATES]
+def _literal_length(template: str) -> int:
+    return len(re.sub(r"\{\w+\}", "", template))
+
+
+# The most specific template first: "tag {uid} is now {card}" before "{who} is now {what}".
+_COMPILED = sorted(((t, _template_regex(t)) for t in MESSAGE_TEMPLATES), key=lambda tr: -_literal_length(tr[0]))
+
+# Placeholders whose values are words the catalogs translate (a phase, a sex, an ability),
+# lists of names joined with "and", and reasons that are sentences of their own.
+WORD_GROUPS = {"phase", "allowed", "tried", "side", "sex", "what", "ability", "kind", "kind2", "action", "slot", "button",
+               "need", "banned"}
+LIST_GROUPS = {"winners", "players", "names", "cards"}
+SENTENCE_GROUPS = {"why"}
 
 
 def translate_message(text: str) -> str:
@@ -232,16 +380,41 @@ def translate_message(text: str) -> str:
     return _("; ").join(out)
 
 
+def translate_label(text: str) -> str:
+    """A soft-key label: a fixed word from the catalog, else a template ("Sell {gold} gold")."""
+    translated = _(text)
+    return translated if translated != text else translate_message(text)
+
+
 def _translate_part(part: str) -> str | None:
     for template, regex in _COMPILED:
         m = regex.fullmatch(part)
         if m:
+            values = {k: _translate_value(k, v) for k, v in m.groupdict().items()}
             try:
-                return _(template).format(**m.groupdict())
+                return _(template).format(**values)
             except (KeyError, IndexError, ValueError):
                 log.warning("translation of %r does not fit its placeholders", template)
                 return None
     return None
+
+
+def _translate_word(word: str) -> str:
+    for candidate in (word, word.replace("-", " ")):
+        translated = _(candidate)
+        if translated != candidate:
+            return translated
+    return word
+
+
+def _translate_value(group: str, value: str) -> str:
+    if group in WORD_GROUPS:
+        return _(" or ").join(_translate_word(w) for w in value.split(" or "))
+    if group in LIST_GROUPS:
+        return _(" and ").join(_(", ").join(value.split(", ")) for value in value.split(" and "))
+    if group in SENTENCE_GROUPS:
+        return translate_message(value)
+    return value
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,8 +1,18 @@
-"""The simulator's card picker: type-ahead over card names, card ids and player tokens."""
+"""The simulator's card picker: type-ahead over card names, card ids and player tokens,
+and raw tag UIDs (4, 7 or 10 bytes in hex) tapped as they are, for trying unknown tags."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
+
+UID = re.compile(r"[0-9a-f]{8}(?:[0-9a-f]{6}(?:[0-9a-f]{6})?)?")
+
+
+def as_uid(entry: str) -> str | None:
+    """``entry`` as a tag UID in upper-case hex (8, 14 or 20 digits), else None."""
+    typed = entry.strip().lower()
+    return typed.upper() if UID.fullmatch(typed) else None
 
 
 def suggest(entry: str, names: dict[str, str], players: Iterable[tuple[str, str]] = (), *,

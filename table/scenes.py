@@ -1,6 +1,8 @@
 """Table scripts that bring the simulated table to each screen, for docs/make_screens.py and the tests.
 
 Each scene is a table script (design §4); its last action leaves the screen worth showing.
+PLAYER_MENU is not a script: it opens the "player-menu" prompt on the table scene (see
+``open_player_menu``), for the menu a tapped token brings up.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ SCENES: dict[str, str] = {
     "interference": GEARED + "tap gelatinous-octahedron\npress next\nwait 1.2\n",
     "helper-prompt": GEARED + "tap net-troll\npress help\n",
     "card-menu": GEARED + "tap boots-of-butt-kicking\n",
+    "sales-basket": GEARED + "tap boots-of-butt-kicking\npress help\ntap bow-with-ribbons\npress help\ntap helm-of-courage\n",
     "run-away": GEARED + "tap net-troll\npress help\ntap player-2\npress run\ndie 2\npress roll\n",
     "charity": GEARED + "press next\npress next\n",
     "game-over": JOIN4 + """
@@ -79,3 +82,20 @@ press next
 wait 3
 """,
 }
+
+
+PLAYER_MENU = "player-menu"
+PLAYER_MENU_KEYS = {"roll": "Sex: female", "help": "Level +1", "run": "Level −1", "next": "Leave game", "undo": "Back"}
+
+
+def open_player_menu(ctl, language: str = "en", player: str = "player-2"):  # type: ignore[no-untyped-def]
+    """The View with ``player``'s menu open: the prompt, and its soft keys from the controller once
+    it offers them (until then, the keys the menu is specified with)."""
+    from table.controller import Prompt
+    from table.view import build_view
+
+    ctl.prompt = Prompt("player-menu", ctl.state.player(player).name, player=player)
+    view = build_view(ctl, language=language)
+    if not any(label for button, label in view.soft_keys.items() if button != "undo"):
+        view.soft_keys = dict(PLAYER_MENU_KEYS)
+    return view

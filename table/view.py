@@ -13,6 +13,7 @@ from table.i18n import _, translate_message
 BUTTON_ORDER = ("roll", "help", "run", "next", "undo")
 ESCAPE_ON = 5           # engine.game.ESCAPE_ON: a run-away roll of 5 or more escapes
 ROLL_EVENTS = ("RunAwaySucceeded", "RunAwayFailed", "FirstPlayerChosen")
+GOLD_PER_LEVEL = 1000   # selling: 1,000 gold buys a level, and no change is given
 
 
 @dataclass
@@ -22,7 +23,7 @@ class View:
     message: str = ""
     message_kind: str = "info"
     prompt: str = ""
-    prompt_kind: str = ""                 # helper | victim | card-menu | ""
+    prompt_kind: str = ""                 # helper | victim | target | item | value | card-menu | player-menu | enroll | ""
     soft_keys: dict[str, str] = field(default_factory=dict)
     acting: str = ""
     reader_online: bool | None = None
@@ -39,6 +40,10 @@ class View:
     suggestions: list[tuple[str, str]] = field(default_factory=list)  # simulator picker: (id, label)
     pick: int = 0                         # simulator picker: highlighted suggestion
     first_player: str | None = None       # setup: the player the die chose
+    basket: list[dict[str, Any]] = field(default_factory=list)   # items to sell: card, name, gold
+    basket_gold: int = 0
+    basket_levels: int = 0                # levels the basket buys (no change is given)
+    player_menu: dict[str, Any] | None = None   # the open player menu: id, name, level, sex, alive
 
 
 def describe_effect(effect: Effect, catalog: Catalog) -> str:
@@ -90,6 +95,13 @@ def build_view(ctl: Controller, *, entry: str = "", language: str = "en") -> Vie
                 "holder": holder.name, "bonus": card.bonus, "gold": card.gold,
                 "equipped": card.id in holder.equipped,
                 "slot": card.slot.value if card.slot is not None else None, "big": card.big}
+    basket = [{"card": cid, "name": catalog[cid].name_in(language), "gold": catalog[cid].gold or 0}
+              for cid in getattr(ctl, "basket", []) if cid in catalog]
+    basket_gold = sum(item["gold"] for item in basket)
+    player_menu = None
+    if prompt is not None and prompt.kind == "player-menu" and ctl.state.has_player(prompt.player):
+        p = ctl.state.player(prompt.player)
+        player_menu = {"id": p.id, "name": p.name, "level": p.level, "sex": p.sex, "alive": p.alive}
     run_needs = {}
     if ctl.state.flight is not None:
         from engine.strength import run_away_bonus
@@ -117,5 +129,9 @@ def build_view(ctl: Controller, *, entry: str = "", language: str = "en") -> Vie
         actions=ctl.history_len,
         events=tuple(e.name for e in ctl.last_events),
         first_player=getattr(ctl.state, "first_player", None),
+        basket=basket,
+        basket_gold=basket_gold,
+        basket_levels=basket_gold // GOLD_PER_LEVEL,
+        player_menu=player_menu,
     )
 

@@ -21,7 +21,7 @@ from table.simulate import perform
 from table.view import build_view
 from table.wiring import build_table
 
-SIZES = [(800, 480), (1920, 1080)]
+SIZES = [(800, 480), (1920, 1080), (720, 1280)]
 
 
 class Rig:
@@ -87,6 +87,7 @@ def test_every_screen_keeps_its_text_inside_its_panels(rig_factory, scene: str, 
     ("setup", "setup", "seats"), ("table", "kick-open-the-door", "player-4"), ("combat", "combat", "combat"),
     ("run-away", "run-away", "run-away"), ("charity", "charity", "charity"), ("game-over", "game-over", "chart"),
     ("card-menu", "kick-open-the-door", "card-menu"), ("helper-prompt", "combat", "prompt"),
+    ("sales-basket", "kick-open-the-door", "basket"),
 ])
 def test_each_scene_reaches_its_screen(rig_factory, scene: str, phase: str, panel: str) -> None:
     rig = rig_factory().run(SCENES[scene])
@@ -106,6 +107,18 @@ def test_level_region_changes_after_a_level_up(rig_factory, size) -> None:
     assert rig.display.level_rects["player-1"] == rect
     assert pygame.image.tobytes(rig.display.window.subsurface(rect), "RGB") != before
     assert pygame.image.tobytes(rig.display.window.subsurface(other), "RGB") == other_before
+
+
+def test_portrait_screen_stacks_the_panels(rig_factory) -> None:
+    """720x1280 (Touch Display 2): seats above the setup help, players above the combat, all at full width."""
+    rig = rig_factory((720, 1280)).run(SCENES["setup"])
+    seats, help_ = rig.display.panels["seats"], rig.display.panels["setup-help"]
+    assert help_.top > seats.bottom and seats.w == help_.w > 600
+    rig.run("press next\ntap net-troll\n")
+    combat = rig.display.panels["combat"]
+    assert all(rig.display.panels[p].bottom < combat.top for p in ("player-1", "player-4"))
+    assert combat.w > 600 and combat.h > 640
+    assert rig.display.panels["key-undo"].bottom <= 1280
 
 
 def test_interference_bar_shrinks_as_the_window_runs_down(rig_factory) -> None:
@@ -227,3 +240,92 @@ def test_simulate_screenshot_writes_a_png_per_action(tmp_path: Path, capsys) -> 
     pngs = sorted(shots.glob("*.png"))
     assert len(pngs) == 5
     assert pygame.image.load(str(pngs[-1])).get_size() == (800, 480)
+
+
+def test_typed_hex_uid_taps_that_tag_so_unknown_tags_can_be_enrolled_in_play(tmp_path: Path) -> None:
+    """Simulator: 8, 14 or 20 hex digits and Enter tap that raw UID through the simulated reader."""
+    from table.app import Picker, _key
+    from table.picker import as_uid
+
+    assert as_uid("04a1b2c3") == "04A1B2C3"
+    assert as_uid("04A1B2C3D4E5F6") == "04A1B2C3D4E5F6"
+    assert as_uid("04a1b2c3d4e5f60718293a") is None        # 22 digits: no tag has that
+    assert as_uid("04a1b2c") is None and as_uid("net-troll") is None
+
+    pygame.display.init()
+    table = build_table(parse_config({}), ManualClock(), state_dir=tmp_path, seed_source=lambda: 1)
+    ctl = table.controller
+    reader, buttons = SimReader(table.events, clock=ctl.clock), SimButtons(table.events, clock=ctl.clock)
+    for action in parse_script("tap player-1\ntap player-2\ntap player-3\npress next\n", table.catalog):
+        perform(action, table, reader, buttons, ctl.clock)
+    picker = Picker()
+
+    def type_and_enter(text: str) -> None:
+        for ch in text:
+            _key(SimpleNamespace(key=ord(ch.lower()), unicode=ch), picker, reader, buttons, ctl)
+        picker.refresh(build_view(ctl))
+        _key(SimpleNamespace(key=pygame.K_RETURN, unicode="\r"), picker, reader, buttons, ctl)
+        for item in table.events.drain():
+            ctl.handle(item)
+
+    type_and_enter("04A1B2C3")
+    assert ctl.prompt is not None and ctl.prompt.kind == "enroll" and ctl.prompt.card == "04A1B2C3"
+    type_and_enter("elf")
+    assert ctl.registry.lookup("04A1B2C3") == "elf"
+    type_and_enter("04a1b2c3")
+    assert ctl.state.player("player-1").races == ["elf"]
+    table.journal.close()
+
+
+def test_strip_says_a_typed_uid_will_be_tapped_as_a_tag(tmp_path: Path) -> None:
+    display = Display((720, 1280), sim_strip=True)
+    try:
+        table = build_table(parse_config({}), ManualClock(), state_dir=tmp_path, seed_source=lambda: 1)
+        display.render(build_view(table.controller, entry="04a1b2c3d4e5f6"))
+        assert "tap a tag UID: 04A1B2C3D4E5F6_" in [d.text for d in display.drawn]
+        assert_text_inside_panels(display)
+        table.journal.close()
+    finally:
+        display.close()
+
+
+def test_card_menu_shows_the_sales_basket_its_gold_and_the_levels_it_buys(rig_factory) -> None:
+    rig = rig_factory().run(SCENES["sales-basket"])
+    view = build_view(rig.table.controller)
+    assert [item["card"] for item in view.basket] == ["boots-of-butt-kicking", "bow-with-ribbons"]
+    assert (view.basket_gold, view.basket_levels) == (1200, 1)
+    texts = [d.text for d in rig.display.drawn]
+    assert {"Sales basket", "Boots of Butt-Kicking", "Bow with Ribbons", "400", "800", "1,200 gold"} <= set(texts)
+    assert any("buys 1 level(s)" in t for t in texts) and any("200 gold left over" in t for t in texts)
+    basket, menu = rig.display.panels["basket"], rig.display.panels["card-menu"]
+    assert menu.contains(basket)
+    rig.run("press undo\n")                        # the menu closes; the basket stays, as a band
+    assert "card-menu" not in rig.display.panels and "basket" in rig.display.panels
+    rig.run("press undo\n")                        # UNDO empties the basket
+    assert "basket" not in rig.display.panels
+
+
+def test_a_small_basket_says_how_much_gold_a_level_still_needs(rig_factory) -> None:
+    rig = rig_factory().run(SCENES["table"] + "tap helm-of-courage\npress help\ntap helm-of-courage\n")
+    texts = [d.text for d in rig.display.drawn]
+    assert "200 gold" in texts and any("800 gold short of a level" in t for t in texts)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("language", ["en", "es", "zh"])
+def test_player_menu_shows_who_and_what_each_key_does(rig_factory, size, language: str) -> None:
+    from table.scenes import open_player_menu
+
+    rig = rig_factory(size, language).run(SCENES["table"])
+    view = open_player_menu(rig.table.controller, language, "player-2")
+    assert view.prompt_kind == "player-menu" and view.player_menu["name"] == "Player 2"
+    rig.display.render(view)
+    assert "player-menu" in rig.display.panels
+    assert_text_inside_panels(rig.display)
+    texts = [d.text for d in rig.display.drawn]
+    if language == "en":
+        for expected in ("Player 2", "level 1 · male", "switch to female", "level 1 → 2", "Player 2 leaves the game",
+                         "close this menu", "HELP: Level +1"):
+            assert expected in texts, expected
+    if language == "zh":
+        assert "HELP: 等级 +1" not in texts and "求助: 等级 +1" in texts
