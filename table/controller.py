@@ -422,7 +422,7 @@ class Controller:
             p = self.state.player(self.prompt.player)
             leave = "Leave: sure?" if self.prompt.value else "Leave game"
             return {"roll": "Make " + ("female" if p.sex == "male" else "male"), "help": "Level +1",
-                    "run": "Level -1", "next": leave, "undo": "Back"}
+                    "run": "Level −1", "next": leave, "undo": "Back"}
         if self.prompt is not None:
             return {"roll": "", "help": "", "run": "", "next": "", "undo": "Cancel"}
         keys = legal_buttons(self.state, self.catalog)

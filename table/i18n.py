@@ -343,6 +343,13 @@ MESSAGE_TEMPLATES = [
     N_("Sell {gold} gold"),
     N_("Use {n}"),
     N_("Sex: {sex}"),
+    N_("Make {sex}"),
+    N_("Leave: sure?"),
+    N_("Next monster"),
+    N_("This one"),
+    N_("{who}: tap a card to play it for {who2}, or use the buttons"),
+    N_("{who} leaves the game? NEXT again to confirm, UNDO keeps them"),
+    N_("{card}: tap the monster it is for, or ROLL to choose and NEXT ({monster}, {i} of {n})"),
 ]
 
 

@@ -85,17 +85,9 @@ wait 3
 
 
 PLAYER_MENU = "player-menu"
-PLAYER_MENU_KEYS = {"roll": "Sex: female", "help": "Level +1", "run": "Level −1", "next": "Leave game", "undo": "Back"}
-
-
 def open_player_menu(ctl, language: str = "en", player: str = "player-2"):  # type: ignore[no-untyped-def]
-    """The View with ``player``'s menu open: the prompt, and its soft keys from the controller once
-    it offers them (until then, the keys the menu is specified with)."""
-    from table.controller import Prompt
+    """The View with ``player``'s menu open, as a tap of their token opens it."""
     from table.view import build_view
 
-    ctl.prompt = Prompt("player-menu", ctl.state.player(player).name, player=player)
-    view = build_view(ctl, language=language)
-    if not any(label for button, label in view.soft_keys.items() if button != "undo"):
-        view.soft_keys = dict(PLAYER_MENU_KEYS)
-    return view
+    ctl.tap_token(player)
+    return build_view(ctl, language=language)
