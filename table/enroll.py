@@ -51,7 +51,7 @@ class EnrollApp:
         if set_id is not None and not any(c.set_id == set_id for c in self.catalog.values()):
             sets = sorted({c.set_id for c in self.catalog.values()})
             raise ConfigError(f"no card set {set_id!r}; the sets are {', '.join(sets)}")
-        self.registry = TagRegistry(directory / TAGS_FILE)
+        self.registry = TagRegistry(directory / TAGS_FILE, known=self.catalog)
         self.session = EnrollmentSession(self.catalog, self.registry, directory / PROGRESS_FILE,
                                          set_id=set_id, tokens=tokens)
         self.events = EventQueue()
@@ -65,6 +65,8 @@ class EnrollApp:
                                       buzzer_pin=config.feedback.pin("buzzer"), led_pin=config.feedback.pin("led"))
         self.line = Line(self.session.prompt() if self.session.done == 0 else
                          f"welcome back: {self.session.done} of {self.session.total} already enrolled")
+        if self.registry.problems:
+            self.line = Line(self.registry.damage_report() or "", "refusal")
         self.reader_online: bool | None = None
         self.reader_message = ""
         self.entry = ""             # simulator: the UID being typed
