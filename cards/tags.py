@@ -16,7 +16,7 @@ import csv
 import io
 import logging
 import time
-from collections.abc import Container
+from collections.abc import Container, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -215,14 +215,19 @@ class TagRegistry:
         if self._by_uid.pop(uid, None) is not None:
             self.save()
 
-    def items(self) -> list[tuple[str, str]]:
-        return sorted(self._by_uid.items(), key=lambda kv: (kv[1], kv[0]))
+    def items(self, order: Sequence[str] | None = None) -> list[tuple[str, str]]:
+        """(uid, card) pairs by card id, or in ``order`` of card ids (others after, by id); UIDs sorted within a card."""
+        if order is None:
+            return sorted(self._by_uid.items(), key=lambda kv: (kv[1], kv[0]))
+        rank = {card: n for n, card in enumerate(order)}
+        last = len(rank)
+        return sorted(self._by_uid.items(), key=lambda kv: (rank.get(kv[1], last), kv[1], kv[0]))
 
-    def to_csv(self) -> str:
+    def to_csv(self, order: Sequence[str] | None = None) -> str:
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(HEADER)
-        writer.writerows(self.items())
+        writer.writerows(self.items(order))
         return out.getvalue()
 
     def save(self) -> None:
