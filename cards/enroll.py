@@ -199,3 +199,82 @@ class EnrollmentSession:
 
     def __repr__(self) -> str:
         return f"<EnrollmentSession {self.done}/{self.total} enrolled, {self.skipped_count} skipped>"
+
+
+class SingleCardSession:
+    """``enroll --card ID``: every tag tapped is bound to that one card, until RUN.
+
+    For re-tagging a card whose sticker came off, or adding copies. UNDO takes back the last
+    tag bound in this session; with nothing left to take back it ends the session, as RUN
+    does. NEXT does nothing here. The same interface as EnrollmentSession, for the screen.
+    """
+
+    def __init__(self, catalog: Catalog, registry: TagRegistry, card: str) -> None:
+        if card not in catalog and card not in PLAYER_TOKENS:
+            raise KeyError(card)
+        self.catalog = catalog
+        self.registry = registry
+        self.card = card
+        self.name = catalog[card].name if card in catalog else _token_name(card)
+        self.total = catalog[card].copies if card in catalog else 1
+        self.bound: list[str] = []          # UIDs bound in this session, for UNDO
+        self.skipped_count = 0
+
+    @property
+    def done(self) -> int:
+        return len(self.registry.uids_of(self.card))
+
+    @property
+    def progress(self) -> float:
+        return min(1.0, self.done / self.total) if self.total else 1.0
+
+    @property
+    def is_finished(self) -> bool:
+        return False                        # more tags may always be added; RUN ends it
+
+    def current(self) -> Step:
+        n = self.done + 1
+        return Step(self.card, self.name, n, max(self.total, n), n)
+
+    def prompt(self) -> str:
+        copies = "1 copy" if self.total == 1 else f"{self.total} copies"
+        return (f"tap a tag for {self.name}: {self.done} tag(s) bound, the deck has {copies}; "
+                "UNDO takes back, RUN ends")
+
+    def name_of(self, card: str) -> str:
+        if card in self.catalog:
+            item = self.catalog[card]
+            return f"{item.name} ({item.kind.value})"
+        if card in PLAYER_TOKENS:
+            return _token_name(card)
+        return card
+
+    def tap(self, uid: str) -> EnrollResult:
+        owner = self.registry.lookup(uid)
+        if owner == self.card:
+            return EnrollResult(False, "refused", f"tag {uid} is already bound to {self.name}; tap another tag, or RUN")
+        if owner is not None:
+            return EnrollResult(False, "refused", f"tag {uid} already belongs to {self.name_of(owner)}; "
+                                                  f"'munchkin-table enroll --card {owner}' and UNDO, or use another tag")
+        self.registry.bind(uid, self.card)
+        self.bound.append(uid)
+        return EnrollResult(True, "bound", f"{uid} bound to {self.name} ({self.done} tag(s) now)")
+
+    def skip(self) -> EnrollResult:
+        return EnrollResult(False, "refused", f"NEXT does nothing here: tap a tag for {self.name}, UNDO takes back, RUN ends")
+
+    def undo(self) -> EnrollResult:
+        while self.bound:
+            uid = self.bound.pop()
+            if self.registry.lookup(uid) == self.card:
+                self.registry.unbind(uid)
+                return EnrollResult(True, "undone", f"took back {uid} from {self.name}")
+        return EnrollResult(True, "quit", f"nothing to take back: done, {self.name} has {self.done} tag(s)")
+
+    def __repr__(self) -> str:
+        return f"<SingleCardSession {self.card} {self.done} tag(s), {len(self.bound)} this session>"
+
+
+def deck_order(catalog: Catalog) -> list[str]:
+    """Player tokens, then every card id in catalog order: the order the enrollment walks."""
+    return [*PLAYER_TOKENS, *catalog]

@@ -2,18 +2,28 @@
 
 Kept as a CSV file (``uid,card``) in the state directory and always replaced
 atomically, so a power cut leaves either the old registry or the new one.
+
+A damaged file (edited by hand, written by another tool, torn, or garbage)
+never stops the table: every good row is kept, every bad row is skipped with a
+log line naming ``file:line``, the damaged file is copied aside as
+``tags.csv.damaged-<timestamp>`` and a clean one is written in its place.
+``TagRegistry.problems`` lists what was skipped, for the screen.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Container, Iterator
+import logging
+import time
+from collections.abc import Container, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from cards.files import write_atomically
 from engine.state import PLAYER_TOKENS
+
+log = logging.getLogger(__name__)
 
 HEADER = ("uid", "card")
 HEX = set("0123456789ABCDEF")
@@ -54,8 +64,14 @@ def parse_tag_csv(text: str, known: Container[str], bound: dict[str, str]) -> tu
     rows: list[tuple[str, str]] = []
     problems: list[ImportProblem] = []
     first_in_file: dict[str, tuple[str, int]] = {}
-    lines = text.splitlines()
-    for number, row in enumerate(csv.reader(lines), 1):
+    # split on newlines only: str.splitlines() also breaks on \x0b, \x1c … and would shift line numbers
+    for number, line in enumerate(text.split("\n"), 1):
+        line = line.rstrip("\r")
+        try:
+            row = next(csv.reader([line]), [])
+        except csv.Error as exc:
+            problems.append(ImportProblem(number, f"not a CSV row ({exc}): {line[:40]!r}"))
+            continue
         cells = [cell.strip() for cell in row]
         if not any(cells) or cells[0].startswith("#"):
             continue
@@ -69,6 +85,9 @@ def parse_tag_csv(text: str, known: Container[str], bound: dict[str, str]) -> tu
             uid = parse_uid(raw_uid)
         except ValueError as exc:
             problems.append(ImportProblem(number, str(exc)))
+            continue
+        if not card or "\ufffd" in card or not card.isprintable():
+            problems.append(ImportProblem(number, f"{card!r} is not a card id"))
             continue
         if not (card in known or is_player_token(card)):
             problems.append(ImportProblem(number, f"unknown card id {card!r} (not in the catalog, not player-1 … player-6)"))
@@ -85,23 +104,78 @@ def parse_tag_csv(text: str, known: Container[str], bound: dict[str, str]) -> tu
     return rows, problems
 
 
-class TagRegistry:
-    """UID → card id or player token; several UIDs may share a card id."""
+class _AnyCard:
+    """``known`` when no catalog is given: every well-formed card id is taken."""
 
-    def __init__(self, path: Path | None = None) -> None:
+    def __contains__(self, item: object) -> bool:
+        return True
+
+
+class TagRegistry:
+    """UID → card id or player token; several UIDs may share a card id.
+
+    ``known`` (the catalog, or any container of card ids) lets loading skip rows whose
+    card does not exist. Loading never raises: see ``problems`` and ``moved_aside``.
+    """
+
+    def __init__(self, path: Path | None = None, *, known: Container[str] | None = None) -> None:
         self.path = path
         self._by_uid: dict[str, str] = {}
-        if path is not None and path.exists():
-            self._by_uid = dict(self._read(path.read_text(encoding="utf-8")))
+        self.problems: list[str] = []       # "tags.csv:3: …", one per skipped row or failure
+        self.moved_aside: Path | None = None
+        if path is not None:
+            self._load(path, _AnyCard() if known is None else known)
 
-    @staticmethod
-    def _read(text: str) -> Iterator[tuple[str, str]]:
-        rows = csv.reader(io.StringIO(text))
-        for n, row in enumerate(rows, 1):
-            if n == 1 and tuple(c.strip() for c in row) == HEADER:
-                continue
-            if len(row) >= 2:
-                yield parse_uid(row[0]), row[1].strip()
+    def _load(self, path: Path, known: Container[str]) -> None:
+        try:
+            raw = path.read_bytes()
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            self._problem(f"{path}: cannot read it ({exc.strerror or exc}); starting with no tags")
+            return
+        text = raw.decode("utf-8-sig", errors="replace")
+        rows, problems = parse_tag_csv(text, known, {})
+        self._by_uid = dict(rows)
+        if not problems:
+            return
+        for problem in problems:
+            self._problem(f"{path.name}:{problem.line}: {problem.message}; row skipped")
+        self.moved_aside = self._keep_aside(path, raw)
+        try:
+            self.save()
+        except OSError as exc:
+            self._problem(f"{path}: cannot write a clean copy ({exc.strerror or exc}); using the good rows anyway")
+
+    def _problem(self, text: str) -> None:
+        log.warning("tag registry: %s", text)
+        self.problems.append(text)
+
+    def _keep_aside(self, path: Path, raw: bytes) -> Path | None:
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        aside = path.with_name(f"{path.name}.damaged-{stamp}")
+        n = 1
+        while aside.exists():
+            n += 1
+            aside = path.with_name(f"{path.name}.damaged-{stamp}-{n}")
+        try:
+            aside.write_bytes(raw)      # exactly what was read, for whoever wants to recover a row by hand
+        except OSError as exc:
+            self._problem(f"{path}: cannot keep the damaged file aside ({exc.strerror or exc})")
+            return None
+        log.warning("tag registry: kept the damaged %s aside as %s", path, aside)
+        return aside
+
+    def damage_report(self) -> str | None:
+        """One line for the screen when loading skipped rows, else None."""
+        if not self.problems:
+            return None
+        skipped = sum(1 for p in self.problems if p.endswith("row skipped"))
+        name = self.path.name if self.path else "the tag registry"
+        head = f"{name} was damaged: skipped {skipped} bad row(s), kept {len(self)} tag(s)" if skipped else self.problems[0]
+        if self.moved_aside is not None:
+            head += f"; the old file is kept as {self.moved_aside.name}"
+        return head
 
     def lookup(self, uid: str) -> str | None:
         return self._by_uid.get(uid)
@@ -141,14 +215,19 @@ class TagRegistry:
         if self._by_uid.pop(uid, None) is not None:
             self.save()
 
-    def items(self) -> list[tuple[str, str]]:
-        return sorted(self._by_uid.items(), key=lambda kv: (kv[1], kv[0]))
+    def items(self, order: Sequence[str] | None = None) -> list[tuple[str, str]]:
+        """(uid, card) pairs by card id, or in ``order`` of card ids (others after, by id); UIDs sorted within a card."""
+        if order is None:
+            return sorted(self._by_uid.items(), key=lambda kv: (kv[1], kv[0]))
+        rank = {card: n for n, card in enumerate(order)}
+        last = len(rank)
+        return sorted(self._by_uid.items(), key=lambda kv: (rank.get(kv[1], last), kv[1], kv[0]))
 
-    def to_csv(self) -> str:
+    def to_csv(self, order: Sequence[str] | None = None) -> str:
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(HEADER)
-        writer.writerows(self.items())
+        writer.writerows(self.items(order))
         return out.getvalue()
 
     def save(self) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import queue
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +30,13 @@ class Check:
         return line if self.ok or not self.fix else f"{line}\n       fix: {self.fix}"
 
 
+BOOT_CONFIGS = ("/boot/firmware/config.txt", "/boot/config.txt")  # Bookworm and later, then older Pi OS
+CMDLINES = ("/boot/firmware/cmdline.txt", "/boot/cmdline.txt")
+# the Pi's own UARTs; a console on one of them talks over a PN532 wired to it
+PI_UARTS = ("serial0", "serial1", "ttyAMA0", "ttyAMA10", "ttyS0")
+
+
+
 def run_checks(
     reader_type: str,
     *,
@@ -43,20 +50,136 @@ def run_checks(
     pin_factory: Any = None,
     dev_dir: str = "/dev",
     access: Callable[[str, int], bool] = os.access,
+    boot_configs: Sequence[str] = BOOT_CONFIGS,
+    cmdlines: Sequence[str] = CMDLINES,
+    groups: Iterable[str] | None = None,
+    group_exists: Callable[[str], bool] | None = None,
 ) -> list[Check]:
+    """Every check for this reader type. ``boot_configs``/``cmdlines`` are tried in order (the
+    first that exists is read); ``groups`` are the process's group names (default: its own)."""
     checks: list[Check] = []
     if reader_type == "mfrc522":
+        checks.append(check_spi_boot_config(boot_configs))
         checks += check_mfrc522(spi_bus, spi_device, reset_pin, dev_dir=dev_dir, access=access)
     elif reader_type == "pn532":
+        checks.append(check_serial_console(port, cmdlines))
         checks += check_pn532(port, baudrate, access=access)
     elif reader_type == "sim":
         checks.append(Check("reader", True, "simulated reader: nothing to check"))
     else:
         checks.append(Check("reader", False, f"unknown reader type {reader_type!r}", "set [reader] type to mfrc522, pn532 or sim"))
+    if reader_type in ("mfrc522", "pn532"):
+        needed = ["gpio", "spi"] if reader_type == "mfrc522" else ["dialout"] + (["gpio"] if button_pins is not None else [])
+        checks.append(check_groups(needed, groups, group_exists))
     if button_pins is not None:
         checks.append(check_buttons(button_pins, pin_factory))
     checks.append(check_state_dir(state_dir))
     return checks
+
+
+def _first_readable(paths: Sequence[str]) -> tuple[str | None, str, str | None]:
+    """(path, text, None) of the first file that exists, (path, "", why) if it cannot be read, or (None, "", None)."""
+    for path in paths:
+        try:
+            with open(path, encoding="utf-8", errors="replace") as fh:
+                return path, fh.read(), None
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            return path, "", str(exc.strerror or exc)
+    return None, "", None
+
+
+def check_spi_boot_config(paths: Sequence[str] = BOOT_CONFIGS) -> Check:
+    """``dtparam=spi=on`` (or an spi0 overlay) in the boot config, the last setting winning."""
+    name = "SPI in the boot config"
+    fix_line = "add dtparam=spi=on to {path} (or: sudo raspi-config nonint do_spi 0), then reboot"
+    path, text, error = _first_readable(paths)
+    if path is None:
+        return Check(name, False, f"no boot config at {' or '.join(paths)} (is this a Raspberry Pi?)",
+                     fix_line.format(path=paths[0]))
+    if error is not None:
+        return Check(name, False, f"cannot read {path}: {error}", f"check the permissions of {path}")
+    state: bool | None = None
+    for raw in text.splitlines():
+        line = raw.split("#", 1)[0].strip().replace(" ", "")
+        key, _, value = line.partition("=")
+        if key == "dtparam":
+            for param in value.split(","):
+                if param in ("spi", "spi=on", "spi=true", "spi=yes", "spi=1"):
+                    state = True
+                elif param.startswith("spi="):
+                    state = False
+        elif key == "dtoverlay" and value.split(",")[0] in ("spi0-1cs", "spi0-2cs"):
+            state = True
+    if state:
+        return Check(name, True, f"SPI is enabled in {path}")
+    detail = f"{path} turns SPI off (dtparam=spi=off)" if state is False else f"{path} has no dtparam=spi=on"
+    return Check(name, False, detail, fix_line.format(path=path))
+
+
+def check_serial_console(port: str, paths: Sequence[str] = CMDLINES) -> Check:
+    """No ``console=`` on the UART the PN532 is wired to (the kernel would talk over it)."""
+    name = "serial console off"
+    device = os.path.basename(port)
+    fix = ("sudo raspi-config nonint do_serial_cons 1 (or remove console={dev},115200 from {path}), "
+           "keep the UART itself on (enable_uart=1), then reboot")
+    if device not in PI_UARTS:
+        return Check(name, True, f"{port} is not the Pi's own UART; the console does not matter")
+    path, text, error = _first_readable(paths)
+    if path is None:
+        return Check(name, True, f"no kernel command line at {' or '.join(paths)}; nothing to check")
+    if error is not None:
+        return Check(name, False, f"cannot read {path}: {error}", f"check the permissions of {path}")
+    consoles = [arg.split("=", 1)[1].split(",")[0] for arg in text.split() if arg.startswith("console=")]
+    uart_consoles = [c for c in consoles if c in PI_UARTS]
+    if uart_consoles:
+        return Check(name, False, f"{path} puts a login console on {uart_consoles[0]}, the UART of the reader",
+                     fix.format(dev=uart_consoles[0], path=path))
+    return Check(name, True, f"no console on the UART in {path}")
+
+
+def _own_groups() -> set[str]:
+    import grp
+
+    names = set()
+    for gid in {*os.getgroups(), os.getgid()}:
+        try:
+            names.add(grp.getgrgid(gid).gr_name)
+        except KeyError:
+            continue
+    return names
+
+
+def _group_exists(name: str) -> bool:
+    import grp
+
+    try:
+        grp.getgrnam(name)
+    except KeyError:
+        return False
+    return True
+
+
+def check_groups(needed: Sequence[str], groups: Iterable[str] | None = None,
+                 group_exists: Callable[[str], bool] | None = None) -> Check:
+    """The process is in every device group it needs (gpio, spi, dialout), or runs as root."""
+    name = "device groups"
+    have = set(_own_groups() if groups is None else groups)
+    if groups is None and os.geteuid() == 0:
+        return Check(name, True, "running as root (the service should not: use a user in " + ", ".join(needed) + ")")
+    exists = group_exists or _group_exists
+    missing = [g for g in needed if g not in have]
+    if not missing:
+        return Check(name, True, "in " + ", ".join(needed))
+    absent = [g for g in missing if not exists(g)]
+    if absent:
+        return Check(name, False, f"not in {', '.join(missing)}; the group(s) {', '.join(absent)} do not exist here",
+                     "on Raspberry Pi OS the udev rules create gpio, spi and dialout; elsewhere create them "
+                     "(sudo groupadd) and give the devices to them, then add the user")
+    return Check(name, False, f"not in {', '.join(missing)} (in: {', '.join(sorted(have)) or 'none'})",
+                 f"sudo usermod -aG {','.join(missing)} $USER, then log out and in again "
+                 "(the systemd unit gets them from SupplementaryGroups=)")
 
 
 def _node(name: str, path: str, access: Callable[[str, int], bool], enable: str, group: str) -> list[Check]:

@@ -11,7 +11,14 @@ cascade level 2 for 7-byte UIDs -> HLTA. The card is halted after every
 read, so one lying on the pad answers only our WUPA, the UID is read whole
 each time, and ``Presence`` turns that into one Tap per presentation.
 Removal is debounced (``removal_time``). CRC and collision errors drop the
-poll and are counted. WUPA and HLTA use a transceive of our own that stops at
+poll and are counted.
+
+Every poll first reads VersionReg: a chip that stopped answering after a good
+start (0x00 or 0xFF: the module came off the bus) or an SPI transfer that
+raises OSError makes the reader report ``reader offline: …`` and reconnect
+with the same back-off as the PN532 (0.5 s doubling to 5 s); it reports
+online again when the chip answers. A chip that answers but lost its set-up
+(it was power-cycled between two polls: antenna off) is re-initialised. WUPA and HLTA use a transceive of our own that stops at
 the chip's timer interrupt, instead of 0.0.7's 2000-read spin (its issue #9).
 """
 
@@ -32,7 +39,9 @@ log = logging.getLogger(__name__)
 # registers and bits (NXP MFRC522 datasheet, section 9)
 COMMAND_REG, COM_IEN_REG, COM_IRQ_REG, ERROR_REG = 0x01, 0x02, 0x04, 0x06
 FIFO_DATA_REG, FIFO_LEVEL_REG, CONTROL_REG, BIT_FRAMING_REG = 0x09, 0x0A, 0x0C, 0x0D
-VERSION_REG = 0x37
+TX_CONTROL_REG, VERSION_REG = 0x14, 0x37
+ANTENNA_ON = 0x03
+NO_CHIP = (0x00, 0xFF)  # what VersionReg reads when nothing drives MISO
 IDLE, TRANSCEIVE = 0x00, 0x0C
 RX_IRQ, IDLE_IRQ, ERR_IRQ, TIMER_IRQ = 0x20, 0x10, 0x02, 0x01
 COLL_ERR, CRC_ERR = 0x08, 0x04
@@ -98,6 +107,8 @@ class Mfrc522Reader(PollingReader):
         self.crc_errors = 0
         self.collisions = 0
         self.bad_frames = 0  # other spoilt answers (BCC, length, SAK)
+        self.reconnects = 0  # times it came back online after going offline
+        self.reinits = 0  # times a power-cycled chip was set up again without going offline
         self._gpio: Any = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -144,13 +155,24 @@ class Mfrc522Reader(PollingReader):
             raise Mfrc522Error(f"{path} does not exist: enable SPI (sudo raspi-config nonint do_spi 0, or dtparam=spi=on) and reboot") from exc
         except PermissionError as exc:
             raise Mfrc522Error(f"no permission to open {path} or the GPIO: add the user to the spi and gpio groups") from exc
+        except OSError as exc:
+            # the constructor opened the SPI device, then its initialisation failed: close
+            # that handle, or every reconnection attempt would leak a file descriptor
+            _close_half_built(exc, MFRC522)
+            self._free_reset_pin()
+            raise Mfrc522Error(f"SPI error on {path} while initialising the MFRC522: {exc}") from exc
         finally:
             # every MFRC522() adds a StreamHandler, so its lines would repeat; use ours
             for handler in logger.handlers[:]:
                 if handler not in handlers:
                     logger.removeHandler(handler)
-        version = chip.Read_MFRC522(VERSION_REG)
-        if version in (0x00, 0xFF):
+        try:
+            version = chip.Read_MFRC522(VERSION_REG)
+        except OSError as exc:
+            self.chip = chip
+            self._release()
+            raise Mfrc522Error(f"SPI error on {path} reading VersionReg: {exc}") from exc
+        if version in NO_CHIP:
             self.chip = chip
             self._release()
             raise Mfrc522WiringError(wiring_message(version, spi_bus=self.spi_bus, spi_device=self.spi_device, reset_pin=self.reset_pin))
@@ -164,6 +186,8 @@ class Mfrc522Reader(PollingReader):
             self._release()
             self._report(False, f"reader offline: {exc}")
             return False
+        if self.online is False:
+            self.reconnects += 1
         kind = KNOWN_VERSIONS.get(version, "unknown MFRC522 variant")
         self._report(True, f"{kind} (VersionReg 0x{version:02X}) ready on spi{self.spi_bus}.{self.spi_device}")
         return True
@@ -173,10 +197,16 @@ class Mfrc522Reader(PollingReader):
         if chip is not None:
             try:
                 chip.spi.close()
-                if self._gpio is not None:
-                    self._gpio.cleanup(self.reset_pin)
-            except Exception:  # the SPI or GPIO went away under us; nothing left to free
-                log.debug("closing %r", self, exc_info=True)
+            except Exception:  # the SPI went away under us; nothing left to free
+                log.debug("closing the SPI of %r", self, exc_info=True)
+            self._free_reset_pin()
+
+    def _free_reset_pin(self) -> None:
+        if self._gpio is not None:
+            try:
+                self._gpio.cleanup(self.reset_pin)
+            except Exception:  # the GPIO went away under us; nothing left to free
+                log.debug("freeing the reset pin of %r", self, exc_info=True)
 
     def _report(self, online: bool, message: str) -> None:
         if online != self.online:
@@ -191,19 +221,41 @@ class Mfrc522Reader(PollingReader):
         if self.chip is None:
             return
         try:
+            if not self._is_answering():
+                return
             uid = self.read_uid()
         except _BadFrame as exc:
             log.debug("%r: dropped a poll: %s", self, exc)
             return
         except OSError as exc:
             self._release()
-            self._report(False, f"reader offline: SPI error: {exc}")
+            self._report(False, f"reader offline: SPI error on spi{self.spi_bus}.{self.spi_device}: {exc}")
             return
         now = self.clock.monotonic()
         if uid is None:
             self.presence.missed(now)
         elif self.presence.seen(uid, now):
             self.sink.put(Tap(uid, now, self.name))
+
+    def _is_answering(self) -> bool:
+        """True when the chip still answers and is set up; else report offline and let go of it.
+
+        Two register reads per poll. VersionReg 0x00/0xFF: nothing drives MISO any more.
+        Antenna off: the chip was power-cycled and lost MFRC522_Init's set-up; redo it.
+        """
+        chip = self.chip
+        version = chip.Read_MFRC522(VERSION_REG)
+        if version in NO_CHIP:
+            self._release()
+            self._report(False, f"reader offline: the MFRC522 on spi{self.spi_bus}.{self.spi_device} stopped answering "
+                                f"(VersionReg 0x{version:02X}); check its cable and power")
+            return False
+        if not chip.Read_MFRC522(TX_CONTROL_REG) & ANTENNA_ON:
+            log.warning("%r: the chip lost its set-up (power-cycled?); initialising it again", self)
+            chip.MFRC522_Init()
+            self.reinits += 1
+            self.presence.missed(float("inf"))  # whatever lay on the pad is a new presentation
+        return True
 
     def read_uid(self) -> str | None:
         """WUPA, anticollision/select through the cascade levels, HLTA. None when no card answers."""
@@ -291,3 +343,19 @@ class Mfrc522Reader(PollingReader):
             self.bad_frames += 1
             raise _BadFrame(f"ErrorReg 0x{error:02X}")
         return [read(FIFO_DATA_REG) for _ in range(read(FIFO_LEVEL_REG))]
+
+
+def _close_half_built(exc: BaseException, cls: type) -> None:
+    """Close the SPI handle of a ``cls`` whose constructor raised ``exc`` after opening it."""
+    tb = exc.__traceback__
+    while tb is not None:
+        obj = tb.tb_frame.f_locals.get("self")
+        if isinstance(obj, cls):
+            spi = getattr(obj, "spi", None)
+            try:
+                if spi is not None:
+                    spi.close()
+            except Exception:
+                log.debug("closing a half-built MFRC522's SPI", exc_info=True)
+            return
+        tb = tb.tb_next

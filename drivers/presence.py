@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Iterator
+
+
+log = logging.getLogger(__name__)
 
 
 class Presence:
@@ -74,6 +78,9 @@ class PollingReader:
     def _release(self) -> None:
         raise NotImplementedError
 
+    def _report(self, online: bool, message: str) -> None:
+        raise NotImplementedError
+
     def start(self) -> None:
         if self._closed:
             raise RuntimeError(f"{self!r} is closed")
@@ -100,11 +107,18 @@ class PollingReader:
     def _run(self) -> None:
         delays = backoff_delays(*self.backoff)
         while not self._stop.is_set():
-            if not self.is_connected():
-                if self.connect():
-                    delays = backoff_delays(*self.backoff)
-                else:
-                    self._stop.wait(next(delays))
+            try:
+                if not self.is_connected():
+                    if self.connect():
+                        delays = backoff_delays(*self.backoff)
+                    else:
+                        self._stop.wait(next(delays))
+                    continue
+                self.poll_once()
+            except Exception as exc:  # a driver bug or a library surprise must not end the thread for good
+                log.exception("%r: unexpected error; reconnecting", self)
+                self._release()
+                self._report(False, f"reader offline: unexpected error: {exc!r}")
+                self._stop.wait(next(delays))
                 continue
-            self.poll_once()
             self._stop.wait(self.poll_interval)

@@ -82,18 +82,23 @@ def cmd_cards(args: argparse.Namespace) -> int:
 
 
 def cmd_tags(args: argparse.Namespace) -> int:
+    from cards.enroll import deck_order
     from cards.loader import load_catalog
     from cards.tags import TagRegistry, parse_tag_csv
     from table.wiring import TAGS_FILE
 
     config = _config(args)
-    registry = TagRegistry(config.state_dir / TAGS_FILE)
+    catalog = load_catalog(config.card_set_files())
+    registry = TagRegistry(config.state_dir / TAGS_FILE, known=catalog)
+    for problem in registry.problems:
+        print(f"munchkin-table tags: {problem}", file=sys.stderr)
     if args.action == "export":
+        text = registry.to_csv(deck_order(catalog))     # tokens first, then the deck as enrollment walks it
         if args.file:
-            Path(args.file).write_text(registry.to_csv(), encoding="utf-8")
+            Path(args.file).write_text(text, encoding="utf-8")
             print(f"exported {len(registry)} tags to {args.file}", file=sys.stderr)
         else:
-            sys.stdout.write(registry.to_csv())
+            sys.stdout.write(text)
         return 0
     if not args.file:
         print("munchkin-table tags import: name the CSV file (header 'uid,card')", file=sys.stderr)
@@ -103,7 +108,6 @@ def cmd_tags(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"munchkin-table tags import: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
         return 2
-    catalog = load_catalog(config.card_set_files())
     rows, problems = parse_tag_csv(text, catalog, registry.as_dict())
     if problems:
         for problem in problems:
@@ -119,7 +123,7 @@ def cmd_tags(args: argparse.Namespace) -> int:
 def cmd_enroll(args: argparse.Namespace) -> int:
     from table.enroll import enroll
 
-    return enroll(_config(args), sim=args.sim, set_id=args.set, tokens=not args.no_tokens)
+    return enroll(_config(args), sim=args.sim, set_id=args.set, tokens=not args.no_tokens, card=args.card)
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
@@ -188,6 +192,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--sim", action="store_true", help="simulated reader: type a UID and Enter to tap")
     p.add_argument("--set", metavar="ID", help="enroll only the cards of this set (e.g. an expansion)")
     p.add_argument("--no-tokens", action="store_true", help="skip the six player tokens")
+    p.add_argument("--card", metavar="ID", help="bind every tag tapped to this one card (or player token) until RUN")
     p.set_defaults(func=cmd_enroll)
     return parser
 

@@ -9,13 +9,14 @@ saved as it happens, so closing the window and starting again resumes where it s
 
 from __future__ import annotations
 
+import difflib
 import logging
 import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from cards.enroll import PROGRESS_FILE, EnrollmentSession, EnrollResult
+from cards.enroll import PROGRESS_FILE, EnrollmentSession, EnrollResult, SingleCardSession
 from cards.loader import load_catalog
 from cards.tags import TagRegistry
 from drivers.base import Clock, SystemClock
@@ -42,7 +43,7 @@ class EnrollApp:
     """The wizard: a session, the drivers that feed it, and (optionally) a screen."""
 
     def __init__(self, config: Config, *, sim: bool, clock: Clock | None = None, state_dir: Path | None = None,
-                 set_id: str | None = None, tokens: bool = True, screen: bool = True) -> None:
+                 set_id: str | None = None, tokens: bool = True, screen: bool = True, card: str | None = None) -> None:
         self.config = config
         self.clock = clock or SystemClock()
         directory = state_dir or config.state_dir
@@ -51,9 +52,18 @@ class EnrollApp:
         if set_id is not None and not any(c.set_id == set_id for c in self.catalog.values()):
             sets = sorted({c.set_id for c in self.catalog.values()})
             raise ConfigError(f"no card set {set_id!r}; the sets are {', '.join(sets)}")
-        self.registry = TagRegistry(directory / TAGS_FILE)
-        self.session = EnrollmentSession(self.catalog, self.registry, directory / PROGRESS_FILE,
-                                         set_id=set_id, tokens=tokens)
+        self.registry = TagRegistry(directory / TAGS_FILE, known=self.catalog)
+        self.session: EnrollmentSession | SingleCardSession
+        if card is not None:
+            try:
+                self.session = SingleCardSession(self.catalog, self.registry, card)
+            except KeyError:
+                close = difflib.get_close_matches(card, [*self.catalog, "player-1"], n=3)
+                hint = f"; did you mean {', '.join(close)}?" if close else "; 'munchkin-table cards' lists them"
+                raise ConfigError(f"no card {card!r} (a card id or player-1 … player-6){hint}") from None
+        else:
+            self.session = EnrollmentSession(self.catalog, self.registry, directory / PROGRESS_FILE,
+                                             set_id=set_id, tokens=tokens)
         self.events = EventQueue()
         reader_type = config.reader_type(sim=sim)
         buttons_type = "sim" if reader_type == "sim" else "gpio"
@@ -63,8 +73,10 @@ class EnrollApp:
         self.buttons = open_buttons(buttons_type, self.events, clock=self.clock, pins=config.buttons.pins())
         self.feedback = open_feedback("sim" if buttons_type == "sim" else "gpio",
                                       buzzer_pin=config.feedback.pin("buzzer"), led_pin=config.feedback.pin("led"))
-        self.line = Line(self.session.prompt() if self.session.done == 0 else
+        self.line = Line(self.session.prompt() if self.session.done == 0 or card is not None else
                          f"welcome back: {self.session.done} of {self.session.total} already enrolled")
+        if self.registry.problems:
+            self.line = Line(self.registry.damage_report() or "", "refusal")
         self.reader_online: bool | None = None
         self.reader_message = ""
         self.entry = ""             # simulator: the UID being typed
@@ -86,6 +98,7 @@ class EnrollApp:
                 result = self.session.skip()
             elif event.button == "undo":
                 result = self.session.undo()
+                self.finished = result.kind == "quit"
             elif event.button == "run":
                 self.finished = True
                 result = EnrollResult(True, "quit", f"stopped at {self.session.done} of {self.session.total}; "
@@ -148,7 +161,10 @@ class EnrollApp:
 
     def soft_keys(self) -> dict[str, str]:
         keys = {"roll": "", "help": "", "run": "Stop", "next": "Skip", "undo": "Undo"}
-        if self.session.is_finished:
+        if isinstance(self.session, SingleCardSession):
+            keys["next"] = ""
+            keys["run"] = "Done"
+        elif self.session.is_finished:
             keys["next"] = "Skipped" if self.session.skipped_count else ""
         return keys
 
@@ -276,13 +292,13 @@ class EnrollScreen:
         self.display.close()
 
 
-def enroll(config: Config, *, sim: bool, set_id: str | None = None, tokens: bool = True) -> int:
+def enroll(config: Config, *, sim: bool, set_id: str | None = None, tokens: bool = True, card: str | None = None) -> int:
     from table.app import wants_fullscreen
 
     if wants_fullscreen(config) and not os.environ.get("SDL_VIDEODRIVER"):
         os.environ["SDL_VIDEODRIVER"] = "kmsdrm"
     try:
-        app = EnrollApp(config, sim=sim, set_id=set_id, tokens=tokens, screen=False)
+        app = EnrollApp(config, sim=sim, set_id=set_id, tokens=tokens, screen=False, card=card)
     except DriverError as exc:
         print(f"munchkin-table enroll: {exc}", file=sys.stderr)
         return 1

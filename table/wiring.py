@@ -59,12 +59,17 @@ def build_table(config: Config, clock: Clock, *, state_dir: Path | None = None, 
     directory = state_dir or config.state_dir
     directory.mkdir(parents=True, exist_ok=True)
     catalog = catalog or load_catalog(config.card_set_files())
-    registry = TagRegistry(directory / TAGS_FILE)
+    registry = TagRegistry(directory / TAGS_FILE, known=catalog)
     journal = Journal(directory / JOURNAL_FILE)
     players = PlayerDefaults({token: (p.name, p.sex) for token, p in config.players.items()})
     controller = Controller(catalog, journal, registry, clock, ruleset=config.rules, feedback=feedback,
                             token_seconds=config.table.token_seconds, message_seconds=config.table.message_seconds,
                             players=players, seed_source=seed_source)
+    damage = []
     if journal.moved_aside is not None:
-        controller.say(f"the saved games were damaged; kept aside as {journal.moved_aside.name}", "refusal")
+        damage.append(f"the saved games were damaged; kept aside as {journal.moved_aside.name}")
+    if registry.problems:
+        damage.append(registry.damage_report())
+    if damage:
+        controller.say("; ".join(d for d in damage if d), "refusal")
     return Table(config, catalog, registry, journal, controller, EventQueue())

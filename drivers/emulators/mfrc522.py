@@ -20,6 +20,7 @@ library and our driver use them; see docs in /work/shared/hardware.md §1.
 
 from __future__ import annotations
 
+import errno
 import sys
 import types
 from collections import deque
@@ -119,6 +120,9 @@ class Mfrc522Chip:
         self.version = version
         self.wired = wired  # False: MISO floats, every read is 0x00
         self.powered = False  # NRSTPD high
+        self.plugged = True  # False: the module is off the bus (see unplug)
+        self.unplugged_reads = 0x00
+        self.unplugged_error = False
         self.regs = [0] * 64
         self.fifo: deque[int] = deque()
         self.card: Card | None = None
@@ -141,10 +145,32 @@ class Mfrc522Chip:
             raise ValueError(f"unknown fault {fault!r}; expected crc or collision")
         self.faults.append(fault)
 
+    def unplug(self, *, reads: int = 0x00, error: bool = False) -> None:
+        """Take the module off the bus after a good start.
+
+        Every read then gives ``reads`` (0x00: MISO pulled low, 0xFF: MISO floating
+        high), or, with ``error``, every SPI transfer raises OSError (EIO), as
+        spidev does when the SPI controller or its device goes away.
+        """
+        self.plugged = False
+        self.unplugged_reads = reads & 0xFF
+        self.unplugged_error = error
+
+    def plug(self) -> None:
+        """Put the module back: it powers up afresh (registers reset, set-up lost), a card on it too."""
+        self.plugged = True
+        self.soft_reset()
+        if self.card is not None:
+            self.card.power_up()
+
     # the SPI side -------------------------------------------------------------------
 
     def xfer2(self, data: list[int]) -> list[int]:
         self.transfers += 1
+        if not self.plugged:
+            if self.unplugged_error:
+                raise OSError(errno.EIO, "Remote I/O error")
+            return [self.unplugged_reads] * len(data)
         if not (self.wired and self.powered):
             return [0] * len(data)
         addr = (data[0] >> 1) & 0x3F
@@ -247,7 +273,7 @@ class Mfrc522Chip:
         self.regs[COM_IRQ] |= TX_IRQ | RX_IRQ
 
     def __repr__(self) -> str:
-        state = "powered" if self.powered else "in reset"
+        state = "unplugged" if not self.plugged else "powered" if self.powered else "in reset"
         return f"<Mfrc522Chip v{self.version:02X} rst=BCM{self.reset_pin} {state} {self.card or 'no card'}>"
 
 
@@ -262,6 +288,7 @@ class FakeHardware:
     gpio_mode: int | None = None
     outputs: dict[int, int] = field(default_factory=dict)
     opened: list[tuple[int, int]] = field(default_factory=list)
+    open_handles: int = 0  # SpiDev objects opened and not yet closed: a leak shows here
     log: list[tuple] = field(default_factory=list)
 
     def attach(self, chip: Mfrc522Chip, *, bus: int = 0, device: int = 0) -> Mfrc522Chip:
@@ -273,6 +300,7 @@ class FakeHardware:
         self.gpio_mode = None
         self.outputs.clear()
         self.opened.clear()
+        self.open_handles = 0
         self.log.clear()
 
     def _bcm(self, pin: int) -> int | None:
@@ -312,6 +340,7 @@ def _make_spidev(hw: FakeHardware) -> types.ModuleType:
             if chip is None:
                 raise FileNotFoundError(2, "No such file or directory")
             hw.opened.append((bus, device))
+            hw.open_handles += 1
             self.chip = chip
 
         def xfer2(self, data: list[int]) -> list[int]:
@@ -320,6 +349,8 @@ def _make_spidev(hw: FakeHardware) -> types.ModuleType:
             return self.chip.xfer2(list(data))
 
         def close(self) -> None:
+            if self.chip is not None:
+                hw.open_handles -= 1
             self.chip = None
 
     mod.SpiDev = SpiDev  # type: ignore[attr-defined]

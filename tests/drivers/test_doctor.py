@@ -34,16 +34,33 @@ def dev(tmp_path):
     return d
 
 
+@pytest.fixture
+def boot(tmp_path):
+    """A Pi's /boot/firmware: SPI on, no serial console; tests spoil it as they need."""
+    d = tmp_path / "boot" / "firmware"
+    d.mkdir(parents=True)
+    (d / "config.txt").write_text("# a Pi 5\n[all]\ndtparam=audio=on\ndtparam=spi=on\nenable_uart=1\n")
+    (d / "cmdline.txt").write_text("console=tty1 root=PARTUUID=1234-02 rootfstype=ext4 fsck.repair=yes rootwait\n")
+    return d
+
+
+def on_pi(boot, **kw):
+    """run_checks's keyword arguments for the temporary boot files and a user in every group."""
+    return dict(boot_configs=[str(boot / "config.txt")], cmdlines=[str(boot / "cmdline.txt")],
+                groups=["munchkin", "gpio", "spi", "dialout"], **kw)
+
+
 def by_name(checks):
     return {c.name: c for c in checks}
 
 
-def test_a_healthy_mfrc522_box_passes_every_check(hw, dev, tmp_path, factory):
+def test_a_healthy_mfrc522_box_passes_every_check(hw, dev, tmp_path, factory, boot):
     hw.attach(Mfrc522Chip(reset_pin=25))
     (dev / "spidev0.0").touch()
     checks = run_checks("mfrc522", spi_bus=0, spi_device=0, reset_pin=25, button_pins=PINS,
-                        state_dir=str(tmp_path / "state"), pin_factory=factory, dev_dir=str(dev))
-    assert [c.name for c in checks] == ["SPI enabled", "SPI permission", "reader answers", "buttons readable", "state directory writable"]
+                        state_dir=str(tmp_path / "state"), pin_factory=factory, dev_dir=str(dev), **on_pi(boot))
+    assert [c.name for c in checks] == ["SPI in the boot config", "SPI enabled", "SPI permission", "reader answers",
+                                        "device groups", "buttons readable", "state directory writable"]
     assert all(c.ok for c in checks), [str(c) for c in checks]
     assert "VersionReg 0x92" in by_name(checks)["reader answers"].detail
 
@@ -73,9 +90,9 @@ def test_a_miswired_mfrc522_fails_with_the_wiring_message(hw, dev, tmp_path):
     assert not check.ok and "VersionReg 0x00" in check.detail and "check the wiring" in check.detail
 
 
-def test_a_pn532_that_answers_reports_its_firmware(tmp_path):
+def test_a_pn532_that_answers_reports_its_firmware(tmp_path, boot):
     with Pn532Emulator(directory=str(tmp_path)) as emu:
-        checks = run_checks("pn532", port=emu.path, baudrate=115200, state_dir=str(tmp_path / "s"))
+        checks = run_checks("pn532", port=emu.path, baudrate=115200, state_dir=str(tmp_path / "s"), **on_pi(boot))
     assert all(c.ok for c in checks), [str(c) for c in checks]
     assert "firmware 1.6" in by_name(checks)["reader answers"].detail
 
@@ -120,3 +137,92 @@ def test_an_unwritable_state_dir_fails(tmp_path):
 def test_a_check_prints_its_fix_only_when_it_failed():
     assert str(Check("x", True, "fine", "do y")) == "[ok] x: fine"
     assert str(Check("x", False, "broken", "do y")) == "[FAIL] x: broken\n       fix: do y"
+
+
+# boot config, serial console, groups -------------------------------------------------------
+
+
+@pytest.mark.parametrize("config_txt, ok", [
+    ("dtparam=spi=on\n", True),
+    ("dtparam=i2c_arm=on,spi=on\n", True),
+    ("dtoverlay=spi0-1cs\n", True),            # what one Pi 5 needed instead
+    ("#dtparam=spi=on\n", False),              # commented out, as Pi OS ships it
+    ("dtparam=spi=on\ndtparam=spi=off\n", False),  # the last setting wins
+    ("", False),
+])
+def test_spi_must_be_on_in_the_boot_config_for_an_mfrc522(dev, tmp_path, boot, config_txt, ok):
+    (boot / "config.txt").write_text(config_txt)
+    check = by_name(run_checks("mfrc522", state_dir=str(tmp_path), dev_dir=str(dev), **on_pi(boot)))["SPI in the boot config"]
+    assert check.ok is ok
+    if not ok:
+        assert f"add dtparam=spi=on to {boot / 'config.txt'}" in check.fix and "do_spi 0" in check.fix
+
+
+def test_the_older_boot_config_path_is_read_when_the_new_one_is_missing(dev, tmp_path, boot):
+    old = tmp_path / "config.txt"
+    old.write_text("dtparam=spi=on\n")
+    check = by_name(run_checks("mfrc522", state_dir=str(tmp_path), dev_dir=str(dev),
+                               **{**on_pi(boot), "boot_configs": [str(tmp_path / "missing.txt"), str(old)]}))["SPI in the boot config"]
+    assert check.ok and str(old) in check.detail
+
+
+def test_no_boot_config_at_all_is_reported_not_a_crash(dev, tmp_path, boot):
+    check = by_name(run_checks("mfrc522", state_dir=str(tmp_path), dev_dir=str(dev),
+                               **{**on_pi(boot), "boot_configs": [str(tmp_path / "nope.txt")]}))["SPI in the boot config"]
+    assert not check.ok and "is this a Raspberry Pi?" in check.detail
+
+
+def test_an_unreadable_boot_config_is_reported(dev, tmp_path, boot):
+    (boot / "config.txt").unlink()
+    (boot / "config.txt").mkdir()          # reading it fails with an OSError other than "missing"
+    check = by_name(run_checks("mfrc522", state_dir=str(tmp_path), dev_dir=str(dev), **on_pi(boot)))["SPI in the boot config"]
+    assert not check.ok and "cannot read" in check.detail
+
+
+@pytest.mark.parametrize("port", ["/dev/serial0", "/dev/ttyAMA0", "/dev/ttyS0"])
+def test_a_serial_console_on_the_readers_uart_fails_with_its_fix(tmp_path, boot, port):
+    (boot / "cmdline.txt").write_text("console=serial0,115200 console=tty1 root=PARTUUID=1234-02 rootwait\n")
+    check = by_name(run_checks("pn532", port=port, state_dir=str(tmp_path), **on_pi(boot)))["serial console off"]
+    assert not check.ok and "console on serial0" in check.detail
+    assert "do_serial_cons 1" in check.fix and "console=serial0,115200" in check.fix
+
+
+def test_no_serial_console_passes(tmp_path, boot):
+    check = by_name(run_checks("pn532", port="/dev/serial0", state_dir=str(tmp_path), **on_pi(boot)))["serial console off"]
+    assert check.ok
+
+
+def test_a_console_does_not_matter_for_a_usb_adapter(tmp_path, boot):
+    (boot / "cmdline.txt").write_text("console=serial0,115200 console=tty1\n")
+    check = by_name(run_checks("pn532", port="/dev/ttyUSB0", state_dir=str(tmp_path), **on_pi(boot)))["serial console off"]
+    assert check.ok
+
+
+def test_the_console_check_is_only_for_the_pn532(dev, tmp_path, boot):
+    (boot / "cmdline.txt").write_text("console=serial0,115200\n")
+    checks = by_name(run_checks("mfrc522", state_dir=str(tmp_path), dev_dir=str(dev), **on_pi(boot)))
+    assert "serial console off" not in checks
+
+
+@pytest.mark.parametrize("reader, groups, missing", [
+    ("mfrc522", ["gpio"], "spi"),
+    ("mfrc522", ["spi"], "gpio"),
+    ("pn532", ["gpio"], "dialout"),
+])
+def test_a_user_outside_a_device_group_is_told_to_join_it(dev, tmp_path, boot, factory, reader, groups, missing):
+    checks = by_name(run_checks(reader, state_dir=str(tmp_path), dev_dir=str(dev), port=str(tmp_path / "ttyUSB0"),
+                                button_pins=PINS, pin_factory=factory, **{**on_pi(boot), "groups": groups},
+                                group_exists=lambda g: True))
+    check = checks["device groups"]
+    assert not check.ok and f"not in {missing}" in check.detail and f"usermod -aG {missing} $USER" in check.fix
+
+
+def test_a_group_missing_from_the_system_is_named(dev, tmp_path, boot):
+    check = by_name(run_checks("mfrc522", state_dir=str(tmp_path), dev_dir=str(dev),
+                               **{**on_pi(boot), "groups": ["users"]}, group_exists=lambda g: g == "gpio"))["device groups"]
+    assert not check.ok and "spi do not exist here" in check.detail
+
+
+def test_a_simulated_table_needs_no_device_groups(tmp_path, boot):
+    checks = by_name(run_checks("sim", state_dir=str(tmp_path), **{**on_pi(boot), "groups": []}))
+    assert "device groups" not in checks

@@ -1,0 +1,90 @@
+"""CPU cost of polling a PN532 with no card, and the delay from a card entering the field to its Tap.
+
+The driver talks through the real ``serial.Serial`` to the PN532 emulator on a
+pseudo-terminal (drivers.emulators.pn532), in this process. CPU is measured per
+thread (``pthread_getcpuclockid``), so the reader thread's own cost is shown
+apart from the emulator's. The emulator answers at once, with no 115200-baud
+wire time (about 3 ms for one InListPassiveTarget exchange on a real UART), and
+with MxRtyPassiveActivation = 1 a real chip also spends a few ms looking for a
+card; so real latencies are a few ms longer. Compare rows with each other.
+
+    ./go shell python bench/pn532_poll.py
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import statistics
+import sys
+import tempfile
+import threading
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+from drivers.emulators.pn532 import Pn532Emulator  # noqa: E402
+from drivers.pn532 import Pn532Reader  # noqa: E402
+
+WALL = 3.0  # seconds per CPU measurement
+
+
+def thread_cpu(thread: threading.Thread) -> float:
+    return time.clock_gettime(time.pthread_getcpuclockid(thread.ident))
+
+
+def idle(emu: Pn532Emulator, *, poll_interval: float, card: str | None = None) -> dict[str, float]:
+    """Run the reader thread for WALL seconds; CPU shares of the reader, the emulator and the process."""
+    emu.present(card)
+    sink: queue.Queue = queue.Queue()
+    reader = Pn532Reader(sink, port=emu.path, poll_interval=poll_interval)
+    reader.start()
+    assert sink.get(timeout=5).online, "the emulated PN532 did not come online"
+    commands0 = len(emu.commands)
+    wall0, proc0 = time.monotonic(), time.process_time()
+    rd0, em0 = thread_cpu(reader._thread), thread_cpu(emu._thread)
+    time.sleep(WALL)
+    rd1, em1 = thread_cpu(reader._thread), thread_cpu(emu._thread)
+    wall, proc = time.monotonic() - wall0, time.process_time() - proc0
+    polls = len(emu.commands) - commands0
+    reader.close()
+    emu.present(None)
+    return {"reader": (rd1 - rd0) / wall, "emulator": (em1 - em0) / wall, "process": proc / wall,
+            "polls_per_s": polls / wall, "errors": reader.errors}
+
+
+def latency(emu: Pn532Emulator, trials: int = 20) -> list[float]:
+    sink: queue.Queue = queue.Queue()
+    delays = []
+    with Pn532Reader(sink, port=emu.path) as reader:
+        assert sink.get(timeout=5).online
+        for i in range(trials):
+            time.sleep(0.05 + 0.1 * (i % 7) / 7)  # enter at different points of the poll cycle
+            uid = f"04{i:02X}B2C3D4E5F6"
+            entered = time.monotonic()
+            emu.present(uid)
+            tap = sink.get(timeout=5)
+            delays.append(time.monotonic() - entered)
+            assert tap.uid == uid, tap
+            emu.present(None)
+            time.sleep(reader.presence.removal_time + 0.15)
+    return delays
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp, Pn532Emulator(directory=tmp) as emu:
+        print(f"PN532 over HSU on a pty, {WALL:.0f} s each; CPU time / wall time (1.00 = one core busy)")
+        for label, interval, card in (("no card, 10 Hz", 0.1, None), ("no card, 20 Hz", 0.05, None),
+                                      ("card held on the pad, 10 Hz", 0.1, "04A1B2C3D4E5F6")):
+            r = idle(emu, poll_interval=interval, card=card)
+            print(f"  {label:30s} reader thread {r['reader']:6.2%}   emulator {r['emulator']:6.2%}   "
+                  f"whole process {r['process']:6.2%}   {r['polls_per_s']:5.1f} polls/s   retries {r['errors']}")
+        ms = [d * 1000 for d in latency(emu)]
+        ms.sort()
+        p95 = ms[max(0, round(0.95 * len(ms)) - 1)]
+        print(f"card entering the field -> Tap, {len(ms)} trials at 10 Hz polling: median {statistics.median(ms):.0f} ms, "
+              f"mean {statistics.mean(ms):.0f} ms, p95 {p95:.0f} ms, max {max(ms):.0f} ms")
+
+
+if __name__ == "__main__":
+    main()
