@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from engine import commands as c
 from engine.cards import Catalog, CardDef, Kind
 from engine.effects import apply_effects, items_of, lose_levels, remove_item
+from engine.looting import is_loot, take_from_body
 from engine.results import Accepted, Event, Refusal, RejectCode, Rejected
 from engine.rules import Ruleset
 from engine.state import (PLAYER_TOKENS, Combat, Flight, GameState, MonsterInPlay, OneShot, PendingLoss, Phase,
@@ -229,6 +230,9 @@ def do_play(state: GameState, cmd: c.PlayCard, catalog: Catalog, events: list[Ev
         raise refuse(RejectCode.WRONG_PHASE, "cards are played once the game has started; press NEXT to start")
     card = card_of(catalog, cmd.card)
     player = acting(state, cmd)
+    if is_loot(state, card, player.id):
+        take_from_body(state, card, player, catalog, events)
+        return
     holder = holder_of(state, card.id)
     if holder is not None and card.copies <= 1:
         raise refuse(RejectCode.ILLEGAL_PLAY, f"{card.name} is already in play with {holder.name}")
