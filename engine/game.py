@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from engine import commands as c
 from engine.cards import Catalog, CardDef, Kind
 from engine.effects import apply_effects, items_of, lose_levels, remove_item
+from engine.items import BIG_LIMIT, enforce_big_limit
 from engine.looting import is_loot, take_from_body
 from engine.results import Accepted, Event, Refusal, RejectCode, Rejected
 from engine.rules import Ruleset
@@ -1062,6 +1063,9 @@ def do_lose_item(state: GameState, cmd: c.LoseItem, catalog: Catalog, events: li
     if cmd.player != loss.player:
         raise refuse(RejectCode.NOT_YOUR_TURN, f"{player.name} chooses the item to lose, not {cmd.player}")
     if not cmd.card:
+        if loss.source == BIG_LIMIT:
+            raise refuse(RejectCode.ILLEGAL_PLAY, f"{player.name} may carry only so many Big items: tap the Big "
+                                                  f"item to give up ({loss.count} to go), or give or sell it")
         if loss.count <= 1 and loss.gold == 0 and not loss.source.startswith("snails"):
             raise refuse(RejectCode.ILLEGAL_PLAY, f"tap the item {player.name} loses")
         events.append(Event("RestFromHand", {"player": player.id, "count": loss.count, "source": loss.source}))
@@ -1339,6 +1343,8 @@ def apply(state: GameState, cmd: c.Command, catalog: Catalog) -> Accepted | Reje
     events: list[Event] = []
     try:
         handler(new, cmd, catalog, events)
+        if new.phase is not Phase.SETUP:
+            enforce_big_limit(new, catalog, events)
     except Refusal as refusal:
         return Rejected(refusal.code, refusal.message)
     return Accepted(new, tuple(events))
