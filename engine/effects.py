@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 
 from engine.cards import Catalog, Effect, Slot
 from engine.results import Event
+from engine.looting import start_looting
 from engine.state import GameState, PendingLoss, Player
 
 # op -> {argument: type}
@@ -158,7 +159,7 @@ def kill(state: GameState, player: Player, events: list[Event]) -> None:
     others = [p for p in state.players if p.id != player.id and p.alive]
     tiebreak = {p.id: random.Random(f"{state.seed}:loot:{state.rolls}:{p.id}").random() for p in others}
     order = [p.id for p in sorted(others, key=lambda p: (-p.level, tiebreak[p.id]))]
-    state.looting = {"body": player.id, "items": lost, "order": order}
+    start_looting(state, player, lost, order)
     events.append(Event("PlayerDied", {"player": player.id, "lost": lost, "loot_order": order}))
 
 

@@ -7,6 +7,7 @@ from typing import Any
 from engine.cards import Catalog
 from engine.state import GameState, Phase
 from engine.strength import combat_totals, fighter_strength, monster_strength, player_strength, players_win
+from engine.turns import charity_receivers, hand_limit
 
 
 def state_to_json(state: GameState, catalog: Catalog) -> dict[str, Any]:
@@ -48,7 +49,6 @@ def state_to_json(state: GameState, catalog: Catalog) -> dict[str, Any]:
                               for p, i, r, e in state.flight.results]}
     charity = None
     if state.phase is Phase.CHARITY and state.active_player:
-        from engine.game import charity_receivers, hand_limit
         charity = {"hand_limit": hand_limit(state, state.player(state.active_player)),
                    "receivers": charity_receivers(state)}
     loss = None

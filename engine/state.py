@@ -121,7 +121,7 @@ class GameState:
     treasures_to_draw: int = 0
     treasures_face_up: bool = False
     pending_loss: PendingLoss | None = None
-    looting: dict | None = None           # {"body": id, "items": [...], "order": [...]}
+    looting: dict | None = None           # engine/looting.py: body, items, order, taken, waiting
     after_combat: bool = False            # a combat ended this turn (Mutilate the Bodies)
     warnings: list[str] = field(default_factory=list)
 

@@ -1,0 +1,172 @@
+"""Race and class abilities, paid with discards from the hand that the box cannot see."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine import commands as c
+from engine.cards import Catalog
+from engine.combat import refresh_window
+from engine.effects import remove_item
+from engine.flow import (acting, card_of, combat_of, die_roll, end_combat, monster_treasures, refuse,
+                         require_phase, set_level)
+from engine.one_shots import redo_last_roll
+from engine.results import Event, RejectCode
+from engine.state import Combat, GameState, Phase, Player
+from engine.strength import big_problem
+
+
+ABILITY_CLASS = {"berserk": "warrior", "turning": "cleric", "flight": "wizard", "charm": "wizard",
+                 "backstab": "thief", "theft": "thief", "chase": "cleric", "reroll": "halfling"}
+
+
+MAX_DISCARDS = 3
+
+
+def do_use_ability(state: GameState, cmd: c.UseAbility, catalog: Catalog, events: list[Event]) -> None:
+    player = acting(state, cmd)
+    who = ABILITY_CLASS.get(cmd.ability)
+    if who is None:
+        raise refuse(RejectCode.ILLEGAL_PLAY, f"no ability {cmd.ability!r}; abilities: {', '.join(ABILITY_CLASS)}")
+    if who not in [*player.races, *player.classes]:
+        raise refuse(RejectCode.ILLEGAL_PLAY, f"{cmd.ability} is a {who} ability and {player.name} is no {who}")
+    if not player.alive:
+        raise refuse(RejectCode.ILLEGAL_PLAY, f"{player.name} is dead until the next turn")
+    if cmd.count < 1:
+        raise refuse(RejectCode.ILLEGAL_PLAY, f"{cmd.ability}: discard at least one card")
+    ABILITIES[cmd.ability](state, cmd, player, catalog, events)
+    if state.combat is not None and state.phase is Phase.COMBAT:
+        refresh_window(state, cmd.at, catalog, events)
+
+
+def _discards(state: GameState, cmd: c.UseAbility, player: Player, combat: Combat, limit: int) -> None:
+    key = f"{player.id}:{cmd.ability}"
+    used = combat.discards.get(key, 0)
+    if used + cmd.count > limit:
+        raise refuse(RejectCode.ILLEGAL_PLAY,
+                     f"{cmd.ability}: at most {limit} cards per combat; {player.name} has used {used}")
+    combat.discards[key] = used + cmd.count
+    events_note = cmd.count
+    del events_note
+
+
+def ability_berserk(state, cmd, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+    require_phase(state, "go berserk", Phase.COMBAT)
+    combat = combat_of(state)
+    if player.id not in combat.fighters:
+        raise refuse(RejectCode.ILLEGAL_PLAY, f"{player.name} is not fighting")
+    _discards(state, cmd, player, combat, MAX_DISCARDS)
+    combat.bonuses[player.id] = combat.bonuses.get(player.id, 0) + cmd.count
+    events.append(Event("AbilityUsed", {"player": player.id, "ability": "berserk", "count": cmd.count,
+                                        "bonus": cmd.count}))
+
+
+def ability_turning(state, cmd, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+    require_phase(state, "turn undead", Phase.COMBAT)
+    combat = combat_of(state)
+    if player.id not in combat.fighters:
+        raise refuse(RejectCode.ILLEGAL_PLAY, f"{player.name} is not fighting")
+    if not any(catalog[m.card].undead for m in combat.monsters):
+        raise refuse(RejectCode.ILLEGAL_PLAY, "Turning works only against Undead, and none is in this fight")
+    _discards(state, cmd, player, combat, MAX_DISCARDS)
+    combat.bonuses[player.id] = combat.bonuses.get(player.id, 0) + 3 * cmd.count
+    events.append(Event("AbilityUsed", {"player": player.id, "ability": "turning", "count": cmd.count,
+                                        "bonus": 3 * cmd.count}))
+
+
+def ability_flight(state, cmd, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+    require_phase(state, "cast the Flight Spell", Phase.RUN_AWAY)
+    flight = state.flight
+    if not any(p == player.id for p, _ in flight.pending):
+        raise refuse(RejectCode.ILLEGAL_PLAY, f"{player.name} has no run-away roll left")
+    used = flight.bonus.get(player.id, 0)
+    if used + cmd.count > MAX_DISCARDS:
+        raise refuse(RejectCode.ILLEGAL_PLAY, f"flight: at most {MAX_DISCARDS} cards; {player.name} has used {used}")
+    flight.bonus[player.id] = used + cmd.count
+    events.append(Event("AbilityUsed", {"player": player.id, "ability": "flight", "count": cmd.count,
+                                        "bonus": cmd.count}))
+
+
+def ability_charm(state, cmd, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+    require_phase(state, "cast the Charm Spell", Phase.COMBAT)
+    combat = combat_of(state)
+    if player.id not in combat.fighters:
+        raise refuse(RejectCode.ILLEGAL_PLAY, f"{player.name} is not fighting")
+    if cmd.count < 3:
+        raise refuse(RejectCode.ILLEGAL_PLAY, "charm: discard your whole hand, at least 3 cards")
+    index = cmd.monster if cmd.monster >= 0 else len(combat.monsters) - 1
+    if index >= len(combat.monsters):
+        raise refuse(RejectCode.ILLEGAL_TARGET, f"charm: there is no monster {index + 1}")
+    gone = combat.monsters.pop(index)
+    combat.charmed_treasures += monster_treasures(gone, catalog)
+    events.append(Event("AbilityUsed", {"player": player.id, "ability": "charm", "count": cmd.count,
+                                        "monster": gone.card}))
+    if not combat.monsters:
+        state.treasures_to_draw += combat.charmed_treasures
+        end_combat(state, events, how="charm")
+
+
+def ability_chase(state, cmd, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+    require_phase(state, "chase a monster away", Phase.COMBAT)
+    combat = combat_of(state)
+    index = cmd.monster if cmd.monster >= 0 else len(combat.monsters) - 1
+    if index >= len(combat.monsters) or not catalog[combat.monsters[index].card].has_effect("cleric-chases"):
+        raise refuse(RejectCode.ILLEGAL_TARGET, "a cleric can chase away only a monster whose card says so")
+    gone = combat.monsters.pop(index)
+    combat.charmed_treasures += monster_treasures(gone, catalog)
+    events.append(Event("AbilityUsed", {"player": player.id, "ability": "chase", "monster": gone.card}))
+    if not combat.monsters:
+        state.treasures_to_draw += combat.charmed_treasures
+        end_combat(state, events, how="chased")
+
+
+def ability_backstab(state, cmd, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+    require_phase(state, "backstab", Phase.COMBAT)
+    combat = combat_of(state)
+    if cmd.target not in combat.fighters or cmd.target == player.id:
+        raise refuse(RejectCode.ILLEGAL_TARGET, "backstab: tap the token of another player in the fight")
+    if (player.id, cmd.target) in combat.backstabs:
+        raise refuse(RejectCode.ILLEGAL_PLAY, "backstab: once per victim per combat")
+    combat.backstabs.append((player.id, cmd.target))
+    events.append(Event("AbilityUsed", {"player": player.id, "ability": "backstab", "target": cmd.target}))
+
+
+def ability_theft(state, cmd, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+    if state.phase in (Phase.COMBAT, Phase.RUN_AWAY):
+        raise refuse(RejectCode.WRONG_PHASE, "theft: not while anyone is in combat")
+    if not cmd.target or not state.has_player(cmd.target) or cmd.target == player.id:
+        raise refuse(RejectCode.ILLEGAL_TARGET, "theft: tap the token of the player to rob")
+    victim = state.player(cmd.target)
+    card = card_of(catalog, cmd.card) if cmd.card else None
+    if card is None or card.id not in victim.carried or card.big:
+        raise refuse(RejectCode.ILLEGAL_TARGET, f"theft: tap a small item that {victim.name} carries")
+    roll = die_roll(state, cmd.forced)
+    if roll >= 4 and not big_problem(card, player, catalog):
+        remove_item(victim, card.id)
+        player.carried.append(card.id)
+        events.append(Event("TheftSucceeded", {"player": player.id, "from": victim.id, "card": card.id, "roll": roll}))
+    else:
+        events.append(Event("TheftFailed", {"player": player.id, "from": victim.id, "card": card.id, "roll": roll}))
+        set_level(state, player, player.level - 1, events, why="theft")
+
+
+def ability_reroll(state, cmd, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+    if state.ruleset.halfling_run_away != "reroll":
+        raise refuse(RejectCode.ILLEGAL_PLAY, "this table plays the halfling's -1 to Run Away, not the re-roll")
+    flight = state.flight
+    if flight is None or flight.before_roll is None or not flight.results:
+        raise refuse(RejectCode.WRONG_PHASE, "the halfling re-roll comes right after a failed run-away roll")
+    who, _, _, escaped = flight.results[-1]
+    if who != player.id or escaped:
+        raise refuse(RejectCode.ILLEGAL_PLAY, f"{player.name}'s last run-away roll did not fail")
+    if player.id in flight.rerolled:
+        raise refuse(RejectCode.ILLEGAL_PLAY, "the halfling re-rolls only the first failed Run Away")
+    redo_last_roll(state, catalog, events, value=None, escaped=None, why="halfling")
+    if state.flight is not None:
+        state.flight.rerolled.append(player.id)
+
+
+ABILITIES: dict[str, Callable[..., None]] = {
+    "berserk": ability_berserk, "turning": ability_turning, "flight": ability_flight, "charm": ability_charm,
+    "chase": ability_chase, "backstab": ability_backstab, "theft": ability_theft, "reroll": ability_reroll,
+}

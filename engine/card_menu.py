@@ -1,0 +1,139 @@
+"""The card menu on a card in play (equip, unequip, give, discard, escape) and the item the box asked
+the player to lose."""
+
+from __future__ import annotations
+
+from engine import commands as c
+from engine.cards import Catalog, CardDef, Kind
+from engine.effects import items_of, remove_item
+from engine.flow import acting, card_of, end_combat, holder_of, phase_name, refuse
+from engine.items import BIG_LIMIT
+from engine.results import Event, RejectCode
+from engine.state import GameState, Phase, Player
+from engine.strength import big_problem, restriction_problem, slot_problem
+
+
+def do_use(state: GameState, cmd: c.UseCard, catalog: Catalog, events: list[Event]) -> None:
+    card = card_of(catalog, cmd.card)
+    player = acting(state, cmd)
+    if card.id not in player.in_play():
+        holder = holder_of(state, card.id)
+        where = f"it belongs to {holder.name}" if holder else "it is not in play"
+        raise refuse(RejectCode.NOT_IN_HAND, f"{player.name} cannot {cmd.action} {card.name}: {where}")
+    fighting = state.phase in (Phase.COMBAT, Phase.RUN_AWAY)
+    if cmd.action in ("equip", "unequip", "give") and fighting:
+        raise refuse(RejectCode.WRONG_PHASE, f"cannot {cmd.action} {card.name} during {phase_name(state.phase)}; "
+                                             f"equipment is fixed until the fight is over")
+    if cmd.action == "equip":
+        if card.id not in player.carried:
+            raise refuse(RejectCode.ILLEGAL_PLAY, f"{card.name} is not a carried item")
+        why_not = restriction_problem(card, player) or slot_problem(card, player, catalog)
+        if why_not:
+            raise refuse(RejectCode.ILLEGAL_PLAY, f"cannot equip {card.name}: {why_not}")
+        player.carried.remove(card.id)
+        player.equipped.append(card.id)
+        events.append(Event("ItemEquipped", {"player": player.id, "card": card.id}))
+    elif cmd.action == "unequip":
+        if card.id not in player.equipped:
+            raise refuse(RejectCode.ILLEGAL_PLAY, f"{card.name} is not equipped")
+        player.equipped.remove(card.id)
+        player.carried.append(card.id)
+        events.append(Event("ItemUnequipped", {"player": player.id, "card": card.id}))
+    elif cmd.action == "give":
+        if card.id not in items_of(player):
+            raise refuse(RejectCode.ILLEGAL_PLAY, f"only items on the table can be given, not {card.name}")
+        if not cmd.target or not state.has_player(cmd.target) or cmd.target == player.id:
+            raise refuse(RejectCode.ILLEGAL_TARGET, f"give {card.name} to whom? tap another player's token")
+        receiver = state.player(cmd.target)
+        big = big_problem(card, receiver, catalog)
+        if big:
+            raise refuse(RejectCode.ILLEGAL_PLAY, big)
+        remove_item(player, card.id)
+        if restriction_problem(card, receiver) or slot_problem(card, receiver, catalog):
+            receiver.carried.append(card.id)
+        else:
+            receiver.equipped.append(card.id)
+        events.append(Event("ItemGiven", {"player": player.id, "to": receiver.id, "card": card.id}))
+    elif cmd.action == "escape":
+        escape_by_discarding(state, player, card, catalog, events)
+    elif cmd.action == "discard":
+        if card.kind is Kind.ITEM and fighting:
+            raise refuse(RejectCode.WRONG_PHASE, f"cannot discard {card.name} during {phase_name(state.phase)}; "
+                                                 f"an item that escapes a monster is used with 'escape'")
+        if card.id == "cheat":
+            player.cheat_on = None
+        remove_item(player, card.id)
+        for pile in (player.races, player.classes, player.curses, player.specials):
+            if card.id in pile:
+                pile.remove(card.id)
+        if card.kind is Kind.RACE and "half-breed" in player.specials and not player.races:
+            player.specials.remove("half-breed")
+        if card.kind is Kind.CLASS and "super-munchkin" in player.specials and not player.classes:
+            player.specials.remove("super-munchkin")
+        events.append(Event("CardDiscarded", {"player": player.id, "card": card.id}))
+    else:
+        raise refuse(RejectCode.ILLEGAL_PLAY,
+                     f"cannot {cmd.action} {card.name}; allowed: equip, unequip, discard, give, escape")
+
+
+def escape_by_discarding(state: GameState, player: Player, card: CardDef, catalog: Catalog,
+                         events: list[Event]) -> None:
+    """Rat on a Stick, Hireling, or a pole/staff thrown to the Pit Bull: discard it and escape."""
+    if state.combat is None or player.id not in state.combat.fighters:
+        raise refuse(RejectCode.WRONG_PHASE, f"{card.name} buys an escape only from your own fight")
+    combat = state.combat
+    own = card.effect("discard-to-escape")
+    escapes = []
+    for i, m in enumerate(combat.monsters):
+        monster = catalog[m.card]
+        by_monster = monster.effect("escape-by-discarding")
+        if by_monster is not None and card.id in by_monster.get("cards"):
+            escapes.append(i)
+        elif own is not None and (own.get("max_level") == 0 or (monster.level or 0) <= own.get("max_level")):
+            escapes.append(i)
+    if len(escapes) != len(combat.monsters):
+        raise refuse(RejectCode.ILLEGAL_PLAY, f"{card.name} does not get {player.name} away from every monster here")
+    remove_item(player, card.id)
+    events.append(Event("AutoEscape", {"players": [player.id], "by": card.id}))
+    if state.flight is not None:
+        state.flight.pending = [(p, i) for p, i in state.flight.pending if p != player.id]
+        if not state.flight.pending:
+            end_combat(state, events, how="ran away")
+        return
+    if player.id == combat.fighters[0]:
+        end_combat(state, events, how="escaped")
+    else:
+        combat.fighters.remove(player.id)
+
+
+def do_lose_item(state: GameState, cmd: c.LoseItem, catalog: Catalog, events: list[Event]) -> None:
+    loss = state.pending_loss
+    if loss is None:
+        raise refuse(RejectCode.ILLEGAL_PLAY, "nobody has to lose an item now")
+    player = state.player(loss.player)
+    if cmd.player != loss.player:
+        raise refuse(RejectCode.NOT_YOUR_TURN, f"{player.name} chooses the item to lose, not {cmd.player}")
+    if not cmd.card:
+        if loss.source == BIG_LIMIT:
+            raise refuse(RejectCode.ILLEGAL_PLAY, f"{player.name} may carry only so many Big items: tap the Big "
+                                                  f"item to give up ({loss.count} to go), or give or sell it")
+        if loss.count <= 1 and loss.gold == 0 and not loss.source.startswith("snails"):
+            raise refuse(RejectCode.ILLEGAL_PLAY, f"tap the item {player.name} loses")
+        events.append(Event("RestFromHand", {"player": player.id, "count": loss.count, "source": loss.source}))
+        state.pending_loss = None
+    else:
+        card = card_of(catalog, cmd.card)
+        if card.id not in items_of(player):
+            raise refuse(RejectCode.NOT_IN_HAND, f"{card.name} is not one of {player.name}'s items; "
+                                                 f"tap an item {player.name} has ({loss.kind})")
+        if loss.kind == "big" and not card.big or loss.kind == "small" and card.big:
+            raise refuse(RejectCode.ILLEGAL_TARGET, f"{card.name} is not a {loss.kind} item; tap a {loss.kind} item")
+        remove_item(player, card.id)
+        events.append(Event("ItemsLost", {"player": player.id, "cards": [card.id], "source": loss.source}))
+        loss.count -= 1
+        loss.lost_gold += card.gold or 0
+        done = loss.count <= 0 or not items_of(player) or (loss.gold and loss.lost_gold >= loss.gold)
+        if done:
+            state.pending_loss = None
+    if state.pending_loss is None and state.phase is Phase.RUN_AWAY and state.flight and not state.flight.pending:
+        end_combat(state, events, how="ran away")

@@ -1,0 +1,147 @@
+"""Shared steps of every phase: refusals, who acts, levels within their bounds, the die, and how a
+combat ends (however it ends)."""
+
+from __future__ import annotations
+
+import random
+
+from engine import commands as c
+from engine.cards import Catalog, CardDef
+from engine.results import Event, Refusal, RejectCode
+from engine.state import Combat, GameState, MonsterInPlay, Phase, Player
+
+
+def die_roll(state: GameState, forced: int | None) -> int:
+    """The next die result: from the game's seed and the roll's index, unless forced."""
+    if forced is not None:
+        if not 1 <= forced <= 6:
+            raise Refusal(RejectCode.ILLEGAL_PLAY, f"a die shows 1 to 6, not {forced}")
+        value = forced
+    else:
+        value = random.Random(f"{state.seed}:{state.rolls}").randint(1, 6)
+    state.rolls += 1
+    state.last_roll = value
+    return value
+
+
+def refuse(code: RejectCode, message: str) -> Refusal:
+    return Refusal(code, message)
+
+
+def phase_name(phase: Phase) -> str:
+    return phase.value.replace("-", " ")
+
+
+def require_phase(state: GameState, tried: str, *phases: Phase) -> None:
+    if state.phase not in phases:
+        allowed = " or ".join(phase_name(p) for p in phases)
+        raise refuse(RejectCode.WRONG_PHASE,
+                     f"cannot {tried} during {phase_name(state.phase)}; only during {allowed}")
+
+
+def require_active(state: GameState, cmd: c.Command, tried: str) -> None:
+    if cmd.player != state.active_player:
+        who = state.player(cmd.player).name if state.has_player(cmd.player) else cmd.player or "nobody"
+        active = state.player(state.active_player).name if state.active_player else "nobody"
+        raise refuse(RejectCode.NOT_YOUR_TURN, f"{who} cannot {tried}: it is {active}'s turn")
+
+
+def acting(state: GameState, cmd: c.Command) -> Player:
+    if not state.has_player(cmd.player):
+        raise refuse(RejectCode.ILLEGAL_TARGET, f"{cmd.player or 'nobody'} is not playing")
+    return state.player(cmd.player)
+
+
+def card_of(catalog: Catalog, card_id: str) -> CardDef:
+    if card_id not in catalog:
+        raise refuse(RejectCode.UNKNOWN_CARD, f"no card {card_id!r} in the catalog")
+    return catalog[card_id]
+
+
+def holder_of(state: GameState, card_id: str) -> Player | None:
+    for p in state.players:
+        if card_id in p.in_play():
+            return p
+    return None
+
+
+def set_level(state: GameState, player: Player, level: int, events: list[Event], *, why: str,
+              may_win: bool = False) -> None:
+    """Change a level within the bounds: never below the floor, the winning level only by a kill."""
+    before = player.level
+    top = state.ruleset.winning_level if may_win else state.ruleset.winning_level - 1
+    level = max(state.ruleset.level_floor, level)
+    if level > before:
+        level = max(before, min(level, top))
+    player.level = level
+    if player.level != before:
+        name = "LevelGained" if player.level > before else "LevelLost"
+        events.append(Event(name, {"player": player.id, "from": before, "to": player.level, "why": why}))
+
+
+def combat_of(state: GameState) -> Combat:
+    assert state.combat is not None
+    return state.combat
+
+
+def require_no_pending_loss(state: GameState, tried: str) -> None:
+    loss = state.pending_loss
+    if loss is not None:
+        who = state.player(loss.player).name
+        raise refuse(RejectCode.ILLEGAL_PLAY,
+                     f"cannot {tried} yet: {who} must first tap the item to lose ({loss.kind}, for {loss.source})")
+
+
+def in_combat(state: GameState, card: CardDef) -> Combat:
+    if state.phase is not Phase.COMBAT or state.combat is None:
+        raise refuse(RejectCode.WRONG_PHASE, f"{card.name} is played during a combat")
+    return state.combat
+
+
+def pick_monster(combat: Combat, index: int, card: CardDef) -> int:
+    if index == -1:
+        return len(combat.monsters) - 1
+    if not 0 <= index < len(combat.monsters):
+        raise refuse(RejectCode.ILLEGAL_TARGET,
+                     f"{card.name}: there is no monster {index + 1}; pick 1 to {len(combat.monsters)}")
+    return index
+
+
+def monster_treasures(monster: MonsterInPlay, catalog: Catalog) -> int:
+    t = catalog[monster.card].treasures or 0
+    for e in monster.enhancers:
+        mod = catalog[e].effect("treasure-mod")
+        t += int(mod.get("n", 0)) if mod is not None else 0
+    return max(t, 1)
+
+
+def end_combat(state: GameState, events: list[Event], *, how: str, loot: bool = False) -> None:
+    """The fight is over, however it ended: back to the turn (loot the room, or charity)."""
+    combat = state.combat
+    if combat is not None:
+        for f in combat.fighters:
+            if state.has_player(f):
+                state.player(f).next_combat.clear()
+    state.combat = None
+    state.flight = None
+    state.after_combat = True
+    state.phase = Phase.LOOK_FOR_TROUBLE if loot else Phase.CHARITY
+    events.append(Event("CombatEnded", {"how": how}, automatic=True))
+
+
+def drop_dead_fighter(state: GameState, player: Player, events: list[Event]) -> None:
+    combat = combat_of(state)
+    if player.id == combat.fighters[0]:
+        end_combat(state, events, how="death")
+    elif player.id in combat.fighters:
+        combat.fighters.remove(player.id)
+
+
+def check_winners(state: GameState, events: list[Event]) -> None:
+    winners = [p.id for p in state.players if p.level >= state.ruleset.winning_level]
+    if winners:
+        state.winners = winners
+        state.phase = Phase.GAME_OVER
+        for p in state.players:
+            p.level_history = (*p.level_history, p.level)
+        events.append(Event("GameWon", {"winners": winners}))

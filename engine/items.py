@@ -1,0 +1,46 @@
+"""Item limits that hold at every moment, not just when an item comes into play.
+
+A player who loses what let them carry several Big items (a Dwarf who loses the race to a curse or
+the Shrieking Geek, or the Hireling) must get rid of the excess at once; the player chooses which to
+keep. The engine asks through the pending loss: "tap the Big item to lose", one tap per excess item.
+Giving, selling or discarding a Big item also settles it.
+"""
+
+from __future__ import annotations
+
+from engine.cards import Catalog
+from engine.results import Event
+from engine.state import GameState, PendingLoss, Player
+from engine.strength import big_limit
+
+BIG_LIMIT = "big-item-limit"
+
+
+def excess_big_items(player: Player, catalog: Catalog) -> int:
+    """How many Big items ``player`` has beyond what they may carry (an item under Cheat! is free)."""
+    limit = big_limit(player, catalog)
+    if limit is None:
+        return 0
+    bigs = sum(1 for i in [*player.equipped, *player.carried] if catalog[i].big and i != player.cheat_on)
+    return max(0, bigs - limit)
+
+
+def enforce_big_limit(state: GameState, catalog: Catalog, events: list[Event]) -> None:
+    """Re-check the Big-item limit after a command: ask for the excess, or settle the request."""
+    loss = state.pending_loss
+    if loss is not None and loss.source == BIG_LIMIT:
+        excess = excess_big_items(state.player(loss.player), catalog) if state.has_player(loss.player) else 0
+        if excess <= 0:
+            state.pending_loss = None
+        else:
+            loss.count = excess
+        return
+    if loss is not None:
+        return
+    for player in state.players:
+        excess = excess_big_items(player, catalog)
+        if excess:
+            state.pending_loss = PendingLoss(player=player.id, kind="big", count=excess, source=BIG_LIMIT)
+            events.append(Event("ItemToLoseAsked", {"player": player.id, "kind": "big", "count": excess,
+                                                    "gold": 0, "source": BIG_LIMIT}))
+            return

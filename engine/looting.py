@@ -1,0 +1,63 @@
+"""Looting the body: after a death, the other players take one card each from it, highest level first.
+
+The box sees only the dead player's items (the hand is laid out too, but it has no tags in play),
+so the order is enforced as far as the box can see it: a looter takes an item by tapping it (after
+their token, as for any card played for someone else); a looter may take it only while nobody later
+in the order has taken one, and only once. Looters passed over are taken to have picked a card from
+the hand. What nobody takes is discarded when the next turn begins.
+"""
+
+from __future__ import annotations
+
+from engine.cards import Catalog, CardDef
+from engine.results import Event, Refusal, RejectCode
+from engine.state import GameState, Phase, Player
+from engine.strength import big_problem, restriction_problem, slot_problem
+
+
+def start_looting(state: GameState, body: Player, items: list[str], order: list[str]) -> None:
+    state.looting = {"body": body.id, "items": list(items), "order": list(order), "taken": [],
+                     "waiting": list(order)}
+
+
+def is_loot(state: GameState, card: CardDef, player_id: str) -> bool:
+    """Whether playing ``card`` for ``player_id`` means taking it from the body."""
+    loot = state.looting
+    if loot is None or card.id not in loot["items"]:
+        return False
+    return card.copies <= 1 or player_id in loot["waiting"]
+
+
+def take_from_body(state: GameState, card: CardDef, player: Player, catalog: Catalog,
+                   events: list[Event]) -> None:
+    loot = state.looting
+    assert loot is not None
+    body = state.player(loot["body"]).name if state.has_player(loot["body"]) else loot["body"]
+    waiting: list[str] = loot["waiting"]
+    names = ", then ".join(state.player(p).name for p in waiting if state.has_player(p))
+    if player.id not in waiting:
+        if player.id == loot["body"]:
+            why = f"{player.name} is dead and cannot loot their own body"
+        elif player.id in loot["order"]:
+            why = f"{player.name} has had their pick from {body}'s body"
+        else:
+            why = f"{player.name} does not loot {body}'s body"
+        raise Refusal(RejectCode.NOT_YOUR_TURN,
+                      f"{why}; {card.name} goes to the next looter: {names} (tap the token, then the card)")
+    big = big_problem(card, player, catalog)
+    if big:
+        raise Refusal(RejectCode.ILLEGAL_PLAY, f"{big}; take another card from {body}'s body")
+    passed = waiting[:waiting.index(player.id)]
+    del waiting[:waiting.index(player.id) + 1]
+    loot["items"].remove(card.id)
+    loot["taken"].append([player.id, card.id])
+    fighting = state.phase in (Phase.COMBAT, Phase.RUN_AWAY)
+    if not fighting and restriction_problem(card, player) is None and slot_problem(card, player, catalog) is None:
+        player.equipped.append(card.id)
+    else:
+        player.carried.append(card.id)
+    over = not waiting or not loot["items"]
+    events.append(Event("ItemTaken", {"player": player.id, "from": loot["body"], "card": card.id, "by": "looting",
+                                      "passed": passed, "discarded": list(loot["items"]) if over else []}))
+    if over:
+        state.looting = None

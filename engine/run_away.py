@@ -1,0 +1,120 @@
+"""Running away: a roll per fleeing player per monster; a catch applies that monster's bad stuff."""
+
+from __future__ import annotations
+
+from engine import commands as c
+from engine.cards import Catalog, CardDef
+from engine.effects import apply_effects, lose_levels
+from engine.flow import (combat_of, die_roll, end_combat, refuse, require_active, require_no_pending_loss,
+                         require_phase)
+from engine.results import Event, RejectCode
+from engine.state import Flight, GameState, MonsterInPlay, Phase, Player
+from engine.strength import run_away_bonus, traits
+
+
+ESCAPE_ON = 5
+
+
+def pursues(monster: CardDef, player: Player) -> bool:
+    rule = monster.effect("no-pursuit")
+    if rule is None:
+        return True
+    if rule.get("unless") and rule.get("unless") in traits(player):
+        return True
+    return player.level > int(rule.get("max_level"))
+
+
+def auto_escapes(monster: CardDef, player: Player) -> bool:
+    rule = monster.effect("auto-escape")
+    if rule is None:
+        return False
+    return not (rule.get("unless") and rule.get("unless") in traits(player))
+
+
+def do_run_away(state: GameState, cmd: c.RunAway, catalog: Catalog, events: list[Event]) -> None:
+    require_phase(state, "run away", Phase.COMBAT)
+    require_active(state, cmd, "run away")
+    require_no_pending_loss(state, "run away")
+    combat = combat_of(state)
+    stuck = next((catalog[m.card] for m in combat.monsters if catalog[m.card].has_effect("no-run-away")), None)
+    if stuck is not None:
+        raise refuse(RejectCode.ILLEGAL_PLAY, f"nobody can run away from {stuck.name}: fight it, or play cards")
+    combat.window_until = None
+    state.flight = Flight(pending=[])
+    state.phase = Phase.RUN_AWAY
+    events.append(Event("RunAwayDeclared", {"players": list(combat.fighters)}))
+    for f in combat.fighters:
+        player = state.player(f)
+        for i, m in enumerate(combat.monsters):
+            monster = catalog[m.card]
+            if f in combat.auto_escape or auto_escapes(monster, player) or not pursues(monster, player):
+                state.flight.results.append((f, i, 0, True))
+                events.append(Event("RunAwaySucceeded", {"player": f, "monster": monster.id, "roll": 0,
+                                                         "total": 0, "automatic": True}))
+                continue
+            state.flight.pending.append((f, i))
+    if not state.flight.pending:
+        end_combat(state, events, how="ran away")
+
+
+def flee_modifier(state: GameState, player: Player, monster: MonsterInPlay, catalog: Catalog) -> int:
+    bonus = run_away_bonus(player, catalog, halfling_penalty=state.ruleset.halfling_run_away == "penalty")
+    for card_id in [monster.card, *(["mate"] if monster.mate else [])]:
+        mod = catalog[card_id].effect("run-away-mod")
+        if mod is not None:
+            bonus += int(mod.get("n"))
+    if state.flight is not None:
+        bonus += state.flight.bonus.get(player.id, 0)
+    return bonus
+
+
+def do_roll(state: GameState, cmd: c.Roll, catalog: Catalog, events: list[Event]) -> None:
+    require_phase(state, "roll the die", Phase.RUN_AWAY)
+    require_no_pending_loss(state, "roll")
+    if cmd.forced is not None and not 1 <= cmd.forced <= 6:
+        raise refuse(RejectCode.ILLEGAL_PLAY, f"a die shows 1 to 6, not {cmd.forced}")
+    take_roll(state, catalog, events, forced=cmd.forced, escaped=None)
+
+
+def take_roll(state: GameState, catalog: Catalog, events: list[Event], *, forced: int | None,
+              escaped: bool | None, count_roll: bool = True) -> None:
+    """Roll for the next fleeing player against the next monster; a catch applies its bad stuff."""
+    flight = state.flight
+    assert flight is not None
+    combat = combat_of(state)
+    before = state.clone()
+    before.flight.before_roll = None  # type: ignore[union-attr]
+    player_id, index = flight.pending[0]
+    player = state.player(player_id)
+    mip = combat.monsters[index]
+    monster = catalog[mip.card]
+    if count_roll:
+        roll = die_roll(state, forced)
+    else:
+        roll = forced if forced is not None else (state.last_roll or 1)
+        state.last_roll = roll
+    flight.pending.pop(0)
+    total = roll + flee_modifier(state, player, mip, catalog)
+    if escaped is None:
+        escaped = total >= ESCAPE_ON
+    flight.results.append((player_id, index, roll, escaped))
+    flight.before_roll = before
+    data = {"player": player_id, "monster": monster.id, "roll": roll, "total": total}
+    if escaped:
+        events.append(Event("RunAwaySucceeded", data))
+        for item in player.equipped:
+            bonus = catalog[item].effect("treasure-on-escape")
+            if bonus is not None:
+                state.treasures_to_draw += int(bonus.get("n"))
+    else:
+        events.append(Event("RunAwayFailed", data))
+        apply_effects(state, player, monster.bad_stuff, catalog, events, source=monster.id)
+        if not player.alive:
+            flight.pending = [(p, i) for p, i in flight.pending if p != player_id]
+    cost = monster.effect("flee-cost")
+    if escaped and cost is not None:
+        lose_levels(state, player, int(cost.get("n")), events)
+    if not flight.pending and state.pending_loss is None:
+        end_combat(state, events, how="ran away")
+        state.flight = Flight(pending=[], results=flight.results, before_roll=before)
+        state.phase = Phase.CHARITY

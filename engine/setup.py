@@ -1,0 +1,78 @@
+"""Setup: players join or leave, the die picks who starts, the game starts."""
+
+from __future__ import annotations
+
+import random
+
+from engine import commands as c
+from engine.cards import Catalog
+from engine.flow import acting, die_roll, phase_name, refuse, require_phase
+from engine.results import Event, RejectCode
+from engine.state import PLAYER_TOKENS, GameState, Phase, Player
+from engine.turns import begin_turn, next_seat
+
+
+SEXES = ("male", "female")
+
+
+def do_join(state: GameState, cmd: c.Join, catalog: Catalog, events: list[Event]) -> None:
+    require_phase(state, f"join {cmd.player}", Phase.SETUP)
+    if cmd.player not in PLAYER_TOKENS:
+        raise refuse(RejectCode.ILLEGAL_TARGET, f"{cmd.player!r} is not a player token (player-1 … player-6)")
+    if state.has_player(cmd.player):
+        raise refuse(RejectCode.ILLEGAL_TARGET, f"{cmd.player} has already joined")
+    if len(state.players) >= state.ruleset.max_players:
+        raise refuse(RejectCode.ILLEGAL_TARGET, f"the table is full ({state.ruleset.max_players} players)")
+    if cmd.sex not in SEXES:
+        raise refuse(RejectCode.ILLEGAL_PLAY, f"sex must be male or female, not {cmd.sex!r}")
+    name = cmd.name_ or f"Player {cmd.player.split('-')[1]}"
+    state.players.append(Player(id=cmd.player, name=name, sex=cmd.sex))
+    events.append(Event("PlayerJoined", {"player": cmd.player, "seat": len(state.players)}))
+
+
+def do_leave(state: GameState, cmd: c.Leave, catalog: Catalog, events: list[Event]) -> None:
+    if state.phase is Phase.GAME_OVER:
+        raise refuse(RejectCode.GAME_OVER, "the game is over")
+    player = acting(state, cmd)
+    if state.phase not in (Phase.SETUP, Phase.KICK_OPEN_THE_DOOR, Phase.LOOK_FOR_TROUBLE, Phase.CHARITY):
+        raise refuse(RejectCode.WRONG_PHASE, f"{player.name} cannot leave during {phase_name(state.phase)}")
+    if state.phase is not Phase.SETUP and len(state.players) <= 2:
+        raise refuse(RejectCode.ILLEGAL_PLAY, f"{player.name} cannot leave: the game needs two players")
+    if state.active_player == player.id:
+        following = next_seat(state, player.id)
+        state.players.remove(player)
+        begin_turn(state, following, events)
+    else:
+        state.players.remove(player)
+    if state.first_player == player.id:
+        state.first_player = None
+    events.append(Event("PlayerLeft", {"player": player.id}))
+
+
+def do_choose_first(state: GameState, cmd: c.ChooseFirstPlayer, catalog: Catalog, events: list[Event]) -> None:
+    require_phase(state, "roll for the first player", Phase.SETUP)
+    if len(state.players) < 2:
+        raise refuse(RejectCode.ILLEGAL_PLAY, "tap at least two player tokens before rolling for who starts")
+    if cmd.forced is not None:
+        index = (cmd.forced - 1) % len(state.players)
+        die_roll(state, cmd.forced)
+    else:
+        index = random.Random(f"{state.seed}:first:{state.rolls}").randrange(len(state.players))
+        die_roll(state, None)
+    state.first_player = state.players[index].id
+    events.append(Event("FirstPlayerChosen", {"player": state.first_player}))
+
+
+def do_start(state: GameState, cmd: c.StartGame, catalog: Catalog, events: list[Event]) -> None:
+    require_phase(state, "start the game", Phase.SETUP)
+    need = state.ruleset.min_players
+    if len(state.players) < need:
+        raise refuse(RejectCode.ILLEGAL_PLAY,
+                     f"cannot start with {len(state.players)} player(s); tap at least {need} player tokens")
+    if len(state.players) < 3:
+        state.warnings.append(f"{len(state.players)} players: a practice game (the rules ask for 3 to 6)")
+    first = state.first_player or state.players[0].id
+    events.append(Event("GameStarted", {"players": [p.id for p in state.players], "first": first,
+                                        "deal": {"door": state.ruleset.starting_hand,
+                                                 "treasure": state.ruleset.starting_hand}}))
+    begin_turn(state, first, events)
