@@ -34,7 +34,7 @@ def take_from_body(state: GameState, card: CardDef, player: Player, catalog: Cat
     assert loot is not None
     body = state.player(loot["body"]).name if state.has_player(loot["body"]) else loot["body"]
     waiting: list[str] = loot["waiting"]
-    names = ", then ".join(state.player(p).name for p in waiting if state.has_player(p))
+    names = ", ".join(state.player(p).name for p in waiting if state.has_player(p))
     if player.id not in waiting:
         if player.id == loot["body"]:
             why = f"{player.name} is dead and cannot loot their own body"
@@ -43,7 +43,7 @@ def take_from_body(state: GameState, card: CardDef, player: Player, catalog: Cat
         else:
             why = f"{player.name} does not loot {body}'s body"
         raise Refusal(RejectCode.NOT_YOUR_TURN,
-                      f"{why}; {card.name} goes to the next looter: {names} (tap the token, then the card)")
+                      f"{why}; {card.name} goes to the next looter, in order: {names} (tap the token, then the card)")
     big = big_problem(card, player, catalog)
     if big:
         raise Refusal(RejectCode.ILLEGAL_PLAY, f"{big}; take another card from {body}'s body")
