@@ -330,6 +330,8 @@ class Controller:
         if self.prompt is not None and self.prompt.kind == "player-menu":
             self.prompt = None          # the menu's player plays this card (the token made them the actor)
         holder = next((p for p in state.players if card_id in p.in_play()), None)
+        if holder is not None and card.copies > 1 and holder.id != acting:
+            holder = None       # another copy of a card someone else has: it is played, not opened
         if holder is not None and card.kind is not Kind.GO_UP_A_LEVEL:
             self.prompt = Prompt("card-menu", f"{card.name} ({holder.name})", card=card_id, player=holder.id)
             self.revision += 1
@@ -363,6 +365,24 @@ class Controller:
             return None
         self.revision += 1
         return Outcome(True, self.say(self.prompt.text))
+
+    def standing_prompt(self) -> tuple[str, str]:
+        """(kind, text) of what the game itself waits for when no prompt is open: an item to lose, a looter."""
+        state = self.state
+        loss = state.pending_loss
+        if loss is not None and state.has_player(loss.player):
+            name = state.player(loss.player).name
+            if loss.source == "big-item-limit":
+                return "loss", f"{name} has too many Big items: tap the one to give up"
+            source = self.catalog[loss.source].name if loss.source in self.catalog else loss.source
+            return "loss", f"{name}: tap the item to lose ({source})"
+        loot = state.looting
+        if loot and loot.get("waiting") and loot.get("items"):
+            body = state.player(loot["body"]).name if state.has_player(loot["body"]) else loot["body"]
+            nxt = loot["waiting"][0]
+            who = state.player(nxt).name if state.has_player(nxt) else nxt
+            return "looting", f"looting {body}'s body: {who} picks next (tap the token, then the item)"
+        return "", ""
 
     def monster_prompt_text(self) -> str:
         prompt, combat = self.prompt, self.state.combat

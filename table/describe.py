@@ -99,6 +99,8 @@ def describe(event: Event, state: GameState, catalog: Catalog) -> str:
         case "ItemTaken":
             return f"{who} takes {card} from {_name(state, d['from'])}"
         case "ItemToLoseAsked":
+            if d["source"] == "big-item-limit":
+                return f"{who} has too many Big items: tap the one to give up"
             return f"{who}: tap the item to lose ({_card(catalog, d['source'])})"
         case "ItemUnequipped":
             return f"{who} takes off {card}"

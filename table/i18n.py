@@ -347,6 +347,8 @@ MESSAGE_TEMPLATES = [
     N_("{who} has had their pick from {who2}'s body"),
     N_("{who} does not loot {who2}'s body"),
     N_("{card} goes to the next looter, in order: {names} (tap the token, then the card)"),
+    N_("{who} has too many Big items: tap the one to give up"),
+    N_("looting {who}'s body: {who2} picks next (tap the token, then the item)"),
     N_("Make {sex}"),
     N_("Leave: sure?"),
     N_("Next monster"),

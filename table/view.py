@@ -88,6 +88,7 @@ def build_view(ctl: Controller, *, entry: str = "", language: str = "en") -> Vie
             }
     menu = None
     prompt = ctl.prompt
+    standing = ctl.standing_prompt()
     if prompt is not None and prompt.kind == "card-menu" and ctl.state.has_player(prompt.player):
         card = catalog[prompt.card]
         holder = ctl.state.player(prompt.player)
@@ -113,8 +114,8 @@ def build_view(ctl: Controller, *, entry: str = "", language: str = "en") -> Vie
         names={cid: catalog[cid].name_in(language) for cid in catalog},
         message=translate_message(message.text) if message else "",
         message_kind=message.kind if message else "info",
-        prompt=translate_message(prompt.text) if prompt else "",
-        prompt_kind=prompt.kind if prompt else "",
+        prompt=translate_message(prompt.text if prompt else standing[1]),
+        prompt_kind=prompt.kind if prompt else standing[0],
         soft_keys=ctl.soft_keys(),
         acting=ctl.acting_player(),
         reader_online=ctl.reader_online,

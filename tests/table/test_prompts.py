@@ -97,3 +97,38 @@ def test_roll_and_next_choose_the_monster_too(tmp_path: Path, capsys) -> None:
     state, err = run(tmp_path, capsys, fight + "press roll\npress roll\npress next\n")
     assert err == ""
     assert [m["enhancers"] for m in state["combat"]["monsters"]] == [[], ["baby"]]
+
+
+def test_a_second_copy_of_a_card_in_play_is_played_for_another_player(tmp_path: Path, capsys) -> None:
+    state, err = run(tmp_path, capsys, "tap elf\ntap player-2\ntap elf\n")
+    assert err == ""
+    assert player(state, "player-1")["races"] == ["elf"] and player(state, "player-2")["races"] == ["elf"]
+
+
+def test_the_holders_own_tap_still_opens_the_card_menu(tmp_path: Path, capsys) -> None:
+    state, err = run(tmp_path, capsys, "tap elf\ntap elf\npress next\n")   # menu, NEXT discards
+    assert err == "" and player(state, "player-1")["races"] == []
+
+
+def test_the_screen_keeps_asking_for_the_item_to_lose_until_it_is_tapped(tmp_path: Path) -> None:
+    from drivers.base import ManualClock
+    from drivers.sim import SimButtons, SimReader
+    from table.config import Config, StorageConfig
+    from table.script import parse_script
+    from table.simulate import perform
+    from table.view import build_view
+    from table.wiring import build_table
+
+    clock = ManualClock()
+    table = build_table(Config(storage=StorageConfig(state_dir=str(tmp_path))), clock, seed_source=lambda: 1)
+    reader, buttons = SimReader(table.events, clock=clock), SimButtons(table.events, clock=clock)
+    script = START + "tap dwarf\ntap huge-rock\ntap chainsaw-of-bloody-dismemberment\ntap curse-lose-your-race\n"
+    for action in parse_script(script, table.catalog):
+        perform(action, table, reader, buttons, clock)
+    clock.advance(30)                                   # long after any message would have gone
+    view = build_view(table.controller)
+    assert view.prompt_kind == "loss" and view.prompt == "Player 1 has too many Big items: tap the one to give up"
+    perform(parse_script("tap huge-rock\n", table.catalog)[0], table, reader, buttons, clock)
+    view = build_view(table.controller)
+    p1 = table.controller.state.player("player-1")
+    assert view.prompt_kind == "" and (p1.equipped, p1.carried) == ([], ["chainsaw-of-bloody-dismemberment"])
