@@ -25,7 +25,7 @@ from engine.state import GameState, Phase
 from engine.rules import Ruleset
 from table.describe import describe_events
 from table.history import History
-from table.journal import Journal
+from table.journal import Journal, JournalError
 
 log = logging.getLogger(__name__)
 
@@ -116,7 +116,11 @@ class Controller:
         return len(self.history)
 
     def start_new_game(self) -> None:
-        self.game = self.journal.new_game(self.seed_source(), self.ruleset)
+        try:
+            self.game = self.journal.new_game(self.seed_source(), self.ruleset)
+        except JournalError as exc:
+            self.refuse(f"no new game: {exc}")
+            return
         self.history = History(self.catalog, self.game.seed, self.game.ruleset)
         self.state = self.history.state
         self.prompt = None
@@ -156,7 +160,10 @@ class Controller:
         result = apply(self.state, cmd, self.catalog)
         if isinstance(result, Rejected):
             return self.refuse(result.message)
-        self.journal.append(self.game.id, cmd)          # durable before anything shows it
+        try:
+            self.journal.append(self.game.id, cmd)      # durable before anything shows it
+        except JournalError as exc:
+            return self.refuse(f"not done: {exc}")
         self.history.push(cmd, result.state)
         self.state = result.state
         self.last_events = result.events
@@ -174,7 +181,11 @@ class Controller:
             self.basket = []
             self.revision += 1
             return Outcome(True, self.say("the sales basket is empty again"))
-        if not self.journal.pop(self.game.id):
+        try:
+            popped = self.journal.pop(self.game.id)
+        except JournalError as exc:
+            return self.refuse(f"not undone: {exc}")
+        if not popped:
             return self.refuse("nothing to undo: this game has no actions yet")
         self.state = self.history.pop()
         self.acting_override = None

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.commands import Command, command_from_dict, command_to_dict
+from engine.errors import MunchkinError
 from engine.rules import Ruleset
 
 log = logging.getLogger(__name__)
@@ -36,6 +37,10 @@ CREATE TABLE IF NOT EXISTS command (
     PRIMARY KEY (game, seq)
 );
 """
+
+
+class JournalError(MunchkinError, OSError):
+    """The journal could not store a change (disk full, read-only, removed); nothing was stored."""
 
 
 @dataclass(frozen=True)
@@ -81,8 +86,8 @@ class Journal:
     moved_aside: Path | None = None
 
     def new_game(self, seed: int, ruleset: Ruleset) -> GameRecord:
-        cur = self.db.execute("INSERT INTO game (seed, ruleset, created) VALUES (?, ?, ?)",
-                              (seed, json.dumps(ruleset.to_dict()), time.time()))
+        cur = self._write("INSERT INTO game (seed, ruleset, created) VALUES (?, ?, ?)",
+                          (seed, json.dumps(ruleset.to_dict()), time.time()))
         return GameRecord(int(cur.lastrowid or 0), seed, ruleset)
 
     def latest_game(self) -> GameRecord | None:
@@ -94,14 +99,20 @@ class Journal:
     def append(self, game: int, cmd: Command) -> None:
         """Store ``cmd`` durably (committed and synced) as the next command of ``game``."""
         body = json.dumps(command_to_dict(cmd), separators=(",", ":"))
-        self.db.execute(
-            "INSERT INTO command (game, seq, body, crc) "
-            "VALUES (?, COALESCE((SELECT MAX(seq) FROM command WHERE game = ?), 0) + 1, ?, ?)",
-            (game, game, body, _crc(body)))
+        self._write("INSERT INTO command (game, seq, body, crc) "
+                    "VALUES (?, COALESCE((SELECT MAX(seq) FROM command WHERE game = ?), 0) + 1, ?, ?)",
+                    (game, game, body, _crc(body)))
+
+    def _write(self, sql: str, args: tuple[object, ...]) -> sqlite3.Cursor:
+        try:
+            return self.db.execute(sql, args)
+        except sqlite3.Error as exc:
+            log.error("journal %s: cannot write: %s", self.path, exc)
+            raise JournalError(f"the game could not be saved ({exc}), check the disk at {self.path.parent}") from exc
 
     def pop(self, game: int) -> bool:
         """Drop the last command of ``game``; False when there is none."""
-        cur = self.db.execute(
+        cur = self._write(
             "DELETE FROM command WHERE game = ? AND seq = (SELECT MAX(seq) FROM command WHERE game = ?)",
             (game, game))
         return cur.rowcount > 0

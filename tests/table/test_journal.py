@@ -56,3 +56,23 @@ def test_a_corrupt_database_is_kept_aside_and_the_table_starts_clean(tmp_path: P
     assert j.latest_game() is None
     assert j.moved_aside is not None and j.moved_aside.exists()
     assert j.moved_aside.read_bytes().startswith(b"this is not a database")
+
+
+def test_a_write_that_fails_refuses_the_action_and_shows_nothing(tmp_path: Path) -> None:
+    from drivers.base import ManualClock
+    from drivers.events import Press, Tap
+    from table.config import Config, StorageConfig
+    from table.wiring import build_table
+
+    table = build_table(Config(storage=StorageConfig(state_dir=str(tmp_path))), ManualClock())
+    ctl = table.controller
+    ctl.handle(Tap("", 0.0, card="player-1"))
+    # The disk turns read-only under the running table.
+    table.journal.db.close()
+    table.journal.db = sqlite3.connect(f"file:{tmp_path / 'journal.sqlite3'}?mode=ro", uri=True, isolation_level=None)
+    out = ctl.handle(Tap("", 0.0, card="player-2"))
+    assert out is not None and not out.accepted
+    assert ctl.message.kind == "refusal" and "could not be saved" in ctl.message.text
+    assert [p.id for p in ctl.state.players] == ["player-1"] and ctl.history_len == 1
+    undo = ctl.handle(Press("undo", 0.0))
+    assert undo is not None and not undo.accepted and [p.id for p in ctl.state.players] == ["player-1"]
