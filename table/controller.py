@@ -195,7 +195,20 @@ class Controller:
     # ------------------------------------------------------------ input
 
     def handle(self, event: InputEvent) -> Outcome | None:
-        """React to one input event. Returns None for events that change nothing on screen."""
+        """React to one input event. Returns None for events that change nothing on screen.
+
+        A fault of ours while handling it (a bug, not a player's mistake) is logged in full and
+        answered like a refusal: the game stays as the journal has it, and the table keeps running.
+        """
+        try:
+            return self._handle(event)
+        except Exception:
+            log.exception("internal error while handling %r", event)
+            self.prompt = None
+            self.state = self.history.state
+            return self.refuse("that did not work (an internal error, logged), the game is as it was")
+
+    def _handle(self, event: InputEvent) -> Outcome | None:
         if isinstance(event, Tap):
             return self.handle_tap(event)
         if isinstance(event, Press):

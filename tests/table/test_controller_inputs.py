@@ -50,3 +50,22 @@ def test_an_unknown_tag_leaves_the_game_as_it_was(tmp_path: Path) -> None:
     ctl.handle(Tap("04DEADBEEF0001", 0.0))
     assert "unknown tag 04DEADBEEF0001" in ctl.message.text
     assert ctl.history_len == before and ctl.feedback.log[-1] == "refused"
+
+
+def test_an_internal_error_is_logged_and_refused_and_the_table_goes_on(tmp_path: Path, monkeypatch, caplog) -> None:
+    import table.controller as controller_module
+
+    table, _ = table_at(tmp_path)
+    ctl = table.controller
+    ctl.handle(Tap("", 0.0, card="player-1"))
+
+    def broken(*args, **kwargs):
+        raise KeyError("a bug")
+
+    monkeypatch.setattr(controller_module, "apply", broken)
+    out = ctl.handle(Tap("", 0.0, card="player-2"))
+    assert out is not None and not out.accepted and "internal error" in ctl.message.text
+    assert "Traceback" in caplog.text or any(r.exc_info for r in caplog.records)
+    monkeypatch.undo()
+    ctl.handle(Tap("", 0.0, card="player-2"))
+    assert [p.id for p in ctl.state.players] == ["player-1", "player-2"]
