@@ -6,25 +6,10 @@ import pytest
 from gpiozero.pins.mock import MockFactory, MockPin
 
 from drivers.doctor import Check, run_checks
-from drivers.emulators.mfrc522 import Mfrc522Chip, install_fakes
+from drivers.emulators.mfrc522 import Mfrc522Chip
 from drivers.emulators.pn532 import Pn532Emulator
 
 PINS = {"roll": 5, "help": 6, "run": 13, "next": 19, "undo": 26}
-
-
-@pytest.fixture
-def hw():
-    hardware = install_fakes()
-    hardware.clear()
-    yield hardware
-    hardware.clear()
-
-
-@pytest.fixture
-def factory():
-    f = MockFactory()
-    yield f
-    f.reset()
 
 
 @pytest.fixture

@@ -5,19 +5,11 @@ from __future__ import annotations
 import queue
 
 import pytest
-from gpiozero.pins.mock import MockFactory
 
 from drivers.base import ManualClock
 from drivers.factory import DriverError, open_buttons, open_feedback, open_reader
 from drivers.gpio import GpioButtons, GpioFeedback
 from drivers.sim import NullFeedback, SimButtons, SimReader
-
-
-@pytest.fixture
-def factory():
-    f = MockFactory()
-    yield f
-    f.reset()
 
 
 def test_sim_kinds_open_the_simulated_twins():

@@ -11,13 +11,7 @@ from gpiozero.pins.mock import MockFactory
 from drivers.base import ManualClock
 from drivers.events import Press, Release
 from drivers.gpio import ButtonConfigError, GpioButtons, GpioFeedback
-
-
-@pytest.fixture
-def factory():
-    f = MockFactory()
-    yield f
-    f.reset()
+from tests.drivers.helpers import drain
 
 
 @pytest.fixture
@@ -34,13 +28,6 @@ def sink():
 def panel(factory, clock, sink):
     with GpioButtons(sink, clock=clock, pin_factory=factory) as p:
         yield p
-
-
-def drain(sink):
-    out = []
-    while not sink.empty():
-        out.append(sink.get_nowait())
-    return out
 
 
 def press(factory, clock, pin, down_for):

@@ -11,17 +11,10 @@ from drivers.base import ManualClock
 from drivers.emulators.mfrc522 import BCM, Card, Mfrc522Chip, install_fakes
 from drivers.events import ReaderStatus, Tap
 from drivers.mfrc522_spi import Mfrc522Reader, Mfrc522WiringError
+from tests.drivers.helpers import drain, polls
 
 UID4 = "A1B2C3D4"
 UID7 = "04A1B2C3D4E5F6"
-
-
-@pytest.fixture
-def hw():
-    hardware = install_fakes()
-    hardware.clear()
-    yield hardware
-    hardware.clear()
 
 
 @pytest.fixture
@@ -46,19 +39,6 @@ def reader(chip, clock, sink):
     sink.get_nowait()  # the online status
     yield r
     r.close()
-
-
-def drain(sink):
-    out = []
-    while not sink.empty():
-        out.append(sink.get_nowait())
-    return out
-
-
-def polls(reader, clock, seconds):
-    for _ in range(round(seconds / 0.1)):
-        reader.poll_once()
-        clock.advance(0.1)
 
 
 def test_the_real_library_is_the_one_running():

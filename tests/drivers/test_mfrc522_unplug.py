@@ -7,10 +7,11 @@ import queue
 import pytest
 
 from drivers.base import ManualClock
-from drivers.emulators.mfrc522 import Card, Mfrc522Chip, install_fakes
+from drivers.emulators.mfrc522 import Card, Mfrc522Chip
 from drivers.events import ReaderStatus, Tap
 from drivers.mfrc522_spi import Mfrc522Reader
 from drivers.pn532 import Pn532Reader
+from tests.drivers.helpers import drain, polls
 
 UID4 = "A1B2C3D4"
 UID7 = "04A1B2C3D4E5F6"
@@ -20,14 +21,6 @@ FAULTS = {
     "MISO high (0xFF)": dict(reads=0xFF),
     "spidev raises OSError": dict(error=True),
 }
-
-
-@pytest.fixture
-def hw():
-    hardware = install_fakes()
-    hardware.clear()
-    yield hardware
-    hardware.clear()
 
 
 @pytest.fixture
@@ -51,19 +44,6 @@ def reader(chip, clock, sink):
     assert r.connect()
     yield r
     r.close()
-
-
-def drain(sink):
-    out = []
-    while not sink.empty():
-        out.append(sink.get_nowait())
-    return out
-
-
-def polls(reader, clock, seconds):
-    for _ in range(round(seconds / 0.1)):
-        reader.poll_once()
-        clock.advance(0.1)
 
 
 @pytest.mark.parametrize("fault", FAULTS)

@@ -12,6 +12,7 @@ from drivers.emulators.pn532 import Pn532Emulator
 from drivers.events import ReaderStatus, Tap
 from drivers.pn532 import Pn532Reader, parse_target
 from drivers.presence import backoff_delays
+from tests.drivers.helpers import drain
 
 UID4 = "04A1B2C3"
 UID7 = "04A1B2C3D4E5F6"
@@ -38,13 +39,6 @@ def reader(emu, clock, sink):
     r = Pn532Reader(sink, clock=clock, port=emu.path, ack_timeout=0.05, answer_timeout=0.1)
     yield r
     r.close()
-
-
-def drain(sink):
-    out = []
-    while not sink.empty():
-        out.append(sink.get_nowait())
-    return out
 
 
 def polls(reader, clock, n, step=0.1):

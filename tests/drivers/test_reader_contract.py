@@ -15,6 +15,7 @@ from drivers.emulators.mfrc522 import Card, Mfrc522Chip, install_fakes
 from drivers.emulators.pn532 import Pn532Emulator
 from drivers.events import ReaderStatus, Tap
 from drivers.factory import open_reader
+from tests.drivers.helpers import drain
 
 
 class SimRig:
@@ -93,13 +94,6 @@ def rig(request, tmp_path):
     r = request.param(tmp_path)
     yield r
     r.close()
-
-
-def drain(sink):
-    out = []
-    while not sink.empty():
-        out.append(sink.get_nowait())
-    return out
 
 
 def test_a_reader_satisfies_the_protocol(rig):
