@@ -45,6 +45,9 @@ def do_use(state: GameState, cmd: c.UseCard, catalog: Catalog, events: list[Even
         if not cmd.target or not state.has_player(cmd.target) or cmd.target == player.id:
             raise refuse(RejectCode.ILLEGAL_TARGET, f"give {card.name} to whom? tap another player's token")
         receiver = state.player(cmd.target)
+        if not receiver.alive:
+            raise refuse(RejectCode.ILLEGAL_TARGET,
+                         f"cannot give {card.name} to {receiver.name}: the dead receive no cards until the next turn")
         big = big_problem(card, receiver, catalog)
         if big:
             raise refuse(RejectCode.ILLEGAL_PLAY, big)

@@ -221,3 +221,15 @@ def test_state_json_has_the_contract_keys(catalog):
                                                                          "enhancers": []}
     assert data["combat"]["players_winning"] is False
     assert json.loads(json.dumps(data)) == data
+
+
+def test_the_dead_are_given_nothing(catalog):
+    # found by the rule machine: an item could be handed to a dead player
+    state = play(catalog, *started(catalog), *[c.AdjustLevel(player="player-2", delta=1)] * 5,
+                 c.EndPhase(player="player-1"), c.EndPhase(player="player-1"), c.EndPhase(player="player-1"),
+                 c.PlayCard(player="player-2", card="plutonium-dragon"), c.RunAway(player="player-2"),
+                 c.Roll(player="player-2", forced=1), c.PlayCard(player="player-1", card="helm-of-courage"))
+    assert not state.player("player-2").alive
+    message = must_reject(state, c.UseCard(player="player-1", card="helm-of-courage", action="give",
+                                           target="player-2"), catalog, RejectCode.ILLEGAL_TARGET)
+    assert "Helm of Courage" in message and "dead" in message
