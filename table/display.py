@@ -39,6 +39,7 @@ GOOD = (80, 210, 120)
 BAD = (240, 84, 72)
 KEY = (58, 64, 86)
 KEY_OFF = (28, 31, 40)
+REFUSAL = (110, 24, 20)         # behind a refused action's reason
 PLAYER_COLORS = [(90, 160, 255), (255, 120, 90), (120, 220, 120), (230, 120, 230), (250, 210, 80), (80, 220, 220)]
 BUTTON_COLORS = {"roll": (220, 60, 60), "help": (60, 140, 240), "run": (240, 200, 40), "next": (70, 200, 90),
                  "undo": (200, 200, 200)}
@@ -919,7 +920,7 @@ class Display:
         elif view.prompt and view.prompt_kind in BANNER_PROMPTS:
             text, color = view.prompt, ACTIVE
         elif view.message_kind == "refusal":
-            self.painter.panel(r, (110, 24, 20))
+            self.painter.panel(r, REFUSAL)
             text, color = "✗ " + text, TEXT
         self.panels["message"] = r
         inner = r.inflate(-int(12 * s), 0)
