@@ -324,14 +324,17 @@ class EnrollScreen:
                 name_size -= 4
         sizes = (24, name_size, 24)
         content = (p.line_height(int(sizes[0] * s)) + name_lines * p.line_height(int(sizes[1] * s))
-                   + p.line_height(int(sizes[2] * s)))
+                   + int(6 * s) + p.line_height(int(sizes[2] * s)))
         if step is None:
             content = 3 * p.line_height(int(30 * s))
         result_size, result_lines = (24, 4) if d.portrait else (22, 3)
         lh = p.line_height(int(result_size * s))
         result_h = result_lines * lh + int(14 * s)
         bar_h = int(30 * s)
-        hint_h = p.line_height(int(16 * s)) if isinstance(app.reader, SimReader) else 0
+        hint_text = _("simulator: type a tag UID in hex and press Enter; F4 = NEXT, F5 = UNDO, F3 = RUN")
+        # the simulator's hint on two lines where one would need tiny type (a narrow screen, a longer language)
+        hint_lines = 1 if p.width(hint_text, int(16 * s)) <= body.w - int(12 * s) else 2
+        hint_h = hint_lines * p.line_height(int(16 * s)) if isinstance(app.reader, SimReader) else 0
         rest = bar_h + result_h + 2 * gap + (hint_h + gap if hint_h else 0)
         card_h = body.h - rest - int(4 * s)
         y = body.y + int(4 * s)
@@ -363,7 +366,7 @@ class EnrollScreen:
             else:
                 d.t(name, sizes[1], ACTIVE, inner, y=ty, shrink=0.45)
                 ty += p.line_height(int(sizes[1] * s))
-            d.t(" · ".join(detail), sizes[2], TEXT, inner, y=ty)
+            d.t(" · ".join(detail), sizes[2], TEXT, inner, y=ty + int(6 * s))
 
         # the progress bar: enrolled in green, skipped in grey
         bar = pygame.Rect(body.x, card_box.bottom + gap, body.w, bar_h)
@@ -397,7 +400,7 @@ class EnrollScreen:
             if app.entry:
                 d.t(_("tag: {entry}_").format(entry=app.entry), 16, ACTIVE, hint)
             else:
-                d.t(_("simulator: type a tag UID in hex and press Enter; F4 = NEXT, F5 = UNDO, F3 = RUN"), 16, DIM, hint)
+                p.wrap(hint_text, 16 * s, DIM, hint, y=hint.y, max_lines=hint_lines)
 
     def save(self, path: Path) -> None:
         self.display.save(path)

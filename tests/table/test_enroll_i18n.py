@@ -251,6 +251,10 @@ def test_layout_like_the_table_at_every_size(tmp_path: Path, size, language: str
     name = next(d for d in display.drawn if "Plutonium" in d.text or "Dragon" in d.text or d.rect.h > 50 * display.s)
     assert name.rect.h >= 50 * display.s
     assert min(d.rect.h for d in display.drawn) >= 15 * display.s
+    # the simulator's hint in full-size type (on two lines when the screen is narrow), not shrunk to fit
+    hint = [d for d in display.drawn if panels["hint"].contains(d.rect)]
+    assert hint and all(d.rect.h >= 0.9 * display.painter.line_height(int(16 * display.s)) for d in hint)
+    assert "…" not in " ".join(d.text for d in hint)
     app.close()
 
 
