@@ -15,6 +15,7 @@ the history that UNDO walks back, so both survive a restart.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,36 @@ PROGRESS_FILE = "enroll-progress.json"
 
 
 @dataclass(frozen=True)
+class Say:
+    """A sentence for the screen: its English template and the values that fill it in.
+
+    The screen translates the template (``text(_)``); ``str()`` is the English. A value is
+    either shown as it is (a card name, a UID, a number: the catalog has no translated card
+    names) or is a Say of its own (a player token's name, a card kind), translated as well.
+    """
+
+    template: str
+    values: tuple[tuple[str, Any], ...] = ()
+
+    def text(self, translate: Callable[[str], str] | None = None) -> str:
+        filled = {k: v.text(translate) if isinstance(v, Say) else v for k, v in self.values}
+        if translate is not None:
+            try:
+                return translate(self.template).format(**filled)
+            except (KeyError, IndexError, ValueError):
+                pass                    # a translation that lost a placeholder: English rather than nothing
+        return self.template.format(**filled)
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+def say(template: str, **values: Any) -> Say:
+    """A Say. Templates are written out in say() calls: the catalogs' completeness test reads them there."""
+    return Say(template, tuple(values.items()))
+
+
+@dataclass(frozen=True)
 class Step:
     """One physical thing to tap: a copy of a card, or a player token."""
 
@@ -38,19 +69,45 @@ class Step:
     number: int         # 1-based position in the whole deck
 
     @property
+    def title(self) -> Say:
+        """The name on screen: a card's own (English) name, or a player token's, translated."""
+        return _token_name(self.card) if self.card in PLAYER_TOKENS else say("{name}", name=self.name)
+
+    @property
+    def says(self) -> Say:
+        """The name, with which copy when the card has several."""
+        if self.copies == 1:
+            return self.title
+        return say("{name} (copy {i} of {n})", name=self.title, i=self.copy, n=self.copies)
+
+    @property
     def label(self) -> str:
-        return self.name if self.copies == 1 else f"{self.name} (copy {self.copy} of {self.copies})"
+        return str(self.says)
 
 
 @dataclass(frozen=True)
 class EnrollResult:
     ok: bool
-    kind: str           # bound | skipped | undone | refused | finished | revisit
-    message: str
+    kind: str           # bound | skipped | undone | refused | finished | revisit | quit
+    says: Say
+
+    @property
+    def message(self) -> str:
+        """The English sentence (for the log and the terminal)."""
+        return str(self.says)
 
 
-def _token_name(token: str) -> str:
-    return f"player token {token.split('-')[1]}"
+def _token_name(token: str) -> Say:
+    return say("player token {n}", n=token.split("-")[1])
+
+
+def _name_of(catalog: Catalog, card: str) -> Say:
+    if card in catalog:
+        item = catalog[card]
+        return say("{name} ({kind})", name=item.name, kind=say(item.kind.value))
+    if card in PLAYER_TOKENS:
+        return _token_name(card)
+    return say("{name}", name=card)
 
 
 class EnrollmentSession:
@@ -63,7 +120,7 @@ class EnrollmentSession:
         self.progress_path = progress_path
         entries: list[tuple[str, str, int]] = []
         if tokens:
-            entries += [(t, _token_name(t), 1) for t in PLAYER_TOKENS]
+            entries += [(t, str(_token_name(t)), 1) for t in PLAYER_TOKENS]
         entries += [(c.id, c.name, c.copies) for c in catalog.values() if set_id is None or c.set_id == set_id]
         self.entries = entries
         self.total = sum(n for _, _, n in entries)
@@ -127,20 +184,19 @@ class EnrollmentSession:
         return self.current() is None
 
     def prompt(self) -> str:
+        return str(self.prompt_says())
+
+    def prompt_says(self) -> Say:
         step = self.current()
         if step is None:
             if self.skipped_count:
-                return f"{self.done} of {self.total} enrolled; {self.skipped_count} skipped: NEXT goes back to them"
-            return f"all {self.total} enrolled: the deck is ready"
-        return f"tap {step.label} — {step.number} of {self.total}"
+                return say("{done} of {total} enrolled; {skipped} skipped: NEXT goes back to them",
+                           done=self.done, total=self.total, skipped=self.skipped_count)
+            return say("all {total} enrolled: the deck is ready", total=self.total)
+        return say("tap {card} — {n} of {total}", card=step.says, n=step.number, total=self.total)
 
-    def name_of(self, card: str) -> str:
-        if card in self.catalog:
-            item = self.catalog[card]
-            return f"{item.name} ({item.kind.value})"
-        if card in PLAYER_TOKENS:
-            return _token_name(card)
-        return card
+    def name_of(self, card: str) -> Say:
+        return _name_of(self.catalog, card)
 
     # ------------------------------------------------------------ actions
 
@@ -148,31 +204,35 @@ class EnrollmentSession:
         step = self.current()
         owner = self.registry.lookup(uid)
         if step is None:
-            where = f" (it is {self.name_of(owner)})" if owner else ""
-            return EnrollResult(False, "finished", f"nothing left to enroll{where}; " + self.prompt())
+            if owner:
+                return EnrollResult(False, "finished", say("nothing left to enroll (it is {card}); {prompt}",
+                                                           card=self.name_of(owner), prompt=self.prompt_says()))
+            return EnrollResult(False, "finished", say("nothing left to enroll; {prompt}", prompt=self.prompt_says()))
         if owner is not None and owner != step.card:
-            return EnrollResult(False, "refused", f"tag {uid} already belongs to {self.name_of(owner)}; "
-                                                  f"tap {step.label} instead (NEXT skips, UNDO takes back)")
+            return EnrollResult(False, "refused", say("tag {uid} already belongs to {card}; "
+                                                      "tap {card2} instead (NEXT skips, UNDO takes back)",
+                                                      uid=uid, card=self.name_of(owner), card2=step.says))
         if owner == step.card:
-            return EnrollResult(False, "refused", f"tag {uid} is already enrolled as {step.name}; tap the next copy")
+            return EnrollResult(False, "refused", say("tag {uid} is already enrolled as {card}; tap the next copy",
+                                                      uid=uid, card=step.title))
         self.registry.bind(uid, step.card)
         self.history.append({"do": "bind", "card": step.card, "uid": uid})
         self._save()
-        return EnrollResult(True, "bound", f"{step.label} enrolled ({uid})")
+        return EnrollResult(True, "bound", say("{card} enrolled ({uid})", card=step.says, uid=uid))
 
     def skip(self) -> EnrollResult:
         step = self.current()
         if step is None:
             if not self.skipped_count:
-                return EnrollResult(False, "finished", self.prompt())
+                return EnrollResult(False, "finished", self.prompt_says())
             self.history.append({"do": "revisit", "skipped": self.skipped})
             self.skipped = {}
             self._save()
-            return EnrollResult(True, "revisit", "back to the skipped copies")
+            return EnrollResult(True, "revisit", say("back to the skipped copies"))
         self.skipped[step.card] = self.skipped.get(step.card, 0) + 1
         self.history.append({"do": "skip", "card": step.card})
         self._save()
-        return EnrollResult(True, "skipped", f"skipped {step.label}")
+        return EnrollResult(True, "skipped", say("skipped {card}", card=step.says))
 
     def undo(self) -> EnrollResult:
         while self.history:
@@ -182,7 +242,8 @@ class EnrollmentSession:
                     continue        # changed since (an import, a bind at the table): nothing of ours to undo
                 self.registry.unbind(last["uid"])
                 self._save()
-                return EnrollResult(True, "undone", f"took back {last['uid']} from {self.name_of(last['card'])}")
+                return EnrollResult(True, "undone", say("took back {uid} from {card}", uid=last["uid"],
+                                                        card=self.name_of(last["card"])))
             if last["do"] == "skip":
                 count = self.skipped.get(last["card"], 0) - 1
                 if count > 0:
@@ -190,12 +251,12 @@ class EnrollmentSession:
                 else:
                     self.skipped.pop(last["card"], None)
                 self._save()
-                return EnrollResult(True, "undone", f"{self.name_of(last['card'])} is no longer skipped")
+                return EnrollResult(True, "undone", say("{card} is no longer skipped", card=self.name_of(last["card"])))
             if last["do"] == "revisit":
                 self.skipped = {str(k): int(v) for k, v in last["skipped"].items()}
                 self._save()
-                return EnrollResult(True, "undone", "skipped copies are skipped again")
-        return EnrollResult(False, "refused", "nothing to undo")
+                return EnrollResult(True, "undone", say("skipped copies are skipped again"))
+        return EnrollResult(False, "refused", say("nothing to undo"))
 
     def __repr__(self) -> str:
         return f"<EnrollmentSession {self.done}/{self.total} enrolled, {self.skipped_count} skipped>"
@@ -215,7 +276,8 @@ class SingleCardSession:
         self.catalog = catalog
         self.registry = registry
         self.card = card
-        self.name = catalog[card].name if card in catalog else _token_name(card)
+        self.title = say("{name}", name=catalog[card].name) if card in catalog else _token_name(card)
+        self.name = str(self.title)
         self.total = catalog[card].copies if card in catalog else 1
         self.bound: list[str] = []          # UIDs bound in this session, for UNDO
         self.skipped_count = 0
@@ -237,39 +299,44 @@ class SingleCardSession:
         return Step(self.card, self.name, n, max(self.total, n), n)
 
     def prompt(self) -> str:
-        copies = "1 copy" if self.total == 1 else f"{self.total} copies"
-        return (f"tap a tag for {self.name}: {self.done} tag(s) bound, the deck has {copies}; "
-                "UNDO takes back, RUN ends")
+        return str(self.prompt_says())
 
-    def name_of(self, card: str) -> str:
-        if card in self.catalog:
-            item = self.catalog[card]
-            return f"{item.name} ({item.kind.value})"
-        if card in PLAYER_TOKENS:
-            return _token_name(card)
-        return card
+    def prompt_says(self) -> Say:
+        if self.total == 1:
+            return say("tap a tag for {card}: {done} tag(s) bound, the deck has 1 copy; UNDO takes back, RUN ends",
+                       card=self.title, done=self.done)
+        return say("tap a tag for {card}: {done} tag(s) bound, the deck has {n} copies; UNDO takes back, RUN ends",
+                   card=self.title, done=self.done, n=self.total)
+
+    def name_of(self, card: str) -> Say:
+        return _name_of(self.catalog, card)
 
     def tap(self, uid: str) -> EnrollResult:
         owner = self.registry.lookup(uid)
         if owner == self.card:
-            return EnrollResult(False, "refused", f"tag {uid} is already bound to {self.name}; tap another tag, or RUN")
+            return EnrollResult(False, "refused", say("tag {uid} is already bound to {card}; tap another tag, or RUN",
+                                                      uid=uid, card=self.title))
         if owner is not None:
-            return EnrollResult(False, "refused", f"tag {uid} already belongs to {self.name_of(owner)}; "
-                                                  f"'munchkin-table enroll --card {owner}' and UNDO, or use another tag")
+            return EnrollResult(False, "refused", say("tag {uid} already belongs to {card}; "
+                                                      "'munchkin-table enroll --card {id}' and UNDO, or use another tag",
+                                                      uid=uid, card=self.name_of(owner), id=owner))
         self.registry.bind(uid, self.card)
         self.bound.append(uid)
-        return EnrollResult(True, "bound", f"{uid} bound to {self.name} ({self.done} tag(s) now)")
+        return EnrollResult(True, "bound", say("{uid} bound to {card} ({n} tag(s) now)", uid=uid, card=self.title,
+                                               n=self.done))
 
     def skip(self) -> EnrollResult:
-        return EnrollResult(False, "refused", f"NEXT does nothing here: tap a tag for {self.name}, UNDO takes back, RUN ends")
+        return EnrollResult(False, "refused", say("NEXT does nothing here: tap a tag for {card}, UNDO takes back, RUN ends",
+                                                  card=self.title))
 
     def undo(self) -> EnrollResult:
         while self.bound:
             uid = self.bound.pop()
             if self.registry.lookup(uid) == self.card:
                 self.registry.unbind(uid)
-                return EnrollResult(True, "undone", f"took back {uid} from {self.name}")
-        return EnrollResult(True, "quit", f"nothing to take back: done, {self.name} has {self.done} tag(s)")
+                return EnrollResult(True, "undone", say("took back {uid} from {card}", uid=uid, card=self.title))
+        return EnrollResult(True, "quit", say("nothing to take back: done, {card} has {n} tag(s)", card=self.title,
+                                              n=self.done))
 
     def __repr__(self) -> str:
         return f"<SingleCardSession {self.card} {self.done} tag(s), {len(self.bound)} this session>"

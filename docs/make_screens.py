@@ -3,7 +3,8 @@
     .venv/bin/python docs/make_screens.py        # writes docs/screens/*.png and docs/screens.md
 
 Each screen comes from a table script in table/scenes.py run through the simulated
-table (the same path as ``munchkin-table simulate --screenshot``).
+table (the same path as ``munchkin-table simulate --screenshot``); the enrollment screen
+from ``munchkin-table enroll --sim`` itself (EnrollApp), fed simulated taps.
 """
 
 from __future__ import annotations
@@ -14,8 +15,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from table.display import Display, draw_enrollment, use_headless_drivers  # noqa: E402
-from table.i18n import set_language  # noqa: E402
+from table.display import Display, use_headless_drivers  # noqa: E402
 from table.scenes import PLAYER_MENU, SCENES, open_player_menu  # noqa: E402
 
 SIZES = [(800, 480), (1920, 1080), (720, 1280)]
@@ -73,6 +73,27 @@ def render_scene(name: str, size: tuple[int, int], language: str, tmp: Path) -> 
     return display
 
 
+def render_enrollment(size: tuple[int, int], language: str, tmp: Path, path: Path) -> None:
+    """``munchkin-table enroll --sim`` itself, part way through the deck: 39 tags bound, one copy
+    skipped, and a tag tapped a second time, so the progress bar and a refusal show."""
+    from drivers.base import ManualClock
+    from table.config import parse_config
+    from table.enroll import EnrollApp
+
+    config = parse_config({"display": {"width": size[0], "height": size[1], "language": language, "sound": False},
+                           "reader": {"type": "sim"}})
+    app = EnrollApp(config, sim=True, clock=ManualClock(), state_dir=tmp)
+    for n in range(1, 40):
+        app.reader.scan(f"04{n:012X}")
+    app.buttons.press("next")
+    app.reader.scan(f"04{5:012X}")              # player token 5's tag again: refused, with the reason
+    app.process()
+    app.render()
+    assert app.screen is not None
+    app.screen.save(path)
+    app.close()
+
+
 def main() -> int:
     import tempfile
 
@@ -85,20 +106,19 @@ def main() -> int:
                 path = OUT / f"{name}-{language}-{w}x{h}.png"
                 with tempfile.TemporaryDirectory() as tmp:
                     if name == "enrollment":
-                        display = Display((w, h), language=language)
-                        set_language(language)
-                        draw_enrollment(display.screen, "Boots of Butt-Kicking", 37, 147,
-                                        "tag 04A1B2C3 saved" if language == "en" else "标签 04A1B2C3 已保存")
+                        render_enrollment((w, h), language, Path(tmp), path)
                     else:
                         display = render_scene(name, (w, h), language, Path(tmp))
-                    display.save(path)
-                    display.close()
+                        display.save(path)
+                        display.close()
                 rows.append((name, language, f"{w}x{h}", path.name))
                 print(f"wrote {path.relative_to(ROOT)}")
     lines = ["# Screens", "",
              "Every screen of the table, rendered by `docs/make_screens.py` through the simulated table",
              "(SDL's dummy driver), in English and Chinese at the 7\" panel's 800x480, at 1920x1080 and at",
-             "the Touch Display 2's 720x1280 (portrait layouts, picked by `[display] width`/`height`).", "",
+             "the Touch Display 2's 720x1280 (portrait layouts, picked by `[display] width`/`height`).",
+             "The enrollment rows are `munchkin-table enroll --sim` itself (EnrollApp, a temporary state",
+             "directory): 39 tags bound, one copy skipped, and player token 5's tag tapped again, refused.", "",
              "| screen | language | size | image |", "| --- | --- | --- | --- |"]
     for name, language, size, file in rows:
         lines.append(f"| {name} | {language} | {size} | [![{name} {language} {size}](screens/{file})](screens/{file}) |")

@@ -39,6 +39,7 @@ GOOD = (80, 210, 120)
 BAD = (240, 84, 72)
 KEY = (58, 64, 86)
 KEY_OFF = (28, 31, 40)
+REFUSAL = (110, 24, 20)         # behind a refused action's reason
 PLAYER_COLORS = [(90, 160, 255), (255, 120, 90), (120, 220, 120), (230, 120, 230), (250, 210, 80), (80, 220, 220)]
 BUTTON_COLORS = {"roll": (220, 60, 60), "help": (60, 140, 240), "run": (240, 200, 40), "next": (70, 200, 90),
                  "undo": (200, 200, 200)}
@@ -919,7 +920,7 @@ class Display:
         elif view.prompt and view.prompt_kind in BANNER_PROMPTS:
             text, color = view.prompt, ACTIVE
         elif view.message_kind == "refusal":
-            self.painter.panel(r, (110, 24, 20))
+            self.painter.panel(r, REFUSAL)
             text, color = "✗ " + text, TEXT
         self.panels["message"] = r
         inner = r.inflate(-int(12 * s), 0)
@@ -990,48 +991,10 @@ class Display:
         pygame.display.quit()
 
 
-_painters: dict[int, Painter] = {}
-
-
-def draw_enrollment(screen: pygame.Surface, card_name: str, index: int, total: int, message: str = "") -> None:
-    """The enrollment screen: which card to tap now, and how far along the deck we are.
-
-    Draws on ``screen`` (flip it yourself); usable without a Display, e.g. by the enroll tool.
-    """
-    from table.i18n import language
-
-    painter = _painters.get(id(screen))
-    if painter is None or painter.surface is not screen:
-        painter = Painter(screen, find_font(language()))
-        _painters.clear()
-        _painters[id(screen)] = painter
-    painter.drawn = []
-    w, h = screen.get_size()
-    s = scale(w, h)
-    screen.fill(BG)
-    box = pygame.Rect(int(20 * s), int(20 * s), w - int(40 * s), h - int(40 * s))
-    painter.panel(box)
-    inner = box.inflate(-int(40 * s), -int(30 * s))
-    painter.text(_("Enrolling tags"), 28 * s, DIM, inner)
-    y = inner.y + painter.line_height(int(28 * s)) + int(16 * s)
-    painter.text(_("Tap this card:"), 24 * s, TEXT, inner, y=y)
-    y += painter.line_height(int(24 * s))
-    painter.text(card_name, 56 * s, ACTIVE, inner, y=y, shrink=0.5)
-    y += painter.line_height(int(56 * s)) + int(16 * s)
-    bar = pygame.Rect(inner.x, y, inner.w, int(30 * s))
-    pygame.draw.rect(screen, KEY_OFF, bar, border_radius=int(6 * s))
-    frac = 0.0 if total <= 0 else max(0.0, min(1.0, index / total))
-    pygame.draw.rect(screen, GOOD, (bar.x, bar.y, int(bar.w * frac), bar.h), border_radius=int(6 * s))
-    y = bar.bottom + int(8 * s)
-    painter.text(_("{i} of {n}").format(i=index, n=total), 22 * s, TEXT, inner, y=y)
-    if message:
-        painter.wrap(message, 22 * s, TEXT, inner, y=inner.bottom - 2 * painter.line_height(int(22 * s)), max_lines=2)
-
-
 def use_headless_drivers() -> None:
     """SDL's dummy video and audio drivers, for simulate and tests."""
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ["SDL_AUDIODRIVER"] = "dummy"
 
 
-__all__ = ["Display", "Drawn", "Painter", "draw_enrollment", "use_headless_drivers"]
+__all__ = ["Display", "Drawn", "Painter", "use_headless_drivers"]

@@ -13,16 +13,19 @@ import difflib
 import logging
 import os
 import sys
+import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from cards.enroll import PROGRESS_FILE, EnrollmentSession, EnrollResult, SingleCardSession
+from cards.enroll import PROGRESS_FILE, EnrollmentSession, EnrollResult, Say, SingleCardSession, say
 from cards.loader import load_catalog
 from cards.tags import TagRegistry
 from drivers.base import Clock, SystemClock
 from drivers.events import InputEvent, Press, ReaderStatus, Tap, normalise_uid
 from drivers.factory import DriverError, open_buttons, open_feedback, open_reader
 from drivers.sim import SimReader
+from table.app import PUMP_S, sleep_until_woken
 from table.config import Config, ConfigError
 from table.wiring import TAGS_FILE, EventQueue
 
@@ -30,13 +33,17 @@ log = logging.getLogger(__name__)
 
 KEYS = {"f1": "roll", "f2": "help", "f3": "run", "f4": "next", "f5": "undo"}
 BUTTON_ORDER = ("roll", "help", "run", "next", "undo")
-GOOD = (90, 200, 120)
 
 
 @dataclass
 class Line:
-    text: str
+    says: Say
     kind: str = "info"          # info | good | refusal
+
+    @property
+    def text(self) -> str:
+        """The English (for tests and the log); the screen translates ``says``."""
+        return str(self.says)
 
 
 class EnrollApp:
@@ -73,15 +80,16 @@ class EnrollApp:
         self.buttons = open_buttons(buttons_type, self.events, clock=self.clock, pins=config.buttons.pins())
         self.feedback = open_feedback("sim" if buttons_type == "sim" else "gpio",
                                       buzzer_pin=config.feedback.pin("buzzer"), led_pin=config.feedback.pin("led"))
-        self.line = Line(self.session.prompt() if self.session.done == 0 or card is not None else
-                         f"welcome back: {self.session.done} of {self.session.total} already enrolled")
+        self.line = Line(self.session.prompt_says() if self.session.done == 0 or card is not None else
+                         say("welcome back: {done} of {total} already enrolled", done=self.session.done,
+                             total=self.session.total))
         if self.registry.problems:
-            self.line = Line(self.registry.damage_report() or "", "refusal")
+            self.line = Line(say("{report}", report=self.registry.damage_report() or ""), "refusal")
         self.reader_online: bool | None = None
         self.reader_message = ""
         self.entry = ""             # simulator: the UID being typed
         self.finished = False       # RUN pressed: leave the wizard
-        self.screen = EnrollScreen((config.display.width, config.display.height)) if screen else None
+        self.screen = EnrollScreen.for_config(config) if screen else None
         self.revision = 0
 
     # ------------------------------------------------------------ input
@@ -90,7 +98,8 @@ class EnrollApp:
         result: EnrollResult | None = None
         if isinstance(event, Tap):
             if not event.uid:
-                result = EnrollResult(False, "refused", f"{event.card}: the wizard needs a tag's UID, not a card name")
+                result = EnrollResult(False, "refused", say("{card}: the wizard needs a tag's UID, not a card name",
+                                                            card=event.card))
             else:
                 result = self.session.tap(event.uid)
         elif isinstance(event, Press):
@@ -101,13 +110,20 @@ class EnrollApp:
                 self.finished = result.kind == "quit"
             elif event.button == "run":
                 self.finished = True
-                result = EnrollResult(True, "quit", f"stopped at {self.session.done} of {self.session.total}; "
-                                                    "run 'munchkin-table enroll' again to go on")
+                result = EnrollResult(True, "quit", say("stopped at {done} of {total}; "
+                                                        "run 'munchkin-table enroll' again to go on",
+                                                        done=self.session.done, total=self.session.total))
             else:
-                result = EnrollResult(False, "refused", f"{event.button.upper()} does nothing here: "
-                                                        "tap the tag, NEXT skips, UNDO takes back, RUN stops")
+                result = EnrollResult(False, "refused", say("{button} does nothing here: "
+                                                            "tap the tag, NEXT skips, UNDO takes back, RUN stops",
+                                                            button=say(event.button.upper())))
         elif isinstance(event, ReaderStatus):
+            was_online = self.reader_online
             self.reader_online, self.reader_message = event.online, event.message
+            if not event.online:
+                self.line = Line(say("reader offline: {why}", why=event.message), "refusal")
+            elif was_online is False:
+                self.line = Line(say("reader back online"), "good")
             self.revision += 1
             return None
         else:
@@ -121,7 +137,7 @@ class EnrollApp:
         else:
             self.feedback.refused()
         kind = "good" if result.ok else "refusal"
-        self.line = Line(result.message, kind)
+        self.line = Line(result.says, kind)
         self.revision += 1
         log.info("%s", result.message)
 
@@ -144,8 +160,9 @@ class EnrollApp:
             else:
                 try:
                     uid = normalise_uid(typed)
-                except ValueError as exc:
-                    self.show(EnrollResult(False, "refused", str(exc)))
+                except ValueError:
+                    self.show(EnrollResult(False, "refused", say("{typed} is not a tag UID: type 4, 7 or 10 bytes "
+                                                                 "in hex, like 04A1B2C3", typed=typed)))
                     return
                 assert isinstance(self.reader, SimReader)
                 self.reader.scan(uid)
@@ -160,6 +177,7 @@ class EnrollApp:
             self.screen.render(self)
 
     def soft_keys(self) -> dict[str, str]:
+        """English labels, as the table's own soft keys; the screen translates them."""
         keys = {"roll": "", "help": "", "run": "Stop", "next": "Skip", "undo": "Undo"}
         if isinstance(self.session, SingleCardSession):
             keys["next"] = ""
@@ -173,8 +191,10 @@ class EnrollApp:
     def run(self) -> int:
         import pygame
 
-        wake = pygame.event.custom_type()
-        self.events.wake = lambda: pygame.event.post(pygame.event.Event(wake))
+        # As the table's loop: driver events wake a threading.Event, and pygame's own events
+        # (keys, the window closing) are pumped PUMP_S apart; never pygame.event.wait.
+        woken = threading.Event()
+        self.events.wake = woken.set
         self.reader.start()
         self.buttons.start()
         self.process()
@@ -182,8 +202,8 @@ class EnrollApp:
         shown = self.revision
         try:
             while not self.finished:
-                first = pygame.event.wait(5000)
-                for event in [first, *pygame.event.get()]:
+                sleep_until_woken(woken, PUMP_S)
+                for event in pygame.event.get():
                     if event.type == pygame.QUIT:
                         self.finished = True
                     elif event.type == pygame.KEYDOWN and isinstance(self.reader, SimReader):
@@ -210,80 +230,177 @@ class EnrollApp:
 
 
 class EnrollScreen:
-    """Draws the wizard: what to tap, where we are in the deck, the last result, the soft keys."""
+    """Draws the wizard: what to tap, where we are in the deck, the last result, the soft keys.
 
-    def __init__(self, size: tuple[int, int], *, fullscreen: bool = False) -> None:
+    The table's Display does the work: its fonts (the CJK one in Chinese), its fitted text
+    that records what went where, its colours, panels and soft-key bar.
+    """
+
+    def __init__(self, size: tuple[int, int], *, fullscreen: bool = False, language: str = "en", font: str = "") -> None:
         from table.display import Display
 
-        self.display = Display(size, fullscreen=fullscreen, title="munchkin-table: enroll")
+        self.display = Display(size, fullscreen=fullscreen, title="munchkin-table: enroll", language=language, font=font)
         self.frames = 0
+
+    @classmethod
+    def for_config(cls, config: Config, *, fullscreen: bool = False) -> EnrollScreen:
+        return cls((config.display.width, config.display.height), fullscreen=fullscreen,
+                   language=config.display.language, font=config.display.font)
+
+    @property
+    def drawn(self) -> list[Any]:
+        return self.display.drawn
 
     def render(self, app: EnrollApp) -> None:
         import pygame
 
-        from table.display import ACTIVE, BAD, BG, DIM, KEY, PANEL, TEXT
+        from table.display import BG
+        from table.view import View
 
         d = self.display
-        scr = d.screen
+        d.painter.drawn = []
+        d.hits = []
+        d.panels = {}
         w, h = d.size
-        s = h / 480
-        pad = int(16 * s)
-        session = app.session
-        scr.fill(BG)
-        status = f"{session.done} / {session.total} enrolled"
-        if session.skipped_count:
-            status += f" · {session.skipped_count} skipped"
-        if app.reader_online is False:
-            status = "READER OFFLINE · " + status
-        d.painter.text("Enroll the deck", int(30 * s), DIM, pygame.Rect(pad, int(10 * s), w // 2, h - (int(10 * s))))
-        right = d.painter.render(status, int(26 * s), BAD if app.reader_online is False else DIM)
-        scr.blit(right, (w - right.get_width() - pad, int(12 * s)))
-
-        step = session.current()
-        y = int(70 * s)
-        if step is not None:
-            d.painter.text("tap", int(28 * s), DIM, pygame.Rect(pad, y, w - 2 * pad, h - (y)))
-            d.painter.text(step.name, int(72 * s), ACTIVE, pygame.Rect(pad, y + int(28 * s), w - 2 * pad, h - (y + int(28 * s))))
-            detail = [f"{step.number} of {session.total}"]
-            if step.copies > 1:
-                detail.append(f"copy {step.copy} of {step.copies}")
-            if step.card in app.catalog:
-                card = app.catalog[step.card]
-                detail.append(f"{card.deck} · {card.kind.value}" + (f" · {card.set_id} set" if card.set_id != "base" else ""))
-            d.painter.text("  ·  ".join(detail), int(30 * s), TEXT, pygame.Rect(pad, y + int(100 * s), w - 2 * pad, h - (y + int(100 * s))))
-        else:
-            d.painter.text(session.prompt(), int(36 * s), GOOD, pygame.Rect(pad, y + int(40 * s), w - 2 * pad, h - (y + int(40 * s))))
-
-        # progress bar: enrolled in green, skipped in grey, behind a panel
-        bar = pygame.Rect(pad, int(250 * s), w - 2 * pad, int(28 * s))
-        pygame.draw.rect(scr, PANEL, bar, border_radius=8)
-        total = max(1, session.total)
-        done_w = int(bar.w * session.done / total)
-        skip_w = int(bar.w * session.skipped_count / total)
-        if done_w:
-            pygame.draw.rect(scr, GOOD, (bar.x, bar.y, done_w, bar.h), border_radius=8)
-        if skip_w:
-            pygame.draw.rect(scr, DIM, (bar.x + done_w, bar.y, skip_w, bar.h))
-        pct = d.painter.render(f"{int(100 * session.progress)}%", int(24 * s), BG if session.progress > 0.5 else TEXT)
-        scr.blit(pct, (bar.centerx - pct.get_width() // 2, bar.y + (bar.h - pct.get_height()) // 2))
-
-        color = {"good": GOOD, "refusal": BAD}.get(app.line.kind, TEXT)
-        d.painter.wrap(app.line.text, int(26 * s), color, pygame.Rect(pad, 0, w - 2 * pad, h), y=int(292 * s), max_lines=2)
-        if isinstance(app.reader, SimReader):
-            hint = f"uid: {app.entry}_" if app.entry else "simulator: type a tag UID in hex and press Enter; F4 = NEXT, F5 = UNDO, F3 = RUN"
-            d.painter.text(hint, int(22 * s), ACTIVE if app.entry else DIM, pygame.Rect(pad, int(350 * s), w - 2 * pad, h - (int(350 * s))))
-
-        keys = app.soft_keys()
-        kw = w // len(BUTTON_ORDER)
-        for i, button in enumerate(BUTTON_ORDER):
-            r = pygame.Rect(i * kw + int(4 * s), h - int(44 * s), kw - int(8 * s), int(40 * s))
-            label = keys.get(button, "")
-            pygame.draw.rect(scr, KEY if label else PANEL, r, border_radius=8)
-            d.painter.text(button.upper(), int(16 * s), DIM, pygame.Rect(r.x + int(6 * s), r.y + int(3 * s), r.w - 8, h - (r.y + int(3 * s))))
-            if label:
-                d.painter.text(label, int(24 * s), TEXT, pygame.Rect(r.x + int(6 * s), r.y + int(17 * s), r.w - 8, h - (r.y + int(17 * s))))
+        s = d.s
+        d.window.fill(BG)
+        # the table's bands: a top bar, the body, the soft keys
+        top = int((76 if d.portrait else 40) * s)
+        keys_h = int((80 if d.portrait else 62) * s)
+        self.draw_top(app, pygame.Rect(0, 0, w, top))
+        body = pygame.Rect(int(8 * s), top, w - int(16 * s), h - top - keys_h - int(6 * s))
+        self.draw_body(app, body)
+        d.draw_soft_keys(View(state={}, names={}, soft_keys=app.soft_keys()), pygame.Rect(0, h - keys_h, w, keys_h))
         pygame.display.flip()
         self.frames += 1
+
+    def draw_top(self, app: EnrollApp, bar: pygame.Rect) -> None:
+        import pygame
+
+        from table.display import BAD, DIM, TEXT
+        from table.i18n import _
+
+        d, s, session = self.display, self.display.s, app.session
+        x = int(10 * s)
+        if d.portrait:
+            row = bar.h // 2
+            title = pygame.Rect(x, 0, bar.w - 2 * x, row)
+            status = pygame.Rect(x, row, bar.w - 2 * x, row)
+        else:
+            title = pygame.Rect(x, 0, int(bar.w * 0.45) - x, bar.h)
+            status = pygame.Rect(int(bar.w * 0.45), 0, int(bar.w * 0.55) - x, bar.h)
+        d.panels["title"], d.panels["status"] = title, status
+        d.t(_("Enroll the deck"), 22, TEXT, title, y=title.y + (title.h - d.painter.line_height(int(22 * s))) // 2)
+        text = _("{done} / {total} enrolled").format(done=session.done, total=session.total)
+        if session.skipped_count:
+            text += " · " + _("{n} skipped").format(n=session.skipped_count)
+        align = "left" if d.portrait else "right"
+        if app.reader_online is False:
+            r = d.t(_("READER OFFLINE"), 18, BAD, status, y=status.y + (status.h - d.painter.line_height(int(18 * s))) // 2,
+                    align=align)
+            if d.portrait:
+                status = pygame.Rect(r.right + int(12 * s), status.y, max(0, status.right - r.right - int(12 * s)), status.h)
+            else:
+                status = pygame.Rect(status.x, status.y, max(0, r.x - status.x - int(12 * s)), status.h)
+        d.t(text, 20, DIM, status, y=status.y + (status.h - d.painter.line_height(int(20 * s))) // 2, align=align)
+
+    def draw_body(self, app: EnrollApp, body: pygame.Rect) -> None:
+        import pygame
+
+        from table.display import ACTIVE, BG, DIM, GOOD, KEY_OFF, PANEL, REFUSAL, TEXT
+        from table.i18n import _
+
+        d, p, s, session = self.display, self.display.painter, self.display.s, app.session
+        gap = int((16 if d.portrait else 8) * s)
+        # heights, top to bottom: what to tap, the progress bar, the last result, the simulator's hint
+        step = session.current()
+        name = step.title.text(_) if step is not None else ""
+        name_size = 56 if d.portrait else 64
+        name_lines = 1
+        room = body.w - int(48 * s)
+        if d.portrait and p.width(name, int(name_size * s)) > room:
+            name_lines = 2                          # a long name on a narrow screen: two lines, not an ellipsis
+            while name_size > 36 and p.width(name, int(name_size * s)) > 1.6 * room:
+                name_size -= 4
+        sizes = (24, name_size, 24)
+        content = (p.line_height(int(sizes[0] * s)) + name_lines * p.line_height(int(sizes[1] * s))
+                   + int(6 * s) + p.line_height(int(sizes[2] * s)))
+        if step is None:
+            content = 3 * p.line_height(int(30 * s))
+        result_size, result_lines = (24, 4) if d.portrait else (22, 3)
+        lh = p.line_height(int(result_size * s))
+        result_h = result_lines * lh + int(14 * s)
+        bar_h = int(30 * s)
+        hint_text = _("simulator: type a tag UID in hex and press Enter; F4 = NEXT, F5 = UNDO, F3 = RUN")
+        # the simulator's hint on two lines where one would need tiny type (a narrow screen, a longer language)
+        hint_lines = 1 if p.width(hint_text, int(16 * s)) <= body.w - int(12 * s) else 2
+        hint_h = hint_lines * p.line_height(int(16 * s)) if isinstance(app.reader, SimReader) else 0
+        rest = bar_h + result_h + 2 * gap + (hint_h + gap if hint_h else 0)
+        card_h = body.h - rest - int(4 * s)
+        y = body.y + int(4 * s)
+        if d.portrait:                              # a tall screen: the panels together, in the middle
+            card_h = min(card_h, content + int(120 * s))
+            y = body.y + max(int(4 * s), (body.h - rest - card_h) // 2)
+
+        # what to tap now
+        card_box = pygame.Rect(body.x, y, body.w, card_h)
+        p.panel(card_box)
+        d.panels["card"] = card_box
+        inner = card_box.inflate(-int(24 * s), -int(16 * s))
+        ty = inner.y + max(0, (inner.h - content) // 2)
+        if step is None:
+            p.wrap(session.prompt_says().text(_), 30 * s, GOOD, inner, y=ty, max_lines=3)
+        else:
+            detail = [_("{n} of {total}").format(n=step.number, total=session.total)]
+            if step.copies > 1:
+                detail.append(_("copy {i} of {n}").format(i=step.copy, n=step.copies))
+            if step.card in app.catalog:
+                card = app.catalog[step.card]
+                detail += [_(card.deck), _(card.kind.value)]
+                if card.set_id != "base":
+                    detail.append(_("{set} set").format(set=card.set_id))
+            d.t(_("tap"), sizes[0], DIM, inner, y=ty)
+            ty += p.line_height(int(sizes[0] * s))
+            if name_lines == 2:
+                ty = p.wrap(name, sizes[1] * s, ACTIVE, inner, y=ty, max_lines=2)
+            else:
+                d.t(name, sizes[1], ACTIVE, inner, y=ty, shrink=0.45)
+                ty += p.line_height(int(sizes[1] * s))
+            d.t(" · ".join(detail), sizes[2], TEXT, inner, y=ty + int(6 * s))
+
+        # the progress bar: enrolled in green, skipped in grey
+        bar = pygame.Rect(body.x, card_box.bottom + gap, body.w, bar_h)
+        d.panels["progress"] = bar
+        radius = int(8 * s)
+        pygame.draw.rect(d.window, KEY_OFF, bar, border_radius=radius)
+        total = max(1, session.total)
+        done_w = int(bar.w * min(session.done, total) / total)
+        skip_w = min(int(bar.w * session.skipped_count / total), bar.w - done_w)
+        if done_w:
+            pygame.draw.rect(d.window, GOOD, (bar.x, bar.y, done_w, bar.h), border_radius=radius)
+        if skip_w:
+            pygame.draw.rect(d.window, DIM, (bar.x + done_w, bar.y, skip_w, bar.h))
+        d.t(f"{int(100 * session.progress)}%", 18, BG if session.progress > 0.5 else TEXT, bar,
+            y=bar.y + (bar.h - p.line_height(int(18 * s))) // 2, align="center")
+
+        # the last result: what the tap did, or why it was refused (on the table's refusal red)
+        result = pygame.Rect(body.x, bar.bottom + gap, body.w, result_h)
+        kind = app.line.kind
+        p.panel(result, REFUSAL if kind == "refusal" else PANEL)
+        d.panels["result"] = result
+        text = app.line.says.text(_)
+        if kind == "refusal" and p.font(int(result_size * s)).get_metrics("✗")[0] is not None:
+            text = "✗ " + text                      # the CJK font has no ✗: no box instead of it
+        inner = result.inflate(-int(20 * s), -int(14 * s))
+        p.wrap(text, result_size * s, GOOD if kind == "good" else TEXT, inner, y=inner.y, max_lines=result_lines)
+
+        if hint_h:
+            hint = pygame.Rect(body.x + int(6 * s), result.bottom + gap, body.w - int(12 * s), hint_h)
+            d.panels["hint"] = hint
+            if app.entry:
+                d.t(_("tag: {entry}_").format(entry=app.entry), 16, ACTIVE, hint)
+            else:
+                p.wrap(hint_text, 16 * s, DIM, hint, y=hint.y, max_lines=hint_lines)
 
     def save(self, path: Path) -> None:
         self.display.save(path)
@@ -302,5 +419,5 @@ def enroll(config: Config, *, sim: bool, set_id: str | None = None, tokens: bool
     except DriverError as exc:
         print(f"munchkin-table enroll: {exc}", file=sys.stderr)
         return 1
-    app.screen = EnrollScreen((config.display.width, config.display.height), fullscreen=wants_fullscreen(config))
+    app.screen = EnrollScreen.for_config(config, fullscreen=wants_fullscreen(config))
     return app.run()

@@ -13,7 +13,7 @@ import pytest
 from drivers.base import ManualClock
 from drivers.sim import SimButtons, SimReader
 from table.config import parse_config
-from table.display import Display, Painter, draw_enrollment
+from table.display import Display, Painter
 from table.fonts import FontChoice, find_font
 from table.scenes import SCENES
 from table.script import parse_script
@@ -169,14 +169,6 @@ def test_a_missing_font_falls_back_without_crashing(tmp_path: Path, caplog) -> N
     assert painter.font_choice.path is None
     assert find_font("en", str(tmp_path / "nope.ttf")).path != str(tmp_path / "nope.ttf")
     assert "does not exist" in caplog.text
-
-
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_enrollment_screen_fits(size) -> None:
-    pygame.display.init()
-    screen = pygame.Surface(size)
-    draw_enrollment(screen, "Boots of Butt-Kicking", 12, 147, "tag 04A1B2C3 saved")
-    assert screen.get_at((size[0] // 2, size[1] // 2)) != (0, 0, 0, 255)
 
 
 def test_die_animation_never_delays_the_result(rig_factory) -> None:

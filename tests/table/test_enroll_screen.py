@@ -110,3 +110,34 @@ def test_enroll_cli_refuses_unknown_set(tmp_path: Path, capsys) -> None:
     path.write_text(f'[storage]\nstate_dir = "{tmp_path / "s"}"\n')
     assert main(["enroll", "--sim", "--set", "nope", "--config", str(path)]) == 2
     assert "no card set 'nope'" in capsys.readouterr().err
+
+
+def test_docs_screenshot_comes_from_the_real_wizard(tmp_path: Path, monkeypatch) -> None:
+    """docs/make_screens.py renders the enrollment screens through EnrollApp, part way with a refusal."""
+    import importlib.util
+
+    import pygame
+
+    from table.display import GOOD, REFUSAL
+    from table.enroll import EnrollScreen
+
+    spec = importlib.util.spec_from_file_location("make_screens", Path(__file__).parents[2] / "docs" / "make_screens.py")
+    make_screens = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make_screens)
+    screens: list[EnrollScreen] = []
+    save = EnrollScreen.save
+
+    def keep(self, path: Path) -> None:
+        screens.append(self)
+        save(self, path)
+
+    monkeypatch.setattr(EnrollScreen, "save", keep)
+    out = tmp_path / "enrollment.png"
+    make_screens.render_enrollment((800, 480), "zh", tmp_path / "state", out)
+    image = pygame.image.load(str(out))
+    assert image.get_size() == (800, 480)
+    panels = screens[0].display.panels
+    bar, result = panels["progress"], panels["result"]
+    assert image.get_at((bar.x + bar.w // 8, bar.centery))[:3] == GOOD
+    assert image.get_at((result.centerx, result.bottom - 3))[:3] == REFUSAL
+    assert any("登记牌组" == d.text for d in screens[0].drawn)
