@@ -115,6 +115,10 @@ class Painter:
         self._cache[key] = surf          # re-inserted: most recently used last
         return surf
 
+    def has_glyph(self, char: str, size: int) -> bool:
+        """Whether the font draws ``char`` (the CJK fonts have no ✗, say), rather than a box."""
+        return self.font(max(8, int(size))).get_metrics(char)[0] is not None
+
     def width(self, text: str, size: int) -> int:
         return self.render(text, size, TEXT).get_width()
 
@@ -921,7 +925,9 @@ class Display:
             text, color = view.prompt, ACTIVE
         elif view.message_kind == "refusal":
             self.painter.panel(r, REFUSAL)
-            text, color = "✗ " + text, TEXT
+            if self.painter.has_glyph("✗", int(22 * s)):
+                text = "✗ " + text
+            color = TEXT
         self.panels["message"] = r
         inner = r.inflate(-int(12 * s), 0)
         if text and self.portrait and self.painter.width(text, int(22 * s)) > inner.w:

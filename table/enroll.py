@@ -389,7 +389,7 @@ class EnrollScreen:
         p.panel(result, REFUSAL if kind == "refusal" else PANEL)
         d.panels["result"] = result
         text = app.line.says.text(_)
-        if kind == "refusal" and p.font(int(result_size * s)).get_metrics("✗")[0] is not None:
+        if kind == "refusal" and p.has_glyph("✗", int(result_size * s)):
             text = "✗ " + text                      # the CJK font has no ✗: no box instead of it
         inner = result.inflate(-int(20 * s), -int(14 * s))
         p.wrap(text, result_size * s, GOOD if kind == "good" else TEXT, inner, y=inner.y, max_lines=result_lines)

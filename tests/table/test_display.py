@@ -321,3 +321,12 @@ def test_player_menu_shows_who_and_what_each_key_does(rig_factory, size, languag
             assert expected in texts, expected
     if language == "zh":
         assert "HELP: 等级 +1" not in texts and "求助: 等级 +1" in texts
+
+
+def test_a_refusal_in_chinese_has_no_missing_glyph_box(rig_factory) -> None:
+    rig = rig_factory((800, 480), "zh").run(SCENES["refusal"])
+    panel = rig.display.panels["message"]
+    line = [d.text for d in rig.display.drawn if panel.contains(d.rect)]
+    assert len(line) == 1 and "掷骰" in line[0], line
+    # The ✗ mark is drawn only where the font has it; the CJK fonts do not, and would show a box.
+    assert line[0].startswith("✗ ") == rig.display.painter.has_glyph("✗", 22)
