@@ -152,6 +152,10 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     checks = run_checks(reader_type, spi_bus=config.reader.spi_bus, spi_device=config.reader.spi_device,
                         reset_pin=config.reader.reset_pin, port=config.reader.port, baudrate=config.reader.baudrate,
                         button_pins=config.buttons.pins(), state_dir=config.state_dir)
+    from table.app import wants_fullscreen
+    from table.checks import display_checks
+
+    checks += display_checks(config, needs_drm=wants_fullscreen(config))
     for check in checks:
         print(check)
         failures += not check.ok
