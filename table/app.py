@@ -82,8 +82,20 @@ def run(config: Config, *, sim: bool) -> int:
 
     language = config.display.language
     sim_strip = isinstance(buttons, SimButtons)      # keyboard, picker and clickable buttons
-    display = Display((config.display.width, config.display.height), fullscreen=fullscreen, language=language,
-                      font=config.display.font, sim_strip=sim_strip)
+    try:
+        display = Display((config.display.width, config.display.height), fullscreen=fullscreen, language=language,
+                          font=config.display.font, sim_strip=sim_strip)
+    except pygame.error as exc:
+        driver = os.environ.get("SDL_VIDEODRIVER") or "the default"
+        message = (f"no screen to draw on ({exc}; SDL video driver: {driver}). On a desktop, run it inside the "
+                   f"graphical session (DISPLAY or WAYLAND_DISPLAY set); on a Pi without one, check that no desktop "
+                   f"holds the screen and run 'munchkin-table doctor'; headless, use 'munchkin-table simulate'")
+        log.error("%s", message)
+        print(f"munchkin-table: {message}", file=sys.stderr)
+        for device in (reader, buttons, feedback):
+            device.close()
+        table.journal.close()
+        return 1
     from table.sound import Sounds
 
     display.sounds = Sounds(config.display.sound)
