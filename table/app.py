@@ -147,7 +147,7 @@ def run(config: Config, *, sim: bool) -> int:
                     return 0
                 if event.type == pygame.KEYDOWN and isinstance(buttons, SimButtons):
                     dirty = _key(event, picker, keyboard, buttons, ctl) or dirty
-                pos = _pointer(event, display)
+                pos = pointer_position(event, display)
                 if pos is not None:
                     target = display.hit(pos)
                     if target is not None and target[0] == "button":
@@ -198,7 +198,7 @@ class Picker:
             self._for = key
 
 
-def _pointer(event, display) -> tuple[int, int] | None:  # type: ignore[no-untyped-def]
+def pointer_position(event, display) -> tuple[int, int] | None:  # type: ignore[no-untyped-def]
     """Where a finger or a click went down; mouse events that SDL made from touches are skipped."""
     import pygame
 

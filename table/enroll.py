@@ -208,6 +208,8 @@ class EnrollApp:
                         self.finished = True
                     elif event.type == pygame.KEYDOWN and isinstance(self.reader, SimReader):
                         self.type_key(pygame.key.name(event.key), event.unicode)
+                    else:
+                        self.touch(event)
                 self.process()
                 if self.revision != shown:
                     self.render()
@@ -219,6 +221,17 @@ class EnrollApp:
         print(f"enrolled {self.session.done} of {self.session.total}"
               + (f", {self.session.skipped_count} skipped" if self.session.skipped_count else ""))
         return 0
+
+    def touch(self, event: object) -> None:
+        """A finger or click on a soft key works as its button, as on the table's screen."""
+        from table.app import pointer_position
+
+        if self.screen is None:
+            return
+        pos = pointer_position(event, self.screen.display)
+        target = self.screen.display.hit(pos) if pos is not None else None
+        if target is not None and target[0] == "button":
+            self.events.put(Press(target[1], self.clock.monotonic()))
 
     def close(self) -> None:
         self.reader.close()

@@ -211,15 +211,15 @@ def test_picker_matches_names_ids_and_tokens() -> None:
 
 
 def test_touch_is_a_press_and_emulated_mouse_events_are_skipped() -> None:
-    from table.app import _pointer
+    from table.app import pointer_position
 
     display = SimpleNamespace(window=SimpleNamespace(get_size=lambda: (800, 480)))
     finger = SimpleNamespace(type=pygame.FINGERDOWN, x=0.5, y=0.95)
-    assert _pointer(finger, display) == (400, 456)
+    assert pointer_position(finger, display) == (400, 456)
     emulated = SimpleNamespace(type=pygame.MOUSEBUTTONDOWN, button=1, pos=(400, 456), touch=True)
-    assert _pointer(emulated, display) is None
+    assert pointer_position(emulated, display) is None
     mouse = SimpleNamespace(type=pygame.MOUSEBUTTONDOWN, button=1, pos=(10, 20), touch=False)
-    assert _pointer(mouse, display) == (10, 20)
+    assert pointer_position(mouse, display) == (10, 20)
 
 
 def test_simulate_screenshot_writes_a_png_per_action(tmp_path: Path, capsys) -> None:

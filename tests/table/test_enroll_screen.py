@@ -141,3 +141,19 @@ def test_docs_screenshot_comes_from_the_real_wizard(tmp_path: Path, monkeypatch)
     assert image.get_at((bar.x + bar.w // 8, bar.centery))[:3] == GOOD
     assert image.get_at((result.centerx, result.bottom - 3))[:3] == REFUSAL
     assert any("登记牌组" == d.text for d in screens[0].drawn)
+
+
+def test_touching_a_soft_key_works_as_its_button(config) -> None:
+    import pygame
+
+    app = EnrollApp(config, sim=True)
+    app.process()
+    app.render()
+    skip = next(rect for rect, action in app.screen.display.hits if action == ("button", "next"))
+    w, h = app.screen.display.window.get_size()
+    app.touch(pygame.event.Event(pygame.FINGERDOWN, x=skip.centerx / w, y=skip.centery / h, touch_id=0,
+                                 finger_id=0, dx=0, dy=0, pressure=1))
+    app.touch(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=skip.center, button=1, touch=True))  # SDL's copy
+    results = app.process()
+    assert [r.kind for r in results] == ["skipped"] and app.session.current().number == 2
+    app.close()
