@@ -25,7 +25,7 @@ OPS: dict[str, dict[str, type]] = {
     "death": {},
     "death-or-lose-class": {"cls": str},              # death, unless the victim has cls: then lose it
     "roll-death-or-levels": {"death_max": int},       # d6 <= death_max: death, else lose that many levels
-    "lose-slot": {"slot": str},
+    "lose-slot": {"slot": str},                       # the item worn in the slot (not a carried one)
     "lose-slot-or-levels": {"slot": str, "n": int},   # no item in the slot: lose n levels
     "lose-big-items": {},
     "lose-all-items": {},
@@ -218,9 +218,10 @@ def apply_effects(state: GameState, player: Player, effects: Iterable[Effect], c
                 kill(state, player, events)
             else:
                 lose_levels(state, player, roll, events)
-        elif op == "lose-slot":
+        elif op == "lose-slot":          # "the armor you are wearing": a carried spare stays
             slot = Slot(effect.get("slot"))
-            _lost(events, player, _items_where(player, catalog, lambda c: catalog[c].slot is not slot), source)
+            _lost(events, player, _items_where(
+                player, catalog, lambda c: not (c in player.equipped and catalog[c].slot is slot)), source)
         elif op == "lose-slot-or-levels":
             slot = Slot(effect.get("slot"))
             lost = _items_where(player, catalog, lambda c: not (c in player.equipped and catalog[c].slot is slot))
