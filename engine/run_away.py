@@ -36,9 +36,6 @@ def do_run_away(state: GameState, cmd: c.RunAway, catalog: Catalog, events: list
     require_active(state, cmd, "run away")
     require_no_pending_loss(state, "run away")
     combat = combat_of(state)
-    stuck = next((catalog[m.card] for m in combat.monsters if catalog[m.card].has_effect("no-run-away")), None)
-    if stuck is not None:
-        raise refuse(RejectCode.ILLEGAL_PLAY, f"nobody can run away from {stuck.name}: fight it, or play cards")
     combat.window_until = None
     state.flight = Flight(pending=[])
     state.phase = Phase.RUN_AWAY
@@ -53,8 +50,25 @@ def do_run_away(state: GameState, cmd: c.RunAway, catalog: Catalog, events: list
                                                          "total": 0, "automatic": True}))
                 continue
             state.flight.pending.append((f, i))
-    if not state.flight.pending:
+    # A monster that cannot be outrun catches its fleeing players without a roll: those catches come
+    # first and are taken at once (a choice of item to lose pauses them, as it pauses a roll).
+    state.flight.pending.sort(key=lambda entry: not cannot_be_outrun(catalog, combat.monsters[entry[1]]))
+    if state.flight.pending:
+        take_automatic_catches(state, catalog, events)
+    else:
         end_combat(state, events, how="ran away")
+
+
+def cannot_be_outrun(catalog: Catalog, monster: MonsterInPlay) -> bool:
+    return catalog[monster.card].has_effect("no-run-away")
+
+
+def take_automatic_catches(state: GameState, catalog: Catalog, events: list[Event]) -> None:
+    """Resolve the catches that need no die, while nothing waits for the players."""
+    while (state.phase is Phase.RUN_AWAY and state.flight is not None and state.flight.pending
+           and state.pending_loss is None
+           and cannot_be_outrun(catalog, combat_of(state).monsters[state.flight.pending[0][1]])):
+        take_roll(state, catalog, events, forced=None, escaped=False, automatic=True)
 
 
 def flee_modifier(state: GameState, player: Player, monster: MonsterInPlay, catalog: Catalog) -> int:
@@ -73,11 +87,15 @@ def do_roll(state: GameState, cmd: c.Roll, catalog: Catalog, events: list[Event]
     require_no_pending_loss(state, "roll")
     if cmd.forced is not None and not 1 <= cmd.forced <= 6:
         raise refuse(RejectCode.ILLEGAL_PLAY, f"a die shows 1 to 6, not {cmd.forced}")
+    flight = state.flight
+    if flight is not None and flight.pending and cannot_be_outrun(catalog, combat_of(state).monsters[flight.pending[0][1]]):
+        take_automatic_catches(state, catalog, events)      # after a choice of item to lose: no die here
+        return
     take_roll(state, catalog, events, forced=cmd.forced, escaped=None)
 
 
 def take_roll(state: GameState, catalog: Catalog, events: list[Event], *, forced: int | None,
-              escaped: bool | None, count_roll: bool = True) -> None:
+              escaped: bool | None, count_roll: bool = True, automatic: bool = False) -> None:
     """Roll for the next fleeing player against the next monster; a catch applies its bad stuff."""
     flight = state.flight
     assert flight is not None
@@ -88,18 +106,22 @@ def take_roll(state: GameState, catalog: Catalog, events: list[Event], *, forced
     player = state.player(player_id)
     mip = combat.monsters[index]
     monster = catalog[mip.card]
-    if count_roll:
+    if automatic:
+        roll, escaped = 0, False          # it cannot be outrun: no die is rolled
+    elif count_roll:
         roll = die_roll(state, forced)
     else:
         roll = forced if forced is not None else (state.last_roll or 1)
         state.last_roll = roll
     flight.pending.pop(0)
-    total = roll + flee_modifier(state, player, mip, catalog)
+    total = roll + flee_modifier(state, player, mip, catalog) if not automatic else 0
     if escaped is None:
         escaped = total >= ESCAPE_ON
     flight.results.append((player_id, index, roll, escaped))
     flight.before_roll = before
     data = {"player": player_id, "monster": monster.id, "roll": roll, "total": total}
+    if automatic:
+        data["automatic"] = True
     if escaped:
         events.append(Event("RunAwaySucceeded", data))
         for item in player.equipped:

@@ -37,6 +37,8 @@ def describe(event: Event, state: GameState, catalog: Catalog) -> str:
                 return f"{who} escapes {catalog[d['monster']].name} without a roll"
             return f"{who} rolled {d['roll']} and escaped {catalog[d['monster']].name}"
         case "RunAwayFailed":
+            if d.get("automatic"):
+                return f"{who} cannot outrun {catalog[d['monster']].name}: caught"
             return f"{who} rolled {d['roll']}: caught by {catalog[d['monster']].name}"
         case "PlayerDied":
             return f"{who} died and loses all items"

@@ -353,6 +353,7 @@ MESSAGE_TEMPLATES = [
     N_("not undone: {why}"),
     N_("the game could not be saved ({error}), check the disk at {path}"),
     N_("that did not work (an internal error, logged), the game is as it was"),
+    N_("{who} cannot outrun {monster}: caught"),
     N_("Make {sex}"),
     N_("Leave: sure?"),
     N_("Next monster"),

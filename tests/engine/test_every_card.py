@@ -200,7 +200,7 @@ def lost(*ids: str) -> frozenset[str]:
     return frozenset(ids)
 
 
-NO_RUN = "no-run-away"          # the run is refused
+NO_RUN = "no-run-away"          # cannot be outrun: caught without a roll
 AUTO = "auto-escape"            # everybody gets away without a roll
 
 LOSSES: dict[str, Any] = {
@@ -269,9 +269,16 @@ def caught(card_id: str, **kw: Any) -> tuple[Table, dict[str, Any]]:
 def test_monster_bad_stuff_when_caught(card_id):
     spec = LOSSES[card_id]
     if spec == NO_RUN:
-        t = fleeing(card_id)
-        r = refused(t, c.RunAway(player="player-1"), RejectCode.ILLEGAL_PLAY)
-        assert CATALOG[card_id].name in r.message and t.state.phase.value == "combat"
+        t = fleeing(card_id).run()
+        assert event(t, "RunAwayFailed")["automatic"] is True and t.state.rolls == 0
+        assert t.state.phase.value == "charity"
+        card = CATALOG[card_id]
+        for effect in card.bad_stuff:               # exactly what the card says, and nothing rolled
+            if effect.op == "lose-levels":
+                assert t.p(1).level == 6 - int(effect.get("n"))
+            elif effect.op == "lose-slot":
+                assert all(CATALOG[i].slot is None or CATALOG[i].slot.value != effect.get("slot")
+                           for i in t.p(1).equipped)
         return
     if spec == AUTO:
         t = fleeing(card_id).run()

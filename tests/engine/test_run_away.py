@@ -84,10 +84,23 @@ def test_halfling_rerolls_a_failed_first_run_away_when_the_ruleset_says(catalog)
     assert t.attempt(c.UseAbility(player="player-1", ability="reroll")).code is RejectCode.ILLEGAL_PLAY
 
 
-def test_cannot_run_from_crabs(catalog):
-    t = scenario(catalog, monster="crabs")
-    r = t.attempt(c.RunAway(player="player-1"))
-    assert r.code is RejectCode.ILLEGAL_PLAY and "Crabs" in r.message
+def test_nobody_outruns_crabs_the_bad_stuff_comes_without_a_roll(catalog):
+    t = scenario(catalog, items={1: ["leather-armor", "boots-of-butt-kicking", "helm-of-courage"]},
+                 monster="crabs").run()
+    assert t.state.phase.value == "charity" and t.state.combat is None and t.state.rolls == 0
+    assert t.p(1).equipped == ["helm-of-courage"]
+    failed = [e for e in t.events if e.name == "RunAwayFailed"]
+    assert len(failed) == 1 and failed[0].data["automatic"] is True
+
+
+def test_a_helper_is_caught_by_crabs_too_and_other_monsters_still_get_rolls(catalog):
+    t = scenario(catalog, levels={1: 5}, items={2: ["leather-armor"]}, monster="crabs")
+    t.do(c.AddHelper(player="player-1", helper="player-2"))
+    t.play("wandering-monster").play("flying-frogs").run()
+    assert t.state.phase.value == "run-away" and t.p(2).equipped == []
+    assert [m for _, m in t.state.flight.pending] == [1, 1]      # the frogs, one roll each
+    t.roll(6).roll(6)
+    assert t.state.phase.value == "charity" and t.p(1).level == 5
 
 
 def test_potted_plant_automatic_escape(catalog):
@@ -221,8 +234,8 @@ def test_undone_roll_rolled_again_gives_the_same_number(catalog):
 
 def test_bad_stuff_ops(catalog):
     t = scenario(catalog, levels={1: 5}, items={1: ["helm-of-courage", "leather-armor", "boots-of-butt-kicking"]})
-    t.play("crabs").play("curse-change-sex", "player-2", target="player-1")
-    assert t.attempt(c.RunAway(player="player-1")).code is RejectCode.ILLEGAL_PLAY
+    t.play("crabs").play("curse-change-sex", "player-2", target="player-1").run()
+    assert t.p(1).equipped == ["helm-of-courage"]          # armor and footgear gone, no roll
     t = scenario(catalog, levels={1: 5}, items={1: ["helm-of-courage"]}, monster="bigfoot").run().roll(1)
     assert t.p(1).equipped == []
     t = scenario(catalog, levels={1: 5}, monster="drooling-slime").run().roll(1)
@@ -254,7 +267,9 @@ def test_bad_stuff_ops(catalog):
     assert t.p(1).equipped == [] and any(e.name == "HandDiscarded" for e in t.events)
     t = scenario(catalog, levels={1: 5}, monster="pukachu").run().roll(1)
     assert any(e.name == "HandDiscarded" for e in t.events)
-    for monster, lost in (("floating-nose", 0), ("gazebo", 3), ("harpies", 2), ("lame-goblin", 1),
+    t = scenario(catalog, levels={1: 6}, monster="floating-nose").run()
+    assert t.p(1).level == 3 and t.state.rolls == 0
+    for monster, lost in (("gazebo", 3), ("harpies", 2), ("lame-goblin", 1),
                           ("large-angry-chicken", 1), ("maul-rat", 1), ("mr-bones", 2), ("pit-bull", 2),
                           ("undead-horse", 2), ("wannabe-vampire", 3), ("flying-frogs", 2)):
         t = scenario(catalog, levels={1: 6}, monster=monster)
