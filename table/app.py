@@ -17,14 +17,14 @@ import time
 
 from drivers.base import SystemClock
 from drivers.events import BUTTONS, Press
-from drivers.factory import DriverError, open_buttons, open_feedback, open_reader
+from drivers.factory import DriverError
 from drivers.sim import SimButtons, SimReader
 from table.config import Config, is_raspberry_pi
 from table.picker import as_uid, suggest
 from table.script import ScriptError, parse_script, tap_or_press
 from table.systemd import notify, watchdog_interval
 from table.view import build_view
-from table.wiring import build_table
+from table.wiring import build_table, open_drivers
 
 log = logging.getLogger(__name__)
 
@@ -65,19 +65,13 @@ def run(config: Config, *, sim: bool) -> int:
     table = build_table(config, clock)
     ctl = table.controller
     reader_type = config.reader_type(sim=sim)
-    # GPIO buttons only where there are GPIO pins; a laptop with a USB reader keeps the keyboard.
-    buttons_type = "gpio" if not sim and (is_raspberry_pi() or os.environ.get("GPIOZERO_PIN_FACTORY")) else "sim"
     try:
-        reader = open_reader(reader_type, table.events, clock=clock, spi_bus=config.reader.spi_bus,
-                             spi_device=config.reader.spi_device, reset_pin=config.reader.reset_pin,
-                             port=config.reader.port, baudrate=config.reader.baudrate)
-        buttons = open_buttons(buttons_type, table.events, clock=clock, pins=config.buttons.pins())
-        feedback = open_feedback("sim" if buttons_type == "sim" else "gpio", clock=clock,
-                                 buzzer_pin=config.feedback.pin("buzzer"), led_pin=config.feedback.pin("led"))
+        drivers = open_drivers(config, table.events, clock, sim=sim)
     except DriverError as exc:
         log.error("%s", exc)
         print(f"munchkin-table: {exc}", file=sys.stderr)
         return 1
+    reader, buttons, feedback = drivers.reader, drivers.buttons, drivers.feedback
     ctl.feedback = feedback
 
     language = config.display.language

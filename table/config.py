@@ -53,8 +53,8 @@ class ButtonsConfig:
     run: int = 13
     next: int = 19
     undo: int = 26
-    bounce_ms: int = 30
-    hold_seconds: float = 1.0
+    bounce_ms: int = 50         # a press must hold this long to count (contact bounce)
+    hold_seconds: float = 1.0   # a press held this long is also reported as held
 
     def pins(self) -> dict[str, int]:
         return {"roll": self.roll, "help": self.help, "run": self.run, "next": self.next, "undo": self.undo}
@@ -89,7 +89,6 @@ class DisplayConfig:
 @dataclass
 class TableConfig:
     token_seconds: float = 8.0  # a tapped player token acts for this long
-    message_seconds: float = 6.0
 
 
 @dataclass

@@ -72,7 +72,7 @@ class PlayerDefaults:
 class Controller:
     def __init__(self, catalog: Catalog, journal: Journal, registry: TagRegistry, clock: Clock, *,
                  ruleset: Ruleset | None = None, feedback: Feedback | None = None,
-                 token_seconds: float = 8.0, message_seconds: float = 6.0,
+                 token_seconds: float = 8.0,
                  players: PlayerDefaults | None = None, seed_source: Callable[[], int] | None = None) -> None:
         self.catalog = catalog
         self.journal = journal
@@ -81,7 +81,6 @@ class Controller:
         self.ruleset = ruleset or Ruleset()
         self.feedback = feedback or NullFeedback()
         self.token_seconds = token_seconds
-        self.message_seconds = message_seconds
         self.players = players or PlayerDefaults()
         self.seed_source = seed_source or (lambda: random.SystemRandom().randrange(2**31))
         self.message: Message | None = None

@@ -23,11 +23,11 @@ from cards.loader import load_catalog
 from cards.tags import TagRegistry
 from drivers.base import Clock, SystemClock
 from drivers.events import InputEvent, Press, ReaderStatus, Tap, normalise_uid
-from drivers.factory import DriverError, open_buttons, open_feedback, open_reader
+from drivers.factory import DriverError
 from drivers.sim import SimReader
 from table.app import PUMP_S, sleep_until_woken
 from table.config import Config, ConfigError
-from table.wiring import TAGS_FILE, EventQueue
+from table.wiring import TAGS_FILE, EventQueue, open_drivers
 
 log = logging.getLogger(__name__)
 
@@ -72,14 +72,8 @@ class EnrollApp:
             self.session = EnrollmentSession(self.catalog, self.registry, directory / PROGRESS_FILE,
                                              set_id=set_id, tokens=tokens)
         self.events = EventQueue()
-        reader_type = config.reader_type(sim=sim)
-        buttons_type = "sim" if reader_type == "sim" else "gpio"
-        self.reader = open_reader(reader_type, self.events, clock=self.clock, spi_bus=config.reader.spi_bus,
-                                  spi_device=config.reader.spi_device, reset_pin=config.reader.reset_pin,
-                                  port=config.reader.port, baudrate=config.reader.baudrate)
-        self.buttons = open_buttons(buttons_type, self.events, clock=self.clock, pins=config.buttons.pins())
-        self.feedback = open_feedback("sim" if buttons_type == "sim" else "gpio",
-                                      buzzer_pin=config.feedback.pin("buzzer"), led_pin=config.feedback.pin("led"))
+        drivers = open_drivers(config, self.events, self.clock, sim=sim)
+        self.reader, self.buttons, self.feedback = drivers.reader, drivers.buttons, drivers.feedback
         self.line = Line(self.session.prompt_says() if self.session.done == 0 or card is not None else
                          say("welcome back: {done} of {total} already enrolled", done=self.session.done,
                              total=self.session.total))

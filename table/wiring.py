@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import queue
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,6 +55,38 @@ class Table:
     events: EventQueue
 
 
+@dataclass
+class Drivers:
+    reader: Any
+    buttons: Any
+    feedback: Any
+
+    def close(self) -> None:
+        for device in (self.reader, self.buttons, self.feedback):
+            device.close()
+
+
+def open_drivers(config: Config, sink: Any, clock: Clock, *, sim: bool) -> Drivers:
+    """The reader, buttons and feedback the config names; raises DriverError naming what failed.
+
+    GPIO buttons only where there are GPIO pins (a Pi, or gpiozero's pin factory chosen by the
+    environment): a laptop with a USB reader keeps the keyboard's buttons.
+    """
+    from drivers.factory import open_buttons, open_feedback, open_reader
+    from table.config import is_raspberry_pi
+
+    reader_type = config.reader_type(sim=sim)
+    gpio = not sim and (is_raspberry_pi() or bool(os.environ.get("GPIOZERO_PIN_FACTORY")))
+    reader = open_reader(reader_type, sink, clock=clock, spi_bus=config.reader.spi_bus,
+                         spi_device=config.reader.spi_device, reset_pin=config.reader.reset_pin,
+                         port=config.reader.port, baudrate=config.reader.baudrate)
+    timing = {"debounce": config.buttons.bounce_ms / 1000, "hold_time": config.buttons.hold_seconds} if gpio else {}
+    buttons = open_buttons("gpio" if gpio else "sim", sink, clock=clock, pins=config.buttons.pins(), **timing)
+    feedback = open_feedback("gpio" if gpio else "sim", clock=clock,
+                             buzzer_pin=config.feedback.pin("buzzer"), led_pin=config.feedback.pin("led"))
+    return Drivers(reader, buttons, feedback)
+
+
 def build_table(config: Config, clock: Clock, *, state_dir: Path | None = None, catalog: Catalog | None = None,
                 feedback: Any = None, seed_source: Any = None) -> Table:
     directory = state_dir or config.state_dir
@@ -63,7 +96,7 @@ def build_table(config: Config, clock: Clock, *, state_dir: Path | None = None, 
     journal = Journal(directory / JOURNAL_FILE)
     players = PlayerDefaults({token: (p.name, p.sex) for token, p in config.players.items()})
     controller = Controller(catalog, journal, registry, clock, ruleset=config.rules, feedback=feedback,
-                            token_seconds=config.table.token_seconds, message_seconds=config.table.message_seconds,
+                            token_seconds=config.table.token_seconds,
                             players=players, seed_source=seed_source)
     damage = []
     if journal.moved_aside is not None:

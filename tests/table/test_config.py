@@ -85,3 +85,26 @@ def test_watchdog_interval(monkeypatch: pytest.MonkeyPatch) -> None:
     assert watchdog_interval() == 20.0
     monkeypatch.setenv("WATCHDOG_PID", "1")
     assert watchdog_interval() is None
+
+
+def test_button_timing_from_the_config_reaches_the_gpio_buttons(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import queue
+
+    from gpiozero import Device
+    from gpiozero.pins.mock import MockFactory
+
+    from drivers.base import ManualClock
+    from drivers.gpio import GpioButtons
+    from table.wiring import open_drivers
+
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    Device.pin_factory = MockFactory()
+    config = load_config(write(tmp_path, "[reader]\ntype = 'sim'\n[buttons]\nbounce_ms = 80\nhold_seconds = 2.5\n"
+                                         "[feedback]\nbuzzer = false\nled = false\n"))
+    drivers = open_drivers(config, queue.Queue(), ManualClock(), sim=False)
+    try:
+        assert isinstance(drivers.buttons, GpioButtons)
+        assert (drivers.buttons.debounce, drivers.buttons.hold_time) == (0.08, 2.5)
+    finally:
+        drivers.close()
+        Device.pin_factory.reset()
