@@ -222,7 +222,16 @@ def _check(cfg: Config, source: str) -> None:
     for name, pin in pins.items():
         if not 0 <= pin <= 27:
             raise ConfigError(f"{source}: [buttons] {name} = {pin} is not a BCM GPIO pin (0-27)")
-    if cfg.rules.interference_seconds < 0:
+    rules = cfg.rules
+    if rules.halfling_run_away not in ("penalty", "reroll"):
+        raise ConfigError(f"{source}: [rules] halfling_run_away must be \"penalty\" (-1 to run away, the base-set "
+                          f"card) or \"reroll\" (the later printing), got {rules.halfling_run_away!r}")
+    if rules.level_floor != 1:
+        raise ConfigError(f"{source}: [rules] level_floor must be 1: every official text keeps a level at 1 or "
+                          f"more (only combat strength goes negative)")
+    if not 2 <= rules.winning_level <= 99 or not 1 <= rules.starting_hand <= 10 or rules.hand_limit < 1:
+        raise ConfigError(f"{source}: [rules] winning_level must be 2-99, starting_hand 1-10, hand_limit 1 or more")
+    if rules.interference_seconds < 0:
         raise ConfigError(f"{source}: [rules] interference_seconds cannot be negative")
     if not 2 <= cfg.rules.min_players <= cfg.rules.max_players <= 6:
         raise ConfigError(f"{source}: [rules] players must satisfy 2 <= min_players <= max_players <= 6")

@@ -108,3 +108,11 @@ def test_button_timing_from_the_config_reaches_the_gpio_buttons(tmp_path: Path, 
     finally:
         drivers.close()
         Device.pin_factory.reset()
+
+
+@pytest.mark.parametrize("line, says", [("halfling_run_away = 'maybe'", "penalty"), ("level_floor = 0", "level_floor must be 1"),
+                                        ("winning_level = 1", "winning_level must be 2-99"),
+                                        ("interference_seconds = -1", "cannot be negative")])
+def test_rule_options_outside_the_rules_are_refused(tmp_path: Path, line: str, says: str) -> None:
+    with pytest.raises(ConfigError, match=says):
+        load_config(write(tmp_path, f"[rules]\n{line}\n"))
