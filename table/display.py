@@ -166,9 +166,8 @@ class Painter:
         self.drawn.append(Drawn(text, pygame.Rect(x, y, surf.get_width(), surf.get_height()), pygame.Rect(box)))
         return rect
 
-    def wrap(self, text: str, size: float, color: tuple[int, int, int], box: pygame.Rect, *, y: int,
-             max_lines: int = 3) -> int:
-        """Draw ``text`` over up to ``max_lines`` lines (the last one ellipsised); returns the next y."""
+    def wrap_lines(self, text: str, size: float, width: int, max_lines: int = 3) -> list[str]:
+        """``text`` broken into lines of at most ``width`` (the last one takes the rest, to be ellipsised)."""
         size = max(8, int(size))
         words = text.split(" ") if " " in text else list(text)      # Chinese wraps anywhere
         joiner = " " if " " in text else ""
@@ -176,7 +175,7 @@ class Painter:
         current = ""
         for word in words:
             trial = f"{current}{joiner}{word}" if current else word
-            if self.width(trial, size) <= box.w or not current:
+            if self.width(trial, size) <= width or not current:
                 current = trial
             else:
                 lines.append(current)
@@ -185,6 +184,13 @@ class Painter:
             lines.append(current)
         if len(lines) > max_lines:
             lines = lines[:max_lines - 1] + [joiner.join(lines[max_lines - 1:])]
+        return lines
+
+    def wrap(self, text: str, size: float, color: tuple[int, int, int], box: pygame.Rect, *, y: int,
+             max_lines: int = 3) -> int:
+        """Draw ``text`` over up to ``max_lines`` lines (the last one ellipsised); returns the next y."""
+        size = max(8, int(size))
+        lines = self.wrap_lines(text, size, box.w, max_lines)
         step = self.line_height(size)
         for line in lines:
             if y + step > box.bottom:
@@ -551,20 +557,138 @@ class Display:
         if two:
             self.t(_("strength {n}").format(n=p["combat_strength"]), name_size * 0.8, GOOD, text_box, y=y + nh)
 
+    @staticmethod
+    def verdict(combat: dict[str, Any]) -> str:
+        ps, ms = combat["players_strength"], combat["monsters_strength"]
+        margin = abs(ps - ms)
+        if combat["players_winning"]:
+            return _("PLAYERS WIN by {n}").format(n=margin) if margin else _("PLAYERS WIN (tie)")
+        return _("MONSTERS WIN by {n}").format(n=margin) if margin else _("MONSTERS WIN (tie)")
+
+    def draw_interference_bar(self, view: View, bar: pygame.Rect, size: float = 17) -> None:
+        label = _("interfere now! {t:.1f} s").format(t=view.window_left)
+        lab_h = self.painter.line_height(int(size * self.s))
+        self.t(label, size, ACTIVE, pygame.Rect(bar.x, bar.y, bar.w, lab_h))
+        track = pygame.Rect(bar.x, bar.y + lab_h + int(2 * self.s), bar.w, bar.h - lab_h - int(2 * self.s))
+        pygame.draw.rect(self.window, KEY_OFF, track, border_radius=4)
+        frac = max(0.0, min(1.0, (view.window_left or 0.0) / view.window_total))
+        pygame.draw.rect(self.window, ACTIVE, (track.x, track.y, int(track.w * frac), track.h), border_radius=4)
+
+    def combat_rows(self, view: View) -> list[tuple[str, str, float, tuple[int, int, int], int, int]]:
+        """The portrait combat's breakdown, one row each: (text, value at the right, size, colour,
+        indent steps, lines it may wrap to). A row with no text is a rule between the two sides."""
+        state, combat = view.state, view.state["combat"]
+        byid = {p["id"]: p for p in state["players"]}
+        rows: list[tuple[str, str, float, tuple[int, int, int], int, int]] = []
+        for pid in combat["fighters"]:
+            p = byid.get(pid)
+            if p is None:
+                continue
+            role = f" ({_('helper')})" if pid == combat.get("helper") else ""
+            rows.append((p["name"] + role, str(p["combat_strength"]), 26, TEXT, 0, 1))
+            for kind, name, n in view.breakdown.get(pid, [("level", "", p["level"])]):
+                label = {"level": _("level"), "other": _("curses and fight bonuses")}.get(kind, name)
+                rows.append((label, str(n) if kind == "level" else f"{n:+d}", 22, DIM if kind == "level" else TEXT, 1, 1))
+        for shot in combat.get("one_shots", []):
+            if shot["side"] in ("players", "player"):
+                rows.append((view.names.get(shot["card"], shot["card"]), f"{shot['bonus']:+d}", 22, TEXT, 0, 1))
+        rows.append(("", "", 10, DIM, 0, 1))
+        for m in combat["monsters"]:
+            info = view.monsters.get(m["card"], {})
+            rows.append((view.names.get(m["card"], m["card"]), str(m["strength"]), 26, TEXT, 0, 1))
+            if info:
+                rows.append((_("level"), str(info["level"]), 22, DIM, 1, 1))
+                for name, bonus in info.get("enhancers", []):
+                    rows.append((name, f"{bonus:+d}", 22, TEXT, 1, 1))
+                if info.get("rest") and not m.get("slain"):
+                    rows.append((_("other modifiers"), f"{info['rest']:+d}", 22, TEXT, 1, 1))
+                rows.append((_("treasures {t} · +{l} level").format(t=info["treasures"], l=info["levels"]), "", 22, ACTIVE, 1, 1))
+                if info.get("bad_stuff"):
+                    rows.append((_("Bad stuff: {text}").format(text=info["bad_stuff"]), "", 22, BAD, 1, 4))
+            else:
+                for e in m["enhancers"]:
+                    rows.append(("+ " + view.names.get(e, e), "", 22, DIM, 1, 1))
+        for shot in combat.get("one_shots", []):
+            if shot["side"] not in ("players", "player"):
+                rows.append((view.names.get(shot["card"], shot["card"]), f"{shot['bonus']:+d}", 22, TEXT, 0, 1))
+        return rows
+
+    def draw_combat_portrait(self, view: View, r: pygame.Rect, inner: pygame.Rect) -> None:
+        """The combat read across the table: the verdict and both totals large, then each fighter's
+        level and items, and each monster's level, enhancers, treasures and bad stuff, full width."""
+        s, state = self.s, view.state
+        combat = state["combat"]
+        winning = combat["players_winning"]
+        self.t(self.verdict(combat), 44, GOOD if winning else BAD, inner, shrink=0.6)
+        y = inner.y + self.painter.line_height(int(44 * s))
+        half = (inner.w - int(16 * s)) // 2
+        big = 96
+        for i, (label, total, color) in enumerate(((_("Players"), combat["players_strength"], GOOD if winning else TEXT),
+                                                   (_("Monsters"), combat["monsters_strength"], TEXT if winning else BAD))):
+            col = pygame.Rect(inner.x + i * (half + int(16 * s)), y, half, inner.bottom - y)
+            self.t(label, 24, DIM, col)
+            self.t(str(total), big, color, col, y=y + self.painter.line_height(int(24 * s)) - int(10 * s))
+        y += self.painter.line_height(int(24 * s)) + self.painter.line_height(int(big * s)) - int(10 * s)
+        bar_h = self.painter.line_height(int(22 * s)) + int(20 * s) if view.window_left is not None else 0
+        if not bar_h and state.get("treasures_to_draw"):
+            bar_h = self.painter.line_height(int(24 * s))
+        area = pygame.Rect(inner.x, y, inner.w, inner.bottom - y - bar_h - (int(8 * s) if bar_h else 0))
+        rows = self.combat_rows(view)
+        indent = int(20 * s)
+        gap = int(6 * s)
+
+        def height(k: float) -> int:
+            total = 0
+            for text, _value, size, _color, steps, lines in rows:
+                lh = self.painter.line_height(int(size * k * s))
+                if not text:
+                    total += lh
+                elif lines > 1:
+                    total += lh * len(self.painter.wrap_lines(text, size * k * s, area.w - steps * indent, lines))
+                else:
+                    total += lh + (gap if steps == 0 else 0)
+            return total
+
+        k = next((k / 100 for k in range(100, 55, -4) if height(k / 100) <= area.h), 0.55)
+        y = area.y
+        for text, value, size, color, steps, lines in rows:
+            sz = size * k
+            lh = self.painter.line_height(int(sz * s))
+            if not text:
+                pygame.draw.line(self.window, DIM, (area.x, y + lh // 2), (area.right, y + lh // 2), 1)
+                y += lh
+                continue
+            if steps == 0 and y > area.y:
+                y += gap
+            if y + lh > area.bottom:
+                break
+            row = pygame.Rect(area.x + steps * indent, y, area.w - steps * indent, area.bottom - y)
+            if lines > 1:
+                y = self.painter.wrap(text, sz * s, color, row, y=y, max_lines=lines)
+                continue
+            left = row
+            if value:
+                vr = self.t(value, sz, GOOD if value.startswith("+") and color is TEXT else color, row, y=y, align="right")
+                left = pygame.Rect(row.x, y, max(0, vr.x - row.x - int(10 * s)), row.h)
+            self.t(text, sz, color, left, y=y)
+            y += lh
+        if view.window_left is not None and view.window_total > 0:
+            self.draw_interference_bar(view, pygame.Rect(inner.x, inner.bottom - bar_h, inner.w, bar_h), 22)
+        elif state.get("treasures_to_draw"):
+            self.t(_("draw {n} treasure(s)").format(n=state["treasures_to_draw"]), 24, ACTIVE, inner, y=inner.bottom - bar_h)
+
     def draw_combat(self, view: View, r: pygame.Rect) -> None:
         s, state = self.s, view.state
         combat = state["combat"]
         self.painter.panel(r)
         self.panels["combat"] = r
         inner = r.inflate(-int(20 * s), -int(16 * s))
+        if self.portrait:
+            self.draw_combat_portrait(view, r, inner)
+            return
         ps, ms = combat["players_strength"], combat["monsters_strength"]
         winning = combat["players_winning"]
-        margin = abs(ps - ms)
-        if winning:
-            verdict = _("PLAYERS WIN by {n}").format(n=margin) if margin else _("PLAYERS WIN (tie)")
-        else:
-            verdict = _("MONSTERS WIN by {n}").format(n=margin) if margin else _("MONSTERS WIN (tie)")
-        self.t(verdict, 32, GOOD if winning else BAD, inner)
+        self.t(self.verdict(combat), 32, GOOD if winning else BAD, inner)
         y = inner.y + self.painter.line_height(int(32 * s)) + int(4 * s)
         bar_h = self.painter.line_height(int(17 * s)) + int(16 * s) if view.window_left is not None else 0
         cols = pygame.Rect(inner.x, y, inner.w, inner.bottom - y - bar_h)
@@ -573,7 +697,7 @@ class Display:
         mo = pygame.Rect(cols.x + half + int(12 * s), cols.y, cols.w - half - int(12 * s), cols.h)
         pygame.draw.line(self.window, DIM, (mo.x - int(6 * s), mo.y), (mo.x - int(6 * s), mo.bottom), 1)
         # players' side
-        big = 64 if self.portrait else 46
+        big = 46
         self.t(_("Players"), 18, DIM, pl)
         self.t(str(ps), big, GOOD if winning else TEXT, pl, y=pl.y + int(18 * s))
         y = pl.y + int(18 * s) + self.painter.line_height(int(big * s))
@@ -616,14 +740,7 @@ class Display:
                 self.t(f"{view.names.get(shot['card'], shot['card'])} {shot['bonus']:+d}", small, TEXT, mo, y=y)
                 y += lh
         if view.window_left is not None and view.window_total > 0:
-            bar = pygame.Rect(inner.x, inner.bottom - bar_h, inner.w, bar_h)
-            label = _("interfere now! {t:.1f} s").format(t=view.window_left)
-            lab_h = self.painter.line_height(int(17 * s))
-            self.t(label, 17, ACTIVE, pygame.Rect(bar.x, bar.y, bar.w, lab_h))
-            track = pygame.Rect(bar.x, bar.y + lab_h + int(2 * s), bar.w, bar.h - lab_h - int(2 * s))
-            pygame.draw.rect(self.window, KEY_OFF, track, border_radius=4)
-            frac = max(0.0, min(1.0, view.window_left / view.window_total))
-            pygame.draw.rect(self.window, ACTIVE, (track.x, track.y, int(track.w * frac), track.h), border_radius=4)
+            self.draw_interference_bar(view, pygame.Rect(inner.x, inner.bottom - bar_h, inner.w, bar_h))
         elif state.get("treasures_to_draw"):
             self.t(_("draw {n} treasure(s)").format(n=state["treasures_to_draw"]), 20, ACTIVE, inner, y=inner.bottom - int(24 * s))
 
@@ -633,27 +750,35 @@ class Display:
         self.painter.panel(r)
         self.panels["run-away"] = r
         inner = r.inflate(-int(20 * s), -int(16 * s))
-        self.t(_("Running away"), 32, ACTIVE, inner)
-        y = inner.y + self.painter.line_height(int(32 * s)) + int(4 * s)
-        die_size = min(int(inner.h * 0.45), int(inner.w * 0.3))
-        die = pygame.Rect(inner.right - die_size, y, die_size, die_size)
-        text_box = pygame.Rect(inner.x, y, die.x - inner.x - int(12 * s), inner.bottom - y)
+        # portrait: bigger type over the full width, the die large in the space left below
+        k = 1.35 if self.portrait else 1.0
+        self.t(_("Running away"), 32 * k, ACTIVE, inner)
+        y = inner.y + self.painter.line_height(int(32 * k * s)) + int(4 * s)
+        if self.portrait:
+            text_box = pygame.Rect(inner.x, y, inner.w, inner.bottom - y)
+            die = pygame.Rect(inner.x, inner.bottom, inner.w, 0)     # placed once the text is drawn
+        else:
+            die_size = min(int(inner.h * 0.45), int(inner.w * 0.3))
+            die = pygame.Rect(inner.right - die_size, y, die_size, die_size)
+            text_box = pygame.Rect(inner.x, y, die.x - inner.x - int(12 * s), inner.bottom - y)
         byid = {p["id"]: p for p in state["players"]}
         if flight["pending"]:
             cur = flight["pending"][0]
             who = byid.get(cur["player"], {}).get("name", cur["player"])
-            self.t(_("{who} rolls").format(who=who), 26, TEXT, text_box, y=y)
-            y += self.painter.line_height(int(26 * s))
-            self.t(_("against {monster}").format(monster=view.names.get(cur["monster"], cur["monster"] or "")), 20, TEXT, text_box, y=y)
-            y += self.painter.line_height(int(20 * s))
+            self.t(_("{who} rolls").format(who=who), 26 * k, TEXT, text_box, y=y)
+            y += self.painter.line_height(int(26 * k * s))
+            self.t(_("against {monster}").format(monster=view.names.get(cur["monster"], cur["monster"] or "")), 20 * k, TEXT,
+                   text_box, y=y)
+            y += self.painter.line_height(int(20 * k * s))
             need = view.run_needs.get(cur["player"], 5)
-            self.t(_("needs {n} or more").format(n=need), 30, ACTIVE, text_box, y=y)
-            y += self.painter.line_height(int(30 * s))
+            self.t(_("needs {n} or more").format(n=need), 30 * k, ACTIVE, text_box, y=y)
+            y += self.painter.line_height(int(30 * k * s))
             info = view.monsters.get(cur["monster"] or "", {})
             if info.get("bad_stuff"):
-                y = self.painter.wrap(_("Bad stuff: {text}").format(text=info["bad_stuff"]), 17 * s, BAD, text_box, y=y, max_lines=2)
+                y = self.painter.wrap(_("Bad stuff: {text}").format(text=info["bad_stuff"]), 17 * k * s, BAD, text_box, y=y,
+                                      max_lines=4 if self.portrait else 2)
         y += int(6 * s)
-        lh = self.painter.line_height(int(17 * s))
+        lh = self.painter.line_height(int(17 * k * s))
         monsters = state["combat"]["monsters"] if state["combat"] else []
         for res in flight["results"]:
             who = byid.get(res["player"], {}).get("name", res["player"])
@@ -661,8 +786,13 @@ class Display:
             mname = view.names.get(monsters[idx]["card"], "") if isinstance(idx, int) and idx < len(monsters) else ""
             outcome = _("escaped") if res["escaped"] else _("caught")
             self.t(_("{who} rolled {roll} vs {monster}: {outcome}").format(who=who, roll=res["roll"], monster=mname, outcome=outcome),
-                   17, GOOD if res["escaped"] else BAD, text_box, y=y)
+                   17 * k, GOOD if res["escaped"] else BAD, text_box, y=y)
             y += lh
+        if self.portrait:
+            y += int(12 * s)
+            die_size = max(0, min(inner.bottom - y, int(inner.w * 0.5)))
+            die = pygame.Rect(inner.centerx - die_size // 2, y + (inner.bottom - y - die_size) // 2, die_size, die_size)
+            self.panels["die"] = die
         if state.get("last_roll") and (flight["results"] or self.animating()):
             self.draw_die(die, state["last_roll"])
 
@@ -755,17 +885,22 @@ class Display:
 
     def draw_prompt_banner(self, view: View, body: pygame.Rect) -> None:
         s = self.s
-        band = pygame.Rect(body.x + int(body.w * 0.1), body.y + int(body.h * 0.3), int(body.w * 0.8), int(84 * s))
+        # portrait: at the foot of the body, clear of the combat's verdict and totals
+        top = body.bottom - int(96 * s) if self.portrait else body.y + int(body.h * 0.3)
+        band = pygame.Rect(body.x + int(body.w * 0.1), top, int(body.w * 0.8), int(84 * s))
         self.painter.panel(band, ACTIVE)
         self.panels["prompt"] = band
         inner = band.inflate(-int(24 * s), -int(12 * s))
         self.t(view.prompt, 34, BG, inner, y=inner.y + (inner.h - self.painter.line_height(int(34 * s))) // 2, align="center",
                shrink=0.5)
 
-    def menu_box(self, body: pygame.Rect, name: str) -> pygame.Rect:
-        """The panel of a card or player menu, framed; returns its inner rect."""
+    def menu_box(self, body: pygame.Rect, name: str, *, tall: bool = False) -> pygame.Rect:
+        """The panel of a card or player menu, framed; returns its inner rect. In portrait a ``tall``
+        menu (the card menu, with the holder's gear or the basket under it) takes most of the body."""
         s = self.s
-        if self.portrait:
+        if self.portrait and tall:
+            box = pygame.Rect(body.x + int(body.w * 0.03), body.y + int(body.h * 0.04), int(body.w * 0.94), int(body.h * 0.92))
+        elif self.portrait:
             box = pygame.Rect(body.x + int(body.w * 0.03), body.y + int(body.h * 0.1), int(body.w * 0.94), int(body.h * 0.64))
         else:
             box = pygame.Rect(body.x + int(body.w * 0.12), body.y + int(body.h * 0.04), int(body.w * 0.76), int(body.h * 0.92))
@@ -790,7 +925,7 @@ class Display:
     def draw_card_menu(self, view: View, body: pygame.Rect) -> None:
         s, menu = self.s, view.menu
         assert menu is not None
-        inner = self.menu_box(body, "card-menu")
+        inner = self.menu_box(body, "card-menu", tall=True)
         basket_box = None
         if view.basket:
             if self.portrait:
@@ -800,8 +935,9 @@ class Display:
                 split = int(inner.w * 0.54)
                 basket_box = pygame.Rect(inner.x + split + int(12 * s), inner.y, inner.w - split - int(12 * s), inner.h)
                 inner = pygame.Rect(inner.x, inner.y, split, inner.h)
-        self.t(menu["name"], 32, ACTIVE, inner)
-        y = inner.y + self.painter.line_height(int(32 * s))
+        title = 42 if self.portrait else 32
+        self.t(menu["name"], title, ACTIVE, inner)
+        y = inner.y + self.painter.line_height(int(title * s))
         facts = [_("held by {name}").format(name=menu["holder"]),
                  _("equipped") if menu["equipped"] else _("carried (no bonus)")]
         if menu.get("bonus"):
@@ -810,7 +946,7 @@ class Display:
             facts.append(_("worth {n} gold").format(n=menu["gold"]))
         if menu.get("big"):
             facts.append(_("Big"))
-        size = 22 if self.portrait else 20 if not basket_box else 18
+        size = (28 if not basket_box else 24) if self.portrait else 20 if not basket_box else 18
         lh = self.painter.line_height(int(size * s))
         keys = [b for b in BUTTON_ORDER if view.soft_keys.get(b)]
         # the keys are what the players need most: facts give way when the panel is short
@@ -819,9 +955,13 @@ class Display:
             self.t(fact, size, TEXT, inner, y=y)
             y += lh
         y += int(8 * s)
+        # portrait has the height: the key rows spread out, easier to tell apart across the table
+        row_h = max(lh, int(min((inner.bottom - y) / max(1, len(keys)), lh * 1.5))) if self.portrait else lh
         for button in keys:
-            self.key_row(button, view.soft_keys[button], pygame.Rect(inner.x, y, inner.w, lh), size)
-            y += lh
+            self.key_row(button, view.soft_keys[button], pygame.Rect(inner.x, y, inner.w, row_h), size)
+            y += row_h
+        if self.portrait and basket_box is None:
+            self.draw_holder_gear(view, pygame.Rect(inner.x, y + int(12 * s), inner.w, inner.bottom - y - int(12 * s)))
         if basket_box is not None:
             if self.portrait:
                 pygame.draw.line(self.window, DIM, (basket_box.x, basket_box.y - int(4 * s)),
@@ -830,6 +970,39 @@ class Display:
                 pygame.draw.line(self.window, DIM, (basket_box.x - int(6 * s), basket_box.y),
                                  (basket_box.x - int(6 * s), basket_box.bottom), 1)
             self.draw_basket(view, basket_box)
+
+    def draw_holder_gear(self, view: View, r: pygame.Rect) -> None:
+        """Under a portrait card menu: the holder's strength and what each of their items adds,
+        the menu's card marked, so the table sees what unequipping or selling it changes."""
+        s, menu = self.s, view.menu
+        assert menu is not None
+        p = next((p for p in view.state["players"] if p["id"] == menu.get("holder_id")), None)
+        if p is None or r.h <= 0:
+            return
+        self.panels["holder-gear"] = r
+        pygame.draw.line(self.window, DIM, (r.x, r.y), (r.right, r.y), 1)
+        y = r.y + int(8 * s)
+        head = _("{name}: strength {n}").format(name=p["name"], n=p["combat_strength"])
+        self.t(head, 26, TEXT, r, y=y)
+        y += self.painter.line_height(int(26 * s)) + int(4 * s)
+        size = 22
+        lh = self.painter.line_height(int(size * s))
+        rows = [(_("level"), str(p["level"]), DIM)]
+        for cid in p["equipped"]:
+            bonus = view.bonus.get(cid)
+            rows.append((view.names.get(cid, cid), f"{bonus:+d}" if bonus else "", ACTIVE if cid == menu["card"] else TEXT))
+        for cid in p["carried"]:
+            rows.append((f"{view.names.get(cid, cid)} {_('(carried)')}", "", ACTIVE if cid == menu["card"] else DIM))
+        room = max(0, (r.bottom - y) // lh)
+        if len(rows) > room and room > 1:
+            rows = rows[:room - 1] + [(_("+{n} more").format(n=len(rows) - room + 1), "", DIM)]
+        for text, value, color in rows[:room]:
+            left = r
+            if value:
+                vr = self.t(value, size, GOOD if value.startswith("+") else color, r, y=y, align="right")
+                left = pygame.Rect(r.x, y, max(0, vr.x - r.x - int(10 * s)), lh)
+            self.t(text, size, color, left, x=r.x + int(16 * s), y=y)
+            y += lh
 
     def basket_summary(self, view: View) -> tuple[str, list[str], tuple[int, int, int]]:
         """The basket's total, and what it buys (and the gold it wastes) or how much it lacks."""
@@ -846,12 +1019,12 @@ class Display:
         """The sales basket: each item and its gold, the total and the levels it buys."""
         s = self.s
         self.panels["basket"] = r
-        self.t(_("Sales basket"), 22, ACTIVE, r)
-        size = 18
+        head, size = (28, 24) if self.portrait else (22, 18)
+        self.t(_("Sales basket"), head, ACTIVE, r)
         lh = self.painter.line_height(int(size * s))
         total, buys, color = self.basket_summary(view)
         summary_h = lh * 3 + int(6 * s)
-        y = r.y + self.painter.line_height(int(22 * s))
+        y = r.y + self.painter.line_height(int(head * s))
         items = view.basket
         room = max(0, (r.bottom - summary_h - y) // lh)
         if len(items) > room and room > 0:

@@ -361,14 +361,52 @@ MESSAGE_TEMPLATES = [
     N_("{who}: tap a card to play it for {who2}, or use the buttons"),
     N_("{who} leaves the game? NEXT again to confirm, UNDO keeps them"),
     N_("{card}: tap the monster it is for, or ROLL to choose and NEXT ({monster}, {i} of {n})"),
+    # the tag registry's damage report (cards/tags.py) and the journal's, shown once at start (table/wiring.py)
+    N_("{file} was damaged: skipped {n} bad row(s), kept {count} tag(s)"),
+    N_("the old file is kept as {file}"),
+    N_("{file}: cannot read it ({error})"),
+    N_("starting with no tags"),
+    N_("the saved games were damaged"),
+    N_("kept aside as {file}"),
+    # the readers' reasons (drivers/pn532.py describe(), drivers/mfrc522_spi.py), after "reader offline: "
+    N_("{port} does not exist (is the UART enabled and the reader plugged in?)"),
+    N_("no permission to open {port} (add the user to the dialout group)"),
+    N_("no PN532 answers on {port} ({detail})"),
+    N_("check TX/RX wiring, power and the HSU mode switches"),
+    N_("command {command}: {problem} after {tries} tries"),
+    N_("command {command}: the PN532 answered with an error frame"),
+    N_("PN532 (IC {ic}, firmware {firmware}) ready on {port}"),
+    N_("cannot import the MFRC522 library ({error})"),
+    N_("install it with 'pip install --no-deps mfrc522==0.0.7' plus spidev and rpi-lgpio (./go does this on a Pi)"),
+    N_("RPi.GPIO is already in BOARD numbering"),
+    N_("the MFRC522 reset pin BCM {pin} needs BCM"),
+    N_("{device} does not exist: enable SPI (sudo raspi-config nonint do_spi 0, or dtparam=spi=on) and reboot"),
+    N_("no permission to open {device} or the GPIO: add the user to the spi and gpio groups"),
+    N_("SPI error on {device} while initialising the MFRC522: {error}"),
+    N_("SPI error on {device} reading VersionReg: {error}"),
+    N_("SPI error on {device}: {error}"),
+    N_("MFRC522 on {device} reads VersionReg {version}, so nothing answers: check the wiring: SDA to {ce} "
+       "(header pin {cs_pin}), SCK to pin 23, MOSI to pin 19, MISO to pin 21, RST to BCM {rst} (header pin {rst_pin}), "
+       "3.3V (not 5V) and GND"),
+    N_("the MFRC522 on {device} stopped answering (VersionReg {version})"),
+    N_("check its cable and power"),
+    N_("{kind} (VersionReg {version}) ready on {device}"),
 ]
+
+
+# Placeholders that are a file or a device (no spaces), so "reader offline: /dev/ttyS0 does not exist (…)"
+# matches "reader offline: {why}" and not "{port} does not exist (…)" with the prefix taken for the port.
+NAME_GROUPS = {"port", "file", "device"}
 
 
 def _template_regex(template: str) -> re.Pattern[str]:
     parts = re.split(r"\{(\w+)\}", template)
     out = []
     for i, part in enumerate(parts):
-        out.append(f"(?P<{part}>[^;]+?)" if i % 2 else re.escape(part))
+        if i % 2:
+            out.append(f"(?P<{part}>\\S+?)" if part in NAME_GROUPS else f"(?P<{part}>[^;]+?)")
+        else:
+            out.append(re.escape(part))
     return re.compile("".join(out))
 
 
@@ -382,9 +420,9 @@ _COMPILED = sorted(((t, _template_regex(t)) for t in MESSAGE_TEMPLATES), key=lam
 # Placeholders whose values are words the catalogs translate (a phase, a sex, an ability),
 # lists of names joined with "and", and reasons that are sentences of their own.
 WORD_GROUPS = {"phase", "allowed", "tried", "side", "sex", "what", "ability", "kind", "kind2", "action", "slot", "button",
-               "need", "banned"}
+               "need", "banned", "problem"}
 LIST_GROUPS = {"winners", "players", "names", "cards"}
-SENTENCE_GROUPS = {"why"}
+SENTENCE_GROUPS = {"why", "detail"}
 
 
 def translate_message(text: str) -> str:

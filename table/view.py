@@ -44,6 +44,8 @@ class View:
     basket_gold: int = 0
     basket_levels: int = 0                # levels the basket buys (no change is given)
     player_menu: dict[str, Any] | None = None   # the open player menu: id, name, level, sex, alive
+    breakdown: dict[str, list[tuple[str, str, int]]] = field(default_factory=dict)
+    # fighter -> what their combat strength is made of: ("level", "", n), ("item", name, bonus), ("other", "", n)
 
 
 def describe_effect(effect: Effect, catalog: Catalog) -> str:
@@ -63,6 +65,31 @@ def describe_effect(effect: Effect, catalog: Catalog) -> str:
     return op.replace("-", " ")
 
 
+def fighter_breakdown(state: Any, combat: Any, player: Any, catalog: Catalog, language: str) -> list[tuple[str, str, int]]:
+    """A fighter's combat strength item by item: level, each usable equipped item's bonus, and the rest
+    (curses, one-fight bonuses, backstabs) in one line, so the parts always add up to the total."""
+    from engine.cards import Kind, Slot
+    from engine.strength import fighter_strength, item_bonus, restriction_problem
+
+    ignores_level = any(catalog[m.card].has_effect("level-ignored") for m in combat.monsters)
+    ignores_items = any(catalog[m.card].has_effect("items-ignored") for m in combat.monsters)
+    armor_only = any(e.op == "next-combat-armor-only" for curse in player.next_combat for e in catalog[curse].bad_stuff)
+    parts: list[tuple[str, str, int]] = [("level", "", 0 if ignores_level else player.level)]
+    for cid in player.equipped:
+        card = catalog[cid]
+        if ignores_items or card.kind is not Kind.ITEM or restriction_problem(card, player) is not None:
+            continue
+        if armor_only and card.slot is not Slot.ARMOR:
+            continue
+        bonus = item_bonus(card, player)
+        if bonus:
+            parts.append(("item", card.name_in(language), bonus))
+    rest = fighter_strength(state, combat, player, catalog) - sum(n for _k, _n, n in parts)
+    if rest:
+        parts.append(("other", "", rest))
+    return parts
+
+
 def build_view(ctl: Controller, *, entry: str = "", language: str = "en") -> View:
     catalog = ctl.catalog
     state = state_to_json(ctl.state, catalog)
@@ -79,13 +106,25 @@ def build_view(ctl: Controller, *, entry: str = "", language: str = "en") -> Vie
             if b:
                 bonus[cid] = b
     monsters = {}
+    breakdown = {}
     if combat is not None:
         for m in combat.monsters:
             card = catalog[m.card]
             monsters[m.card] = {
                 "level": card.level, "treasures": card.treasures or 0, "levels": card.levels_gained or 1,
                 "bad_stuff": "; ".join(t for t in (describe_effect(e, catalog) for e in card.bad_stuff) if t),
+                "enhancers": [(catalog[e].name_in(language), catalog[e].bonus or 0) for e in m.enhancers if e in catalog],
             }
+        from engine.strength import monster_strength
+
+        fighters = [ctl.state.player(f) for f in combat.fighters if ctl.state.has_player(f)]
+        for m in combat.monsters:
+            info = monsters[m.card]
+            # what the level and enhancers leave unexplained: bonuses against these fighters, the floor of 1
+            info["rest"] = monster_strength(m, fighters, catalog) - (info["level"] or 0) - sum(b for _n, b in info["enhancers"])
+        for pid in combat.fighters:
+            if ctl.state.has_player(pid):
+                breakdown[pid] = fighter_breakdown(ctl.state, combat, ctl.state.player(pid), catalog, language)
     menu = None
     prompt = ctl.prompt
     standing = ctl.standing_prompt()
@@ -93,7 +132,7 @@ def build_view(ctl: Controller, *, entry: str = "", language: str = "en") -> Vie
         card = catalog[prompt.card]
         holder = ctl.state.player(prompt.player)
         menu = {"card": card.id, "name": card.name_in(language), "kind": card.kind.value,
-                "holder": holder.name, "bonus": card.bonus, "gold": card.gold,
+                "holder": holder.name, "holder_id": holder.id, "bonus": card.bonus, "gold": card.gold,
                 "equipped": card.id in holder.equipped,
                 "slot": card.slot.value if card.slot is not None else None, "big": card.big}
     basket = [{"card": cid, "name": catalog[cid].name_in(language), "gold": catalog[cid].gold or 0}
@@ -134,5 +173,6 @@ def build_view(ctl: Controller, *, entry: str = "", language: str = "en") -> Vie
         basket_gold=basket_gold,
         basket_levels=basket_gold // GOLD_PER_LEVEL,
         player_menu=player_menu,
+        breakdown=breakdown,
     )
 

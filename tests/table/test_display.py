@@ -13,7 +13,7 @@ import pytest
 from drivers.base import ManualClock
 from drivers.sim import SimButtons, SimReader
 from table.config import parse_config
-from table.display import Display, Painter
+from table.display import Display, Drawn, Painter
 from table.fonts import FontChoice, find_font
 from table.scenes import SCENES
 from table.script import parse_script
@@ -330,3 +330,88 @@ def test_a_refusal_in_chinese_has_no_missing_glyph_box(rig_factory) -> None:
     assert len(line) == 1 and "掷骰" in line[0], line
     # The ✗ mark is drawn only where the font has it; the CJK fonts do not, and would show a box.
     assert line[0].startswith("✗ ") == rig.display.painter.has_glyph("✗", 22)
+
+
+CROWDED_COMBAT = SCENES["combat"] + ("tap wandering-monster\ntap maul-rat\ntap enraged\ntap net-troll\ntap baby\ntap maul-rat\n"
+                                     "tap flaming-poison-potion\n")
+
+
+def texts_in(display: Display, panel: str) -> list[Drawn]:
+    """What was drawn for ``panel`` (fitted to a box inside it), not what it covers."""
+    box = display.panels[panel]
+    return [d for d in display.drawn if box.contains(d.box)]
+
+
+@pytest.mark.parametrize("language", ["en", "es", "zh"])
+def test_a_crowded_portrait_combat_still_fits_its_panels(rig_factory, language: str) -> None:
+    """Two fighters with their items, two monsters with enhancers, a potion: all inside the panel."""
+    rig = rig_factory((720, 1280), language).run(CROWDED_COMBAT)
+    assert_text_inside_panels(rig.display)
+    texts = [d.text for d in texts_in(rig.display, "combat")]
+    for expected in ("Hammer of Kneecapping", "Enraged", "Baby", "Flaming Poison Potion", "+4", "+5", "-5", "+3"):
+        assert expected in texts, expected
+
+
+def test_portrait_combat_breaks_each_side_down_in_large_type(rig_factory) -> None:
+    """720x1280: the verdict and totals large, each fighter's level and every item's bonus by name,
+    each monster's level, enhancers, treasures and bad stuff, reaching into the panel's lower half."""
+    rig = rig_factory((720, 1280)).run(CROWDED_COMBAT)
+    combat = rig.display.panels["combat"]
+    drawn = texts_in(rig.display, "combat")
+    texts = [d.text for d in drawn]
+    s = rig.display.s
+    verdict = next(d for d in drawn if d.text.startswith("MONSTERS WIN"))
+    assert verdict.rect.h >= rig.display.painter.line_height(int(40 * s))
+    totals = [d for d in drawn if d.text == "16"]
+    assert len(totals) == 2 and all(d.rect.h >= rig.display.painter.line_height(int(80 * s)) for d in totals)
+    for name in ("Player 1", "Bow with Ribbons", "Boots of Butt-Kicking", "Helm of Courage", "Player 2 (helper)",
+                 "Hammer of Kneecapping", "Net Troll", "Maul Rat", "Enraged", "Baby", "treasures 3 · +1 level"):
+        assert name in texts, name
+    assert texts.count("level") == 4                      # two fighters, two monsters
+    assert any(t.startswith("Bad stuff: lose 1 level") for t in texts)
+    assert max(d.rect.bottom for d in drawn) > combat.centery + combat.h // 4
+    assert max(d.rect.bottom for d in drawn) <= combat.bottom
+    rig = rig_factory((720, 1280)).run(SCENES["combat"])           # one monster: the full 22-point lines
+    line = next(d for d in rig.display.drawn if d.text == "Bow with Ribbons")
+    assert line.rect.h >= rig.display.painter.line_height(int(22 * s)) > rig.display.painter.line_height(int(17 * s))
+
+
+def test_the_breakdown_adds_up_to_each_fighters_strength(rig_factory) -> None:
+    rig = rig_factory((720, 1280)).run(CROWDED_COMBAT)
+    view = build_view(rig.table.controller)
+    strength = {p["id"]: p["combat_strength"] for p in view.state["players"]}
+    assert set(view.breakdown) == {"player-1", "player-2"}
+    for pid, parts in view.breakdown.items():
+        assert sum(n for _kind, _name, n in parts) == strength[pid]
+    assert view.breakdown["player-1"] == [("level", "", 1), ("item", "Bow with Ribbons", 4),
+                                          ("item", "Boots of Butt-Kicking", 2), ("item", "Helm of Courage", 1)]
+    for m in view.state["combat"]["monsters"]:
+        info = view.monsters[m["card"]]
+        assert info["level"] + sum(b for _n, b in info["enhancers"]) + info["rest"] == m["strength"]
+    assert view.monsters["maul-rat"]["enhancers"] == [("Baby", -5)] and view.monsters["maul-rat"]["rest"] == 5
+
+
+def test_portrait_run_away_has_large_type_and_the_die_below(rig_factory) -> None:
+    rig = rig_factory((720, 1280)).run(SCENES["run-away"])
+    panel, die = rig.display.panels["run-away"], rig.display.panels["die"]
+    assert die.top > panel.centery - panel.h // 8 and die.w >= 250
+    needs = next(d for d in rig.display.drawn if d.text.startswith("needs "))
+    assert needs.rect.h >= rig.display.painter.line_height(int(38 * rig.display.s))
+    assert rig.display.window.get_at(die.center)[:3] != rig.display.window.get_at((panel.x + 4, panel.bottom - 4))[:3]
+
+
+def test_portrait_card_menu_shows_the_holders_gear_in_the_lower_half(rig_factory) -> None:
+    rig = rig_factory((720, 1280)).run(SCENES["card-menu"])
+    menu, gear = rig.display.panels["card-menu"], rig.display.panels["holder-gear"]
+    assert menu.contains(gear) and gear.top > menu.top + menu.h // 3 and gear.bottom > menu.centery + menu.h // 4
+    texts = [d.text for d in texts_in(rig.display, "holder-gear")]
+    assert "Player 1: strength 8" in texts
+    assert {"Bow with Ribbons", "Boots of Butt-Kicking", "Helm of Courage", "+4", "+2", "+1"} <= set(texts)
+    assert "holder-gear" not in rig_factory((800, 480)).run(SCENES["card-menu"]).display.panels
+
+
+def test_portrait_prompt_banner_leaves_the_verdict_and_totals_readable(rig_factory) -> None:
+    rig = rig_factory((720, 1280)).run(SCENES["helper-prompt"])
+    banner = rig.display.panels["prompt"]
+    covered = [d.text for d in rig.display.drawn if d.text in ("MONSTERS WIN by 2", "8", "10") and d.rect.colliderect(banner)]
+    assert not covered, covered

@@ -255,3 +255,114 @@ def test_sounds_are_short_and_silent_in_tests() -> None:
     sounds = Sounds(True)          # the dummy audio driver keeps tests silent
     assert not sounds.enabled
     sounds.play("die")
+
+
+# ------------------------------------------------------------------ the tag registry's and the readers' own sentences
+
+# The English words of those sentences; what is left after translating may name files, devices,
+# chips and pins (and the operating system's own error text) but none of these ("no", "pin" and "cable" are Spanish too).
+ENGLISH_WORDS = {"was", "damaged", "skipped", "kept", "cannot", "read", "starting", "tags", "does", "not", "exist",
+                 "enabled", "plugged", "permission", "answers", "check", "wiring", "power", "switches", "after", "tries",
+                 "enable", "reboot", "reads", "nothing", "stopped", "answering", "reader", "offline", "the",
+                 "and", "to", "header", "on", "old", "file", "bad", "row", "add", "user", "group", "its"}
+
+
+def _english_words(text: str) -> set[str]:
+    names = re.sub(r"\S*[/=.]\S*", " ", text)            # paths, file names, sudo … dtparam=spi=on
+    return {w for w in re.findall(r"[A-Za-z]+", names) if w.lower() in ENGLISH_WORDS}
+
+
+def _damage_reports(tmp_path: Path) -> list[str]:
+    """What cards/tags.py itself says about a damaged and an unreadable tags file."""
+    from cards.tags import TagRegistry
+
+    damaged = tmp_path / "damaged" / "tags.csv"
+    damaged.parent.mkdir()
+    damaged.write_text("04A1B2C3,player-1\n04A1B2C4,player-2\njunk\n")
+    unreadable = tmp_path / "unreadable" / "tags.csv"
+    unreadable.mkdir(parents=True)                  # a directory where the file should be
+    return [TagRegistry(damaged).damage_report() or "", TagRegistry(unreadable).damage_report() or ""]
+
+
+def _reader_reasons(tmp_path: Path) -> list[str]:
+    """The ReaderStatus messages the PN532 and MFRC522 drivers send, from their emulators."""
+    import queue
+
+    from drivers.base import ManualClock
+    from drivers.emulators.mfrc522 import Mfrc522Chip, install_fakes
+    from drivers.emulators.pn532 import Pn532Emulator
+    from drivers.mfrc522_spi import Mfrc522Reader
+    from drivers.pn532 import Pn532Reader, describe
+
+    sink: queue.Queue = queue.Queue()
+    clock = ManualClock(1.0)
+    Pn532Reader(sink, clock=clock, port=str(tmp_path / "ttyNOPE")).connect()             # no such port
+    with Pn532Emulator(directory=str(tmp_path)) as emu:                                 # a silent chip
+        reader = Pn532Reader(sink, clock=clock, port=emu.path, ack_timeout=0.05, answer_timeout=0.1)
+        emu.inject("silence", times=3)
+        reader.connect()
+        reader.close()
+    said = ["reader offline: " + describe(PermissionError(13, "Permission denied"), "/dev/serial0")]
+    hw = install_fakes()
+    hw.clear()
+    try:
+        Mfrc522Reader(sink, clock=clock).connect()                                      # SPI not enabled
+        hw.attach(Mfrc522Chip(reset_pin=25))
+        Mfrc522Reader(sink, clock=clock, reset_pin=24).connect()                        # wrong reset pin: wiring
+        for fault in ({"reads": 0x00}, {"error": True}):                                # unplugged while polling
+            hw.clear()
+            chip = hw.attach(Mfrc522Chip(reset_pin=25))
+            reader = Mfrc522Reader(sink, clock=clock)
+            reader.connect()
+            chip.unplug(**fault)
+            reader.poll_once()
+            reader.close()
+    finally:
+        hw.clear()
+    while not sink.empty():
+        said.append(sink.get().message)
+    return said
+
+
+@pytest.mark.parametrize("lang", ["es", "zh"])
+def test_tag_damage_and_reader_reasons_are_translated(tmp_path: Path, lang: str) -> None:
+    reports, reasons = _damage_reports(tmp_path), _reader_reasons(tmp_path)
+    assert reports[0].startswith("tags.csv was damaged: skipped 1 bad row(s), kept 2 tag(s); the old file is kept as ")
+    assert "cannot read it" in reports[1] and reports[1].endswith("; starting with no tags")
+    offline = [r for r in reasons if r.startswith("reader offline: ")]
+    assert len(offline) == 7 and len(reasons) == 9                 # and two MFRC522 "ready" lines
+    for needle in ("does not exist (is the UART", "no PN532 answers", "dialout", "enable SPI", "check the wiring",
+                   "stopped answering", "SPI error on spi0.0"):
+        assert any(needle in r for r in offline), needle
+    i18n.set_language(lang)
+    for english in reports + reasons:
+        shown = i18n.translate_message(english)
+        assert shown != english and not _english_words(shown), f"{english!r} -> {shown!r}"
+    if lang == "zh":
+        assert i18n.translate_message(offline[0]).startswith("读卡器离线：")
+
+
+def test_a_damaged_tags_file_and_an_offline_reader_reach_the_screen_translated(tmp_path: Path) -> None:
+    """Through the table itself: the start-up message and the controller's reader-offline line, in zh."""
+    from drivers.base import ManualClock
+    from drivers.events import ReaderStatus
+    from table.config import parse_config
+    from table.view import build_view
+    from table.wiring import build_table
+
+    state = tmp_path / "state"
+    state.mkdir()
+    (state / "tags.csv").write_text("04A1B2C3,player-1\njunk\n")
+    table = build_table(parse_config({}), ManualClock(), state_dir=state, seed_source=lambda: 1)
+    try:
+        english = table.controller.message.text
+        assert english.startswith("tags.csv was damaged")
+        i18n.set_language("zh")
+        shown = build_view(table.controller, language="zh").message
+        assert shown.startswith("tags.csv 已损坏") and not _english_words(shown), shown
+        reason = [r for r in _reader_reasons(tmp_path) if "stopped answering" in r][0]
+        table.controller.handle(ReaderStatus("pad", False, reason, 1.0))
+        shown = build_view(table.controller, language="zh").message
+        assert shown.startswith("读卡器离线：") and not _english_words(shown), shown
+    finally:
+        table.journal.close()
