@@ -38,6 +38,9 @@ def do_leave(state: GameState, cmd: c.Leave, catalog: Catalog, events: list[Even
         raise refuse(RejectCode.WRONG_PHASE, f"{player.name} cannot leave during {phase_name(state.phase)}")
     if state.phase is not Phase.SETUP and len(state.players) <= 2:
         raise refuse(RejectCode.ILLEGAL_PLAY, f"{player.name} cannot leave: the game needs two players")
+    if state.pending_loss is not None:
+        raise refuse(RejectCode.ILLEGAL_PLAY, f"{player.name} cannot leave while the table waits for an item "
+                                              f"to be lost, tap it first")
     if state.active_player == player.id:
         following = next_seat(state, player.id)
         state.players.remove(player)
@@ -46,6 +49,13 @@ def do_leave(state: GameState, cmd: c.Leave, catalog: Catalog, events: list[Even
         state.players.remove(player)
     if state.first_player == player.id:
         state.first_player = None
+    loot = state.looting
+    if loot is not None:
+        if loot["body"] == player.id:
+            state.looting = None                    # their body goes with them
+        else:
+            loot["order"] = [p for p in loot["order"] if p != player.id]
+            loot["waiting"] = [p for p in loot["waiting"] if p != player.id]
     events.append(Event("PlayerLeft", {"player": player.id}))
 
 

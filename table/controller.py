@@ -205,7 +205,7 @@ class Controller:
             log.exception("internal error while handling %r", event)
             self.prompt = None
             self.state = self.history.state
-            return self.refuse("that did not work (an internal error, logged), the game is as it was")
+            return self.refuse("that did not work (an internal error, logged), the game is as last saved")
 
     def _handle(self, event: InputEvent) -> Outcome | None:
         if isinstance(event, Tap):
@@ -507,9 +507,13 @@ class Controller:
             forced, self.forced_die = self.forced_die, None
             if state.phase is Phase.SETUP:
                 return self.submit(c.ChooseFirstPlayer(player=acting, at=now, forced=forced))
-            if state.phase is Phase.RUN_AWAY and state.flight is not None:
+            if state.phase is Phase.RUN_AWAY and state.flight is not None and state.flight.pending:
                 roller = state.flight.pending[0][0]
                 return self.submit(c.Roll(player=roller, at=now, forced=forced))
+            if state.phase is Phase.RUN_AWAY:
+                self.forced_die = forced
+                waiting = self.standing_prompt()[1]
+                return self.refuse(waiting or "no run-away roll is left")     # what the table waits for
             self.forced_die = forced
             return self.refuse(f"ROLL does nothing during {state.phase.value.replace('-', ' ')}")
         if button == "help":

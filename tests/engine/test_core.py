@@ -233,3 +233,14 @@ def test_the_dead_are_given_nothing(catalog):
     message = must_reject(state, c.UseCard(player="player-1", card="helm-of-courage", action="give",
                                            target="player-2"), catalog, RejectCode.ILLEGAL_TARGET)
     assert "Helm of Courage" in message and "dead" in message
+
+
+def test_nobody_leaves_while_the_table_waits_for_an_item_to_be_lost(catalog):
+    # found by the controller fuzz: a player left with a pending loss of theirs and the table broke
+    state = play(catalog, *started(catalog), c.PlayCard(player="player-1", card="dwarf"),
+                 c.PlayCard(player="player-1", card="huge-rock"),
+                 c.PlayCard(player="player-1", card="chainsaw-of-bloody-dismemberment"),
+                 c.PlayCard(player="player-2", card="curse-lose-your-race", target="player-1"))
+    assert state.pending_loss is not None and state.pending_loss.player == "player-1"
+    message = must_reject(state, c.Leave(player="player-1"), catalog, RejectCode.ILLEGAL_PLAY)
+    assert "item" in message

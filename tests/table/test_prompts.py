@@ -132,3 +132,12 @@ def test_the_screen_keeps_asking_for_the_item_to_lose_until_it_is_tapped(tmp_pat
     view = build_view(table.controller)
     p1 = table.controller.state.player("player-1")
     assert view.prompt_kind == "" and (p1.equipped, p1.carried) == ([], ["chainsaw-of-bloody-dismemberment"])
+
+
+def test_roll_while_the_run_away_waits_for_an_item_says_what_it_waits_for(tmp_path: Path, capsys) -> None:
+    # found by the controller fuzz: ROLL with no roll left raised an IndexError
+    script = ("tap helm-of-courage\ntap leather-armor\ntap boots-of-butt-kicking\n"
+              "tap insurance-salesman\npress run\ndie 1\npress roll\npress roll\n")
+    state, err = run(tmp_path, capsys, script)
+    assert state["phase"] == "run-away" and state["pending_loss"] is not None
+    assert err.strip().splitlines()[-1].startswith("rejected: 12: Player 1: tap the item to lose")
