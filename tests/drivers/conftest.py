@@ -2,10 +2,25 @@
 
 from __future__ import annotations
 
+import queue
+
 import pytest
 from gpiozero.pins.mock import MockFactory
 
+from drivers.base import ManualClock
 from drivers.emulators.mfrc522 import install_fakes
+
+
+@pytest.fixture
+def clock():
+    """Simulated time, started away from zero so that 'never happened' and 'at 0' differ."""
+    return ManualClock(50.0)
+
+
+@pytest.fixture
+def sink():
+    """Where a driver under test puts its events."""
+    return queue.Queue()
 
 
 @pytest.fixture

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import logging
-import queue
 
 import pytest
 
-from drivers.base import ManualClock
 from drivers.emulators.mfrc522 import BCM, Card, Mfrc522Chip, install_fakes
 from drivers.events import ReaderStatus, Tap
 from drivers.mfrc522_spi import Mfrc522Reader, Mfrc522WiringError
@@ -20,16 +18,6 @@ UID7 = "04A1B2C3D4E5F6"
 @pytest.fixture
 def chip(hw):
     return hw.attach(Mfrc522Chip(reset_pin=25), bus=0, device=0)
-
-
-@pytest.fixture
-def clock():
-    return ManualClock(50.0)
-
-
-@pytest.fixture
-def sink():
-    return queue.Queue()
 
 
 @pytest.fixture

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import queue
 
 import pytest
 
-from drivers.base import ManualClock
 from drivers.emulators.mfrc522 import Card, Mfrc522Chip
 from drivers.events import ReaderStatus, Tap
 from drivers.mfrc522_spi import Mfrc522Reader
@@ -26,16 +24,6 @@ FAULTS = {
 @pytest.fixture
 def chip(hw):
     return hw.attach(Mfrc522Chip(reset_pin=25))
-
-
-@pytest.fixture
-def clock():
-    return ManualClock(50.0)
-
-
-@pytest.fixture
-def sink():
-    return queue.Queue()
 
 
 @pytest.fixture
