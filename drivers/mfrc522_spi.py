@@ -25,14 +25,13 @@ the chip's timer interrupt, instead of 0.0.7's 2000-read spin (its issue #9).
 from __future__ import annotations
 
 import logging
-import threading
 import time
 from typing import Any
 
-from drivers.base import Clock, EventSink, SystemClock
+from drivers.base import Clock, EventSink
 from drivers.events import ReaderStatus, Tap
 from drivers.iso14443 import bcc, crc_a
-from drivers.presence import PollingReader, Presence
+from drivers.presence import PollingReader
 
 log = logging.getLogger(__name__)
 
@@ -91,28 +90,19 @@ class Mfrc522Reader(PollingReader):
         backoff: tuple[float, float] = (0.5, 5.0),
         spi_speed: int = 1_000_000,
     ) -> None:
-        self.sink = sink
-        self.clock = clock or SystemClock()
+        super().__init__(sink, clock=clock, name=name, poll_interval=poll_interval, removal_time=removal_time,
+                         backoff=backoff)
         self.spi_bus = spi_bus
         self.spi_device = spi_device
         self.reset_pin = reset_pin
-        self.name = name
-        self.poll_interval = poll_interval
-        self.backoff = backoff
         self.spi_speed = spi_speed
-        self.presence = Presence(removal_time=removal_time)
         self.chip: Any = None  # mfrc522.MFRC522 while open
         self.version: int | None = None
-        self.online: bool | None = None
         self.crc_errors = 0
         self.collisions = 0
         self.bad_frames = 0  # other spoilt answers (BCC, length, SAK)
-        self.reconnects = 0  # times it came back online after going offline
         self.reinits = 0  # times a power-cycled chip was set up again without going offline
         self._gpio: Any = None
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        self._closed = False
 
     # lifecycle ---------------------------------------------------------------------
 

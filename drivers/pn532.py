@@ -11,16 +11,15 @@ have been power-cycled), then reports online again.
 from __future__ import annotations
 
 import logging
-import threading
 import time
 from typing import Any, Callable
 
 import serial
 
-from drivers.base import Clock, EventSink, SystemClock
+from drivers.base import Clock, EventSink
 from drivers.events import ReaderStatus, Tap
 from drivers.hsu import ACK, CHIP_TFI, Frame, FrameKind, FrameParser, encode
-from drivers.presence import PollingReader, Presence
+from drivers.presence import PollingReader
 
 log = logging.getLogger(__name__)
 
@@ -65,29 +64,20 @@ class Pn532Reader(PollingReader):
     ) -> None:
         if not 0 <= passive_retries < 0xFF:
             raise ValueError(f"passive_retries must be 0-254 (0xFF means for ever), got {passive_retries}")
-        self.sink = sink
-        self.clock = clock or SystemClock()
+        super().__init__(sink, clock=clock, name=name, poll_interval=poll_interval, removal_time=removal_time,
+                         backoff=backoff)
         self.port = port
         self.baudrate = baudrate
-        self.name = name
-        self.poll_interval = poll_interval
         self.ack_timeout = ack_timeout
         self.answer_timeout = answer_timeout
         self.retries = retries
         self.passive_retries = passive_retries
-        self.backoff = backoff
-        self.presence = Presence(removal_time=removal_time)
         self._serial_factory = serial_factory or serial.Serial
         self._serial: Any = None
         self._parser = FrameParser()
         self._frames: list[Frame] = []
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        self._closed = False
-        self.online: bool | None = None
         self.firmware: bytes | None = None
         self.errors = 0  # commands that needed a retry
-        self.reconnects = 0
 
     # lifecycle -----------------------------------------------------------------
 

@@ -6,6 +6,8 @@ import logging
 import threading
 from collections.abc import Iterator
 
+from drivers.base import Clock, EventSink, SystemClock
+
 
 log = logging.getLogger(__name__)
 
@@ -59,12 +61,19 @@ class PollingReader:
     reconnect with back-off while not.
     """
 
-    name: str
-    poll_interval: float
-    backoff: tuple[float, float]
-    _closed: bool
-    _stop: threading.Event
-    _thread: threading.Thread | None
+    def __init__(self, sink: EventSink, *, clock: Clock | None, name: str, poll_interval: float,
+                 removal_time: float, backoff: tuple[float, float]) -> None:
+        self.sink = sink
+        self.clock = clock or SystemClock()
+        self.name = name
+        self.poll_interval = poll_interval
+        self.backoff = backoff
+        self.presence = Presence(removal_time=removal_time)
+        self.online: bool | None = None
+        self.reconnects = 0  # times it came back online after going offline
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._closed = False
 
     def connect(self) -> bool:
         raise NotImplementedError
