@@ -107,8 +107,7 @@ class Mfrc522Reader(PollingReader):
     # lifecycle ---------------------------------------------------------------------
 
     def __repr__(self) -> str:
-        state = "closed" if self._closed else {None: "starting", True: "online", False: "offline"}[self.online]
-        return f"<Mfrc522Reader {self.name} spi{self.spi_bus}.{self.spi_device} rst=BCM{self.reset_pin} {state}>"
+        return f"<Mfrc522Reader {self.name} spi{self.spi_bus}.{self.spi_device} rst=BCM{self.reset_pin} {self.status}>"
 
     def is_connected(self) -> bool:
         return self.chip is not None

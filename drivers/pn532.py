@@ -82,8 +82,7 @@ class Pn532Reader(PollingReader):
     # lifecycle -----------------------------------------------------------------
 
     def __repr__(self) -> str:
-        state = "closed" if self._closed else {None: "starting", True: "online", False: "offline"}[self.online]
-        return f"<Pn532Reader {self.name} {self.port}@{self.baudrate} {state}>"
+        return f"<Pn532Reader {self.name} {self.port}@{self.baudrate} {self.status}>"
 
     def is_connected(self) -> bool:
         return self._serial is not None

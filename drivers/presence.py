@@ -75,6 +75,11 @@ class PollingReader:
         self._thread: threading.Thread | None = None
         self._closed = False
 
+    @property
+    def status(self) -> str:
+        """closed, starting, online or offline: for reprs and logs."""
+        return "closed" if self._closed else {None: "starting", True: "online", False: "offline"}[self.online]
+
     def connect(self) -> bool:
         raise NotImplementedError
 
