@@ -34,7 +34,16 @@ def cmd_state(args: argparse.Namespace) -> int:
     from engine.serialize import state_to_json
     from table.wiring import build_table
 
+    from cards.loader import load_catalog
+    from engine.game import new_game
+    from table.wiring import JOURNAL_FILE
+
     config = _config(args)
+    if not (config.state_dir / JOURNAL_FILE).exists():
+        # No game was ever played here: show an empty table without creating anything.
+        catalog = load_catalog(config.card_set_files())
+        print(json.dumps(state_to_json(new_game(0, config.rules), catalog), indent=2, ensure_ascii=False))
+        return 0
     table = build_table(config, SystemClock())
     print(json.dumps(state_to_json(table.controller.state, table.catalog), indent=2, ensure_ascii=False))
     table.journal.close()

@@ -68,3 +68,12 @@ def test_simulate_never_touches_the_tables_own_game(tmp_path: Path, capsys) -> N
     assert simulate(script, capsys)[0] == 0
     assert main(["state"]) == 0
     assert json.loads(capsys.readouterr().out)["players"] == []
+
+
+def test_state_with_no_game_yet_creates_nothing(tmp_path: Path, capsys) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text(f'[storage]\nstate_dir = "{tmp_path / "state"}"\n')
+    assert main(["state", "--config", str(config)]) == 0
+    state = json.loads(capsys.readouterr().out)
+    assert state["phase"] == "setup" and state["players"] == []
+    assert not (tmp_path / "state").exists()
