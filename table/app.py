@@ -24,7 +24,7 @@ from table.picker import as_uid, suggest
 from table.script import ScriptError, parse_script, tap_or_press
 from table.systemd import notify, watchdog_interval
 from table.view import build_view
-from table.wiring import build_table, open_drivers
+from table.wiring import build_table, hold_table_lock, open_drivers
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +62,7 @@ def run(config: Config, *, sim: bool) -> int:
         os.environ["SDL_VIDEODRIVER"] = "kmsdrm"
     if not config.display.blank_screen:
         os.environ.setdefault("SDL_VIDEO_ALLOW_SCREENSAVER", "0")
+    lock = hold_table_lock(config.state_dir)      # raises TableBusy: the CLI prints it  # noqa: F841
     table = build_table(config, clock)
     ctl = table.controller
     reader_type = config.reader_type(sim=sim)

@@ -27,7 +27,7 @@ from drivers.factory import DriverError
 from drivers.sim import SimReader
 from table.app import PUMP_S, sleep_until_woken
 from table.config import Config, ConfigError
-from table.wiring import TAGS_FILE, EventQueue, open_drivers
+from table.wiring import TAGS_FILE, EventQueue, hold_table_lock, open_drivers
 
 log = logging.getLogger(__name__)
 
@@ -421,6 +421,7 @@ def enroll(config: Config, *, sim: bool, set_id: str | None = None, tokens: bool
 
     if wants_fullscreen(config) and not os.environ.get("SDL_VIDEODRIVER"):
         os.environ["SDL_VIDEODRIVER"] = "kmsdrm"
+    lock = hold_table_lock(config.state_dir)      # raises TableBusy: the CLI prints it  # noqa: F841
     try:
         app = EnrollApp(config, sim=sim, set_id=set_id, tokens=tokens, screen=False, card=card)
     except DriverError as exc:

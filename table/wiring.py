@@ -14,6 +14,7 @@ from cards.tags import TagRegistry
 from drivers.base import Clock
 from drivers.events import InputEvent
 from engine.cards import Catalog
+from engine.errors import MunchkinError
 from table.config import Config
 from table.controller import Controller, PlayerDefaults
 from table.journal import Journal
@@ -53,6 +54,37 @@ class Table:
     journal: Journal
     controller: Controller
     events: EventQueue
+
+
+LOCK_FILE = "table.lock"
+
+
+class TableBusy(MunchkinError, OSError):
+    """Another table or enrollment is already running on this state directory."""
+
+
+def hold_table_lock(state_dir: Path) -> Any:
+    """Take the state directory for this process (the table or the enroll wizard, not both).
+
+    Returns the open lock file; the lock lasts as long as it stays open (the process).
+    """
+    import fcntl
+
+    state_dir.mkdir(parents=True, exist_ok=True)
+    handle = open(state_dir / LOCK_FILE, "a+", encoding="utf-8")
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.seek(0)
+        holder = handle.read().strip() or "another process"
+        handle.close()
+        raise TableBusy(f"the table in {state_dir} is already in use by {holder}; stop it first "
+                        f"(sudo systemctl stop munchkin-table, or close the other window)") from None
+    handle.seek(0)
+    handle.truncate()
+    handle.write(f"pid {os.getpid()}")
+    handle.flush()
+    return handle
 
 
 @dataclass

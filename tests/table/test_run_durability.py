@@ -71,3 +71,28 @@ def test_kill_9_and_restart_shows_the_same_game(tmp_path: Path) -> None:
     finally:
         again.send_signal(signal.SIGKILL)
         again.wait(timeout=10)
+
+
+def test_a_second_table_on_the_same_game_is_refused(tmp_path: Path) -> None:
+    first = start_table(tmp_path)
+    try:
+        send(first, "tap player-1\n")
+        wait_for(lambda s: len(s["players"]) == 1, tmp_path)
+        second = subprocess.run([sys.executable, "-m", "table", "run", "--sim"], capture_output=True, text=True,
+                                env=env_for(tmp_path), cwd=ROOT, timeout=60, stdin=subprocess.DEVNULL)
+        assert second.returncode == 2
+        assert "already in use by pid" in second.stderr and "Traceback" not in second.stderr
+        enroll = subprocess.run([sys.executable, "-m", "table", "enroll", "--sim"], capture_output=True, text=True,
+                                env=env_for(tmp_path), cwd=ROOT, timeout=60, stdin=subprocess.DEVNULL)
+        assert enroll.returncode == 2 and "already in use" in enroll.stderr
+    finally:
+        first.send_signal(signal.SIGKILL)
+        first.wait(timeout=10)
+    # the lock dies with its process: the table starts again
+    again = start_table(tmp_path)
+    try:
+        send(again, "tap player-2\n")
+        wait_for(lambda s: len(s["players"]) == 2, tmp_path)
+    finally:
+        again.send_signal(signal.SIGKILL)
+        again.wait(timeout=10)
