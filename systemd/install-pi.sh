@@ -54,6 +54,8 @@ echo "== config"
 mkdir -p /etc/munchkin-table
 if [ ! -f /etc/munchkin-table/config.toml ]; then
     cp "$PREFIX/systemd/config.example.toml" /etc/munchkin-table/config.toml
+    # Every user's munchkin-table (the service, enroll, doctor) then works on the same game and tags.
+    printf '\n[storage]\nstate_dir = "/var/lib/munchkin-table"\n' >> /etc/munchkin-table/config.toml
     echo "   wrote /etc/munchkin-table/config.toml (edit the reader type and pins there)"
 fi
 
@@ -65,5 +67,6 @@ systemctl enable munchkin-table.service
 systemctl set-default multi-user.target >/dev/null
 systemctl restart munchkin-table.service
 echo "== doctor"
+mkdir -p /var/lib/munchkin-table && chown "$USER_NAME:$USER_NAME" /var/lib/munchkin-table
 sudo -u "$USER_NAME" "$PREFIX/.venv/bin/munchkin-table" doctor || true
 echo "done: the table starts at boot. Logs: journalctl -u munchkin-table -f"

@@ -30,8 +30,9 @@ def is_raspberry_pi() -> bool:
 def default_state_dir() -> Path:
     if os.environ.get("STATE_DIRECTORY"):          # set by systemd's StateDirectory=
         return Path(os.environ["STATE_DIRECTORY"].split(":")[0])
-    if is_raspberry_pi() and os.geteuid() == 0:
-        return Path("/var/lib/munchkin-table")
+    box = Path("/var/lib/munchkin-table")       # the installed box's (systemd's StateDirectory=)
+    if is_raspberry_pi() and (os.geteuid() == 0 or os.access(box, os.W_OK)):
+        return box
     base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
     return Path(base) / "munchkin-table"
 

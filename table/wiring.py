@@ -71,7 +71,10 @@ def hold_table_lock(state_dir: Path) -> Any:
     import fcntl
 
     state_dir.mkdir(parents=True, exist_ok=True)
-    handle = open(state_dir / LOCK_FILE, "a+", encoding="utf-8")
+    try:
+        handle = open(state_dir / LOCK_FILE, "a+", encoding="utf-8")
+    except PermissionError:         # made by another user (root, say): a read-only handle locks too
+        handle = open(state_dir / LOCK_FILE, encoding="utf-8")
     try:
         fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
@@ -80,10 +83,11 @@ def hold_table_lock(state_dir: Path) -> Any:
         handle.close()
         raise TableBusy(f"the table in {state_dir} is already in use by {holder}; stop it first "
                         f"(sudo systemctl stop munchkin-table, or close the other window)") from None
-    handle.seek(0)
-    handle.truncate()
-    handle.write(f"pid {os.getpid()}")
-    handle.flush()
+    if handle.writable():
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"pid {os.getpid()}")
+        handle.flush()
     return handle
 
 

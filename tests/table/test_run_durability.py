@@ -96,3 +96,25 @@ def test_a_second_table_on_the_same_game_is_refused(tmp_path: Path) -> None:
     finally:
         again.send_signal(signal.SIGKILL)
         again.wait(timeout=10)
+
+
+def test_a_lock_file_made_by_another_user_still_locks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import builtins
+
+    from table.wiring import TableBusy, hold_table_lock
+
+    state = tmp_path / "state"
+    state.mkdir()
+    (state / "table.lock").write_text("pid 1")
+
+    def not_ours(path, mode="r", *args, **kwargs):       # as if root had made the lock file
+        if "a" in mode or "w" in mode:
+            raise PermissionError(13, "Permission denied", str(path))
+        return builtins.open(path, mode, *args, **kwargs)
+
+    monkeypatch.setattr("table.wiring.open", not_ours, raising=False)
+    first = hold_table_lock(state)
+    with pytest.raises(TableBusy, match="pid 1"):
+        hold_table_lock(state)
+    first.close()
+    hold_table_lock(state).close()                      # released with its handle
