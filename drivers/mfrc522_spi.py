@@ -29,7 +29,7 @@ import time
 from typing import Any
 
 from drivers.base import Clock, EventSink
-from drivers.events import ReaderStatus, Tap
+from drivers.events import ReaderStatus
 from drivers.iso14443 import bcc, crc_a
 from drivers.presence import PollingReader
 
@@ -220,11 +220,7 @@ class Mfrc522Reader(PollingReader):
             self._release()
             self._report(False, f"reader offline: SPI error on spi{self.spi_bus}.{self.spi_device}: {exc}")
             return
-        now = self.clock.monotonic()
-        if uid is None:
-            self.presence.missed(now)
-        elif self.presence.seen(uid, now):
-            self.sink.put(Tap(uid, now, self.name))
+        self._saw(uid)
 
     def _is_answering(self) -> bool:
         """True when the chip still answers and is set up; else report offline and let go of it.

@@ -17,7 +17,7 @@ from typing import Any, Callable
 import serial
 
 from drivers.base import Clock, EventSink
-from drivers.events import ReaderStatus, Tap
+from drivers.events import ReaderStatus
 from drivers.hsu import ACK, CHIP_TFI, Frame, FrameKind, FrameParser, encode
 from drivers.presence import PollingReader
 
@@ -126,11 +126,7 @@ class Pn532Reader(PollingReader):
             self._release()
             self._report(False, f"reader offline: {describe(exc, self.port)}")
             return
-        now = self.clock.monotonic()
-        if uid is None:
-            self.presence.missed(now)
-        elif self.presence.seen(uid, now):
-            self.sink.put(Tap(uid, now, self.name))
+        self._saw(uid)
 
     def call(self, command: int, params: bytes = b"") -> bytes:
         """Send a command, wait for its ACK and answer; retry a bounded number of times.

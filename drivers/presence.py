@@ -7,6 +7,7 @@ import threading
 from collections.abc import Iterator
 
 from drivers.base import Clock, EventSink, SystemClock
+from drivers.events import Tap
 
 
 log = logging.getLogger(__name__)
@@ -79,6 +80,14 @@ class PollingReader:
     def status(self) -> str:
         """closed, starting, online or offline: for reprs and logs."""
         return "closed" if self._closed else {None: "starting", True: "online", False: "offline"}[self.online]
+
+    def _saw(self, uid: str | None) -> None:
+        """One poll's answer: a UID in the field, or none. A new presentation becomes one Tap."""
+        now = self.clock.monotonic()
+        if uid is None:
+            self.presence.missed(now)
+        elif self.presence.seen(uid, now):
+            self.sink.put(Tap(uid, now, self.name))
 
     def connect(self) -> bool:
         raise NotImplementedError
