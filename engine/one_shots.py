@@ -151,10 +151,6 @@ def shot_glue(state, cmd, card, player, catalog, events) -> None:  # type: ignor
     events.append(Event("EscapeUndone", {"player": who, "by": card.id}))
 
 
-def shot_glue_after_escape(state, cmd, card, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
-    shot_glue(state, cmd, card, player, catalog, events)
-
-
 def shot_transfer(state, cmd, card, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
     combat = in_combat(state, card)
     if not cmd.target or not state.has_player(cmd.target) or cmd.target in combat.fighters:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 import os
-import select
 import sys
 import threading
 import time

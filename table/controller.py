@@ -441,8 +441,6 @@ class Controller:
             return self.submit(c.PlayCard(player=prompt.player, card=prompt.card, value=prompt.value, at=self.now))
         return self.refuse(f"{button.upper()} does nothing here: ROLL sets the number, NEXT uses it, UNDO cancels")
 
-    CARD_MENU = {"roll": "equip", "next": "discard"}
-
     def soft_keys(self) -> dict[str, str]:
         if self.prompt is not None and self.prompt.kind == "card-menu":
             player = self.state.player(self.prompt.player)
