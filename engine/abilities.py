@@ -8,7 +8,7 @@ from engine import commands as c
 from engine.cards import Catalog
 from engine.combat import refresh_window
 from engine.effects import remove_item
-from engine.flow import (acting, card_of, combat_of, die_roll, end_combat, monster_treasures, refuse,
+from engine.flow import (acting, card_of, combat_of, die_roll, end_combat, monster_treasures, other_player, refuse,
                          require_phase, set_level)
 from engine.one_shots import redo_last_roll
 from engine.results import Event, RejectCode
@@ -134,9 +134,7 @@ def ability_backstab(state, cmd, player, catalog, events) -> None:  # type: igno
 def ability_theft(state, cmd, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
     if state.phase in (Phase.COMBAT, Phase.RUN_AWAY):
         raise refuse(RejectCode.WRONG_PHASE, "theft: not while anyone is in combat")
-    if not cmd.target or not state.has_player(cmd.target) or cmd.target == player.id:
-        raise refuse(RejectCode.ILLEGAL_TARGET, "theft: tap the token of the player to rob")
-    victim = state.player(cmd.target)
+    victim = other_player(state, cmd, player, "theft: tap the token of the player to rob")
     card = card_of(catalog, cmd.card) if cmd.card else None
     if card is None or card.id not in victim.carried or card.big:
         raise refuse(RejectCode.ILLEGAL_TARGET, f"theft: tap a small item that {victim.name} carries")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine import commands as c
 from engine.cards import Catalog, CardDef, Kind
 from engine.effects import items_of, remove_item
-from engine.flow import acting, card_of, end_combat, holder_of, phase_name, refuse
+from engine.flow import acting, card_of, end_combat, holder_of, other_player, phase_name, refuse
 from engine.items import BIG_LIMIT
 from engine.results import Event, RejectCode
 from engine.state import GameState, Phase, Player
@@ -42,9 +42,7 @@ def do_use(state: GameState, cmd: c.UseCard, catalog: Catalog, events: list[Even
     elif cmd.action == "give":
         if card.id not in items_of(player):
             raise refuse(RejectCode.ILLEGAL_PLAY, f"only items on the table can be given, not {card.name}")
-        if not cmd.target or not state.has_player(cmd.target) or cmd.target == player.id:
-            raise refuse(RejectCode.ILLEGAL_TARGET, f"give {card.name} to whom? tap another player's token")
-        receiver = state.player(cmd.target)
+        receiver = other_player(state, cmd, player, f"give {card.name} to whom? tap another player's token")
         if not receiver.alive:
             raise refuse(RejectCode.ILLEGAL_TARGET,
                          f"cannot give {card.name} to {receiver.name}: the dead receive no cards until the next turn")

@@ -52,6 +52,14 @@ def acting(state: GameState, cmd: c.Command) -> Player:
     return state.player(cmd.player)
 
 
+def other_player(state: GameState, cmd: c.Command, player: Player, ask: str) -> Player:
+    """The player ``cmd.target`` names, who must be at the table and not ``player``; else ``ask``."""
+    target = getattr(cmd, "target", "")
+    if not target or target == player.id or not state.has_player(target):
+        raise refuse(RejectCode.ILLEGAL_TARGET, ask)
+    return state.player(target)
+
+
 def card_of(catalog: Catalog, card_id: str) -> CardDef:
     if card_id not in catalog:
         raise refuse(RejectCode.UNKNOWN_CARD, f"no card {card_id!r} in the catalog")

@@ -6,7 +6,8 @@ from collections.abc import Callable
 
 from engine import commands as c
 from engine.cards import Catalog, CardDef
-from engine.flow import combat_of, end_combat, in_combat, monster_treasures, pick_monster, refuse, set_level
+from engine.flow import (combat_of, end_combat, in_combat, monster_treasures, other_player, pick_monster, refuse,
+                         set_level)
 from engine.results import Event, RejectCode
 from engine.run_away import take_roll
 from engine.state import Combat, Flight, GameState, OneShot, Phase, Player
@@ -167,9 +168,7 @@ def shot_hoard(state, cmd, card, player, catalog, events) -> None:  # type: igno
 
 
 def shot_steal_level(state, cmd, card, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
-    if not cmd.target or not state.has_player(cmd.target) or cmd.target == player.id:
-        raise refuse(RejectCode.ILLEGAL_TARGET, f"{card.name}: tap the token of the player to steal from")
-    victim = state.player(cmd.target)
+    victim = other_player(state, cmd, player, f"{card.name}: tap the token of the player to steal from")
     if victim.level <= state.ruleset.level_floor:
         raise refuse(RejectCode.ILLEGAL_TARGET, f"{card.name}: {victim.name} is at level {victim.level}, the lowest")
     if player.level + 1 >= state.ruleset.winning_level:

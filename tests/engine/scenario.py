@@ -105,3 +105,17 @@ def scenario(catalog: Any, players: int = 3, *, levels: dict[int, int] | None = 
     if monster:
         t.play(monster)
     return t
+
+
+def apply_checked(state: GameState, cmd: c.Command, catalog) -> Accepted | Rejected:  # type: ignore[no-untyped-def]
+    """``apply``, asserting what every refusal must keep: a code, a message, and the state untouched."""
+    import json
+
+    before = json.dumps(state_to_json(state, catalog), sort_keys=True)
+    previous = state.clone()
+    result = apply(state, cmd, catalog)
+    if isinstance(result, Rejected):
+        assert result.code and result.message
+        assert state == previous
+        assert json.dumps(state_to_json(state, catalog), sort_keys=True) == before
+    return result

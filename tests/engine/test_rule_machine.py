@@ -16,12 +16,13 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from cards.loader import load_catalog
 from engine import commands as c
 from engine.cards import Kind
-from engine.game import apply, replay
+from engine.game import replay
 from engine.results import Accepted, Rejected
 from engine.rules import Ruleset
 from engine.serialize import state_to_json
 from engine.state import GameState, Phase
 from engine.strength import big_limit
+from tests.engine.scenario import apply_checked
 
 CATALOG = load_catalog()
 PLAYERS = ["player-1", "player-2", "player-3", "player-4"]
@@ -56,13 +57,9 @@ class Table(RuleBasedStateMachine):
     # ------------------------------------------------------------ one step, checked
 
     def act(self, cmd: c.Command) -> bool:
-        before = json.dumps(state_to_json(self.state, CATALOG), sort_keys=True)
         previous = self.state
-        result = apply(self.state, cmd, CATALOG)
+        result = apply_checked(self.state, cmd, CATALOG)
         if isinstance(result, Rejected):
-            assert result.code and result.message
-            assert self.state == previous
-            assert json.dumps(state_to_json(self.state, CATALOG), sort_keys=True) == before
             return False
         assert isinstance(result, Accepted)
         self.commands.append(cmd)
