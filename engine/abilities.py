@@ -10,6 +10,7 @@ from engine.combat import refresh_window
 from engine.effects import remove_item
 from engine.flow import (acting, card_of, combat_of, die_roll, end_combat, monster_treasures, other_player, refuse,
                          require_phase, set_level)
+from engine.messages import Seq, word
 from engine.one_shots import redo_last_roll
 from engine.results import Event, RejectCode
 from engine.state import Combat, GameState, Phase, Player
@@ -27,13 +28,13 @@ def do_use_ability(state: GameState, cmd: c.UseAbility, catalog: Catalog, events
     player = acting(state, cmd)
     who = ABILITY_CLASS.get(cmd.ability)
     if who is None:
-        raise refuse(RejectCode.ILLEGAL_PLAY, f"no ability {cmd.ability!r}; abilities: {', '.join(ABILITY_CLASS)}")
+        raise refuse(RejectCode.ILLEGAL_PLAY, "no ability {ability!r}; abilities: {abilities}", ability=cmd.ability, abilities=Seq(ABILITY_CLASS))
     if who not in [*player.races, *player.classes]:
-        raise refuse(RejectCode.ILLEGAL_PLAY, f"{cmd.ability} is a {who} ability and {player.name} is no {who}")
+        raise refuse(RejectCode.ILLEGAL_PLAY, "{ability} is a {who} ability and {player} is no {who}", ability=word(cmd.ability), who=word(who), player=player)
     if not player.alive:
-        raise refuse(RejectCode.ILLEGAL_PLAY, f"{player.name} is dead until the next turn")
+        raise refuse(RejectCode.ILLEGAL_PLAY, "{player} is dead until the next turn", player=player)
     if cmd.count < 1:
-        raise refuse(RejectCode.ILLEGAL_PLAY, f"{cmd.ability}: discard at least one card")
+        raise refuse(RejectCode.ILLEGAL_PLAY, "{ability}: discard at least one card", ability=word(cmd.ability))
     ABILITIES[cmd.ability](state, cmd, player, catalog, events)
     if state.combat is not None and state.phase is Phase.COMBAT:
         refresh_window(state, cmd.at, catalog, events)
@@ -44,7 +45,7 @@ def _discards(state: GameState, cmd: c.UseAbility, player: Player, combat: Comba
     used = combat.discards.get(key, 0)
     if used + cmd.count > limit:
         raise refuse(RejectCode.ILLEGAL_PLAY,
-                     f"{cmd.ability}: at most {limit} cards per combat; {player.name} has used {used}")
+                     "{ability}: at most {limit} cards per combat; {player} has used {used}", ability=word(cmd.ability), limit=limit, player=player, used=used)
     combat.discards[key] = used + cmd.count
     events_note = cmd.count
     del events_note
@@ -54,7 +55,7 @@ def ability_berserk(state, cmd, player, catalog, events) -> None:  # type: ignor
     require_phase(state, "go berserk", Phase.COMBAT)
     combat = combat_of(state)
     if player.id not in combat.fighters:
-        raise refuse(RejectCode.ILLEGAL_PLAY, f"{player.name} is not fighting")
+        raise refuse(RejectCode.ILLEGAL_PLAY, "{player} is not fighting", player=player)
     _discards(state, cmd, player, combat, MAX_DISCARDS)
     combat.bonuses[player.id] = combat.bonuses.get(player.id, 0) + cmd.count
     events.append(Event("AbilityUsed", {"player": player.id, "ability": "berserk", "count": cmd.count,
@@ -65,7 +66,7 @@ def ability_turning(state, cmd, player, catalog, events) -> None:  # type: ignor
     require_phase(state, "turn undead", Phase.COMBAT)
     combat = combat_of(state)
     if player.id not in combat.fighters:
-        raise refuse(RejectCode.ILLEGAL_PLAY, f"{player.name} is not fighting")
+        raise refuse(RejectCode.ILLEGAL_PLAY, "{player} is not fighting", player=player)
     if not any(catalog[m.card].undead for m in combat.monsters):
         raise refuse(RejectCode.ILLEGAL_PLAY, "Turning works only against Undead, and none is in this fight")
     _discards(state, cmd, player, combat, MAX_DISCARDS)
@@ -78,10 +79,10 @@ def ability_flight(state, cmd, player, catalog, events) -> None:  # type: ignore
     require_phase(state, "cast the Flight Spell", Phase.RUN_AWAY)
     flight = state.flight
     if not any(p == player.id for p, _ in flight.pending):
-        raise refuse(RejectCode.ILLEGAL_PLAY, f"{player.name} has no run-away roll left")
+        raise refuse(RejectCode.ILLEGAL_PLAY, "{player} has no run-away roll left", player=player)
     used = flight.bonus.get(player.id, 0)
     if used + cmd.count > MAX_DISCARDS:
-        raise refuse(RejectCode.ILLEGAL_PLAY, f"flight: at most {MAX_DISCARDS} cards; {player.name} has used {used}")
+        raise refuse(RejectCode.ILLEGAL_PLAY, "flight: at most {limit} cards; {player} has used {used}", limit=MAX_DISCARDS, player=player, used=used)
     flight.bonus[player.id] = used + cmd.count
     events.append(Event("AbilityUsed", {"player": player.id, "ability": "flight", "count": cmd.count,
                                         "bonus": cmd.count}))
@@ -91,12 +92,12 @@ def ability_charm(state, cmd, player, catalog, events) -> None:  # type: ignore[
     require_phase(state, "cast the Charm Spell", Phase.COMBAT)
     combat = combat_of(state)
     if player.id not in combat.fighters:
-        raise refuse(RejectCode.ILLEGAL_PLAY, f"{player.name} is not fighting")
+        raise refuse(RejectCode.ILLEGAL_PLAY, "{player} is not fighting", player=player)
     if cmd.count < 3:
         raise refuse(RejectCode.ILLEGAL_PLAY, "charm: discard your whole hand, at least 3 cards")
     index = cmd.monster if cmd.monster >= 0 else len(combat.monsters) - 1
     if index >= len(combat.monsters):
-        raise refuse(RejectCode.ILLEGAL_TARGET, f"charm: there is no monster {index + 1}")
+        raise refuse(RejectCode.ILLEGAL_TARGET, "charm: there is no monster {n}", n=index + 1)
     gone = combat.monsters.pop(index)
     combat.charmed_treasures += monster_treasures(gone, catalog)
     events.append(Event("AbilityUsed", {"player": player.id, "ability": "charm", "count": cmd.count,
@@ -137,7 +138,7 @@ def ability_theft(state, cmd, player, catalog, events) -> None:  # type: ignore[
     victim = other_player(state, cmd, player, "theft: tap the token of the player to rob")
     card = card_of(catalog, cmd.card) if cmd.card else None
     if card is None or card.id not in victim.carried or card.big:
-        raise refuse(RejectCode.ILLEGAL_TARGET, f"theft: tap a small item that {victim.name} carries")
+        raise refuse(RejectCode.ILLEGAL_TARGET, "theft: tap a small item that {victim} carries", victim=victim)
     roll = die_roll(state, cmd.forced)
     if roll >= 4 and not big_problem(card, player, catalog):
         remove_item(victim, card.id)
@@ -156,7 +157,7 @@ def ability_reroll(state, cmd, player, catalog, events) -> None:  # type: ignore
         raise refuse(RejectCode.WRONG_PHASE, "the halfling re-roll comes right after a failed run-away roll")
     who, _, _, escaped = flight.results[-1]
     if who != player.id or escaped:
-        raise refuse(RejectCode.ILLEGAL_PLAY, f"{player.name}'s last run-away roll did not fail")
+        raise refuse(RejectCode.ILLEGAL_PLAY, "{player}'s last run-away roll did not fail", player=player)
     if player.id in flight.rerolled:
         raise refuse(RejectCode.ILLEGAL_PLAY, "the halfling re-rolls only the first failed Run Away")
     redo_last_roll(state, catalog, events, value=None, escaped=None, why="halfling")

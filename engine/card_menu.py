@@ -8,6 +8,7 @@ from engine.cards import Catalog, CardDef, Kind
 from engine.effects import items_of, remove_item
 from engine.flow import acting, card_of, end_combat, holder_of, other_player, phase_name, refuse
 from engine.items import BIG_LIMIT
+from engine.messages import msg, word
 from engine.results import Event, RejectCode
 from engine.state import GameState, Phase, Player
 from engine.strength import big_problem, restriction_problem, slot_problem
@@ -18,34 +19,33 @@ def do_use(state: GameState, cmd: c.UseCard, catalog: Catalog, events: list[Even
     player = acting(state, cmd)
     if card.id not in player.in_play():
         holder = holder_of(state, card.id)
-        where = f"it belongs to {holder.name}" if holder else "it is not in play"
-        raise refuse(RejectCode.NOT_IN_HAND, f"{player.name} cannot {cmd.action} {card.name}: {where}")
+        where = msg("it belongs to {holder}", holder=holder) if holder else msg("it is not in play")
+        raise refuse(RejectCode.NOT_IN_HAND, "{player} cannot {action} {card}: {where}", player=player, action=word(cmd.action), card=card, where=where)
     fighting = state.phase in (Phase.COMBAT, Phase.RUN_AWAY)
     if cmd.action in ("equip", "unequip", "give") and fighting:
-        raise refuse(RejectCode.WRONG_PHASE, f"cannot {cmd.action} {card.name} during {phase_name(state.phase)}; "
-                                             f"equipment is fixed until the fight is over")
+        raise refuse(RejectCode.WRONG_PHASE, "cannot {action} {card} during {phase}; equipment is fixed until the fight is over", action=word(cmd.action), card=card, phase=state.phase)
     if cmd.action == "equip":
         if card.id not in player.carried:
-            raise refuse(RejectCode.ILLEGAL_PLAY, f"{card.name} is not a carried item")
+            raise refuse(RejectCode.ILLEGAL_PLAY, "{card} is not a carried item", card=card)
         why_not = restriction_problem(card, player) or slot_problem(card, player, catalog)
         if why_not:
-            raise refuse(RejectCode.ILLEGAL_PLAY, f"cannot equip {card.name}: {why_not}")
+            raise refuse(RejectCode.ILLEGAL_PLAY, "cannot equip {card}: {why_not}", card=card, why_not=why_not)
         player.carried.remove(card.id)
         player.equipped.append(card.id)
         events.append(Event("ItemEquipped", {"player": player.id, "card": card.id}))
     elif cmd.action == "unequip":
         if card.id not in player.equipped:
-            raise refuse(RejectCode.ILLEGAL_PLAY, f"{card.name} is not equipped")
+            raise refuse(RejectCode.ILLEGAL_PLAY, "{card} is not equipped", card=card)
         player.equipped.remove(card.id)
         player.carried.append(card.id)
         events.append(Event("ItemUnequipped", {"player": player.id, "card": card.id}))
     elif cmd.action == "give":
         if card.id not in items_of(player):
-            raise refuse(RejectCode.ILLEGAL_PLAY, f"only items on the table can be given, not {card.name}")
-        receiver = other_player(state, cmd, player, f"give {card.name} to whom? tap another player's token")
+            raise refuse(RejectCode.ILLEGAL_PLAY, "only items on the table can be given, not {card}", card=card)
+        receiver = other_player(state, cmd, player, msg("give {card} to whom? tap another player's token", card=card))
         if not receiver.alive:
             raise refuse(RejectCode.ILLEGAL_TARGET,
-                         f"cannot give {card.name} to {receiver.name}: the dead receive no cards until the next turn")
+                         "cannot give {card} to {receiver}: the dead receive no cards until the next turn", card=card, receiver=receiver)
         big = big_problem(card, receiver, catalog)
         if big:
             raise refuse(RejectCode.ILLEGAL_PLAY, big)
@@ -59,8 +59,7 @@ def do_use(state: GameState, cmd: c.UseCard, catalog: Catalog, events: list[Even
         escape_by_discarding(state, player, card, catalog, events)
     elif cmd.action == "discard":
         if card.kind is Kind.ITEM and fighting:
-            raise refuse(RejectCode.WRONG_PHASE, f"cannot discard {card.name} during {phase_name(state.phase)}; "
-                                                 f"an item that escapes a monster is used with 'escape'")
+            raise refuse(RejectCode.WRONG_PHASE, "cannot discard {card} during {phase}; an item that escapes a monster is used with 'escape'", card=card, phase=state.phase)
         if card.id == "cheat":
             player.cheat_on = None
         remove_item(player, card.id)
@@ -74,14 +73,14 @@ def do_use(state: GameState, cmd: c.UseCard, catalog: Catalog, events: list[Even
         events.append(Event("CardDiscarded", {"player": player.id, "card": card.id}))
     else:
         raise refuse(RejectCode.ILLEGAL_PLAY,
-                     f"cannot {cmd.action} {card.name}; allowed: equip, unequip, discard, give, escape")
+                     "cannot {action} {card}; allowed: equip, unequip, discard, give, escape", action=word(cmd.action), card=card)
 
 
 def escape_by_discarding(state: GameState, player: Player, card: CardDef, catalog: Catalog,
                          events: list[Event]) -> None:
     """Rat on a Stick, Hireling, or a pole/staff thrown to the Pit Bull: discard it and escape."""
     if state.combat is None or player.id not in state.combat.fighters:
-        raise refuse(RejectCode.WRONG_PHASE, f"{card.name} buys an escape only from your own fight")
+        raise refuse(RejectCode.WRONG_PHASE, "{card} buys an escape only from your own fight", card=card)
     combat = state.combat
     own = card.effect("discard-to-escape")
     escapes = []
@@ -93,7 +92,7 @@ def escape_by_discarding(state: GameState, player: Player, card: CardDef, catalo
         elif own is not None and (own.get("max_level") == 0 or (monster.level or 0) <= own.get("max_level")):
             escapes.append(i)
     if len(escapes) != len(combat.monsters):
-        raise refuse(RejectCode.ILLEGAL_PLAY, f"{card.name} does not get {player.name} away from every monster here")
+        raise refuse(RejectCode.ILLEGAL_PLAY, "{card} does not get {player} away from every monster here", card=card, player=player)
     remove_item(player, card.id)
     events.append(Event("AutoEscape", {"players": [player.id], "by": card.id}))
     if state.flight is not None:
@@ -113,22 +112,20 @@ def do_lose_item(state: GameState, cmd: c.LoseItem, catalog: Catalog, events: li
         raise refuse(RejectCode.ILLEGAL_PLAY, "nobody has to lose an item now")
     player = state.player(loss.player)
     if cmd.player != loss.player:
-        raise refuse(RejectCode.NOT_YOUR_TURN, f"{player.name} chooses the item to lose, not {cmd.player}")
+        raise refuse(RejectCode.NOT_YOUR_TURN, "{player} chooses the item to lose, not {other}", player=player, other=cmd.player)
     if not cmd.card:
         if loss.source == BIG_LIMIT:
-            raise refuse(RejectCode.ILLEGAL_PLAY, f"{player.name} may carry only so many Big items: tap the Big "
-                                                  f"item to give up ({loss.count} to go), or give or sell it")
+            raise refuse(RejectCode.ILLEGAL_PLAY, "{player} may carry only so many Big items: tap the Big item to give up ({count} to go), or give or sell it", player=player, count=loss.count)
         if loss.count <= 1 and loss.gold == 0 and not loss.source.startswith("snails"):
-            raise refuse(RejectCode.ILLEGAL_PLAY, f"tap the item {player.name} loses")
+            raise refuse(RejectCode.ILLEGAL_PLAY, "tap the item {player} loses", player=player)
         events.append(Event("RestFromHand", {"player": player.id, "count": loss.count, "source": loss.source}))
         state.pending_loss = None
     else:
         card = card_of(catalog, cmd.card)
         if card.id not in items_of(player):
-            raise refuse(RejectCode.NOT_IN_HAND, f"{card.name} is not one of {player.name}'s items; "
-                                                 f"tap an item {player.name} has ({loss.kind})")
+            raise refuse(RejectCode.NOT_IN_HAND, "{card} is not one of {player}'s items; tap an item {player} has ({kind})", card=card, player=player, kind=word(loss.kind))
         if loss.kind == "big" and not card.big or loss.kind == "small" and card.big:
-            raise refuse(RejectCode.ILLEGAL_TARGET, f"{card.name} is not a {loss.kind} item; tap a {loss.kind} item")
+            raise refuse(RejectCode.ILLEGAL_TARGET, "{card} is not a {kind} item; tap a {kind} item", card=card, kind=word(loss.kind))
         remove_item(player, card.id)
         events.append(Event("ItemsLost", {"player": player.id, "cards": [card.id], "source": loss.source}))
         loss.count -= 1

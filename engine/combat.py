@@ -29,18 +29,18 @@ def do_add_helper(state: GameState, cmd: c.AddHelper, catalog: Catalog, events: 
     require_active(state, cmd, "ask for help")
     combat = combat_of(state)
     if not state.has_player(cmd.helper):
-        raise refuse(RejectCode.ILLEGAL_TARGET, f"{cmd.helper} is not playing")
+        raise refuse(RejectCode.ILLEGAL_TARGET, "{helper} is not playing", helper=cmd.helper)
     helper = state.player(cmd.helper)
     if cmd.helper == cmd.player:
         raise refuse(RejectCode.ILLEGAL_TARGET, "a player cannot help themselves; tap another player's token")
     if combat.helper is not None:
         raise refuse(RejectCode.ILLEGAL_TARGET,
-                     f"{state.player(combat.helper).name} is already helping; only one helper is allowed")
+                     "{helper} is already helping; only one helper is allowed", helper=state.player(combat.helper))
     loner = next((catalog[m.card] for m in combat.monsters if catalog[m.card].has_effect("no-helpers")), None)
     if loner is not None:
-        raise refuse(RejectCode.ILLEGAL_PLAY, f"{loner.name} allows no helpers: fight alone or RUN")
+        raise refuse(RejectCode.ILLEGAL_PLAY, "{loner} allows no helpers: fight alone or RUN", loner=loner)
     if not helper.alive:
-        raise refuse(RejectCode.ILLEGAL_TARGET, f"{helper.name} is dead until the next turn")
+        raise refuse(RejectCode.ILLEGAL_TARGET, "{helper} is dead until the next turn", helper=helper)
     combat.fighters.append(helper.id)
     events.append(Event("HelperJoined", {"player": helper.id}))
     refresh_window(state, cmd.at, catalog, events)
@@ -54,7 +54,7 @@ def do_fight(state: GameState, cmd: c.Fight, catalog: Catalog, events: list[Even
     players, monsters = combat_totals(state, combat, catalog)
     if not players_win(state, combat, catalog):
         raise refuse(RejectCode.ILLEGAL_PLAY,
-                     f"cannot win yet: players {players} vs monsters {monsters}; play cards, ask for help or RUN")
+                     "cannot win yet: players {players} vs monsters {monsters}; play cards, ask for help or RUN", players=players, monsters=monsters)
     if combat.window_until is not None:
         raise refuse(RejectCode.ILLEGAL_PLAY, "the fight is already won unless somebody interferes; wait")
     window = state.ruleset.interference_seconds
@@ -72,7 +72,7 @@ def do_resolve(state: GameState, cmd: c.ResolveCombat, catalog: Catalog, events:
         raise refuse(RejectCode.ILLEGAL_PLAY, "the fight is not won yet; press NEXT when the players win")
     if cmd.at + 1e-9 < combat.window_until:
         raise refuse(RejectCode.ILLEGAL_PLAY,
-                     f"others may still interfere for {combat.window_until - cmd.at:.1f} s")
+                     "others may still interfere for {seconds:.1f} s", seconds=combat.window_until - cmd.at)
     resolve(state, catalog, events)
 
 

@@ -4,9 +4,11 @@ combat ends (however it ends)."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from engine import commands as c
 from engine.cards import Catalog, CardDef
+from engine.messages import Msg, Seq, word
 from engine.results import Event, Refusal, RejectCode
 from engine.state import Combat, GameState, MonsterInPlay, Phase, Player
 
@@ -15,7 +17,7 @@ def die_roll(state: GameState, forced: int | None) -> int:
     """The next die result: from the game's seed and the roll's index, unless forced."""
     if forced is not None:
         if not 1 <= forced <= 6:
-            raise Refusal(RejectCode.ILLEGAL_PLAY, f"a die shows 1 to 6, not {forced}")
+            raise Refusal(RejectCode.ILLEGAL_PLAY, "a die shows 1 to 6, not {forced}", forced=forced)
         value = forced
     else:
         value = random.Random(f"{state.seed}:{state.rolls}").randint(1, 6)
@@ -24,31 +26,37 @@ def die_roll(state: GameState, forced: int | None) -> int:
     return value
 
 
-def refuse(code: RejectCode, message: str) -> Refusal:
-    return Refusal(code, message)
+def refuse(code: RejectCode, message: str, /, **values: Any) -> Refusal:
+    """A refusal: ``message`` is the English template, ``values`` fill it (cards, players, phases as themselves)."""
+    return Refusal(code, message, **values)
 
 
 def phase_name(phase: Phase) -> str:
     return phase.value.replace("-", " ")
 
 
+def _verb(tried: str) -> Any:
+    """What was tried: a word the catalogs translate, or a message of its own ("fight {card}")."""
+    return tried if isinstance(tried, Msg) else word(tried)
+
+
 def require_phase(state: GameState, tried: str, *phases: Phase) -> None:
     if state.phase not in phases:
-        allowed = " or ".join(phase_name(p) for p in phases)
+        allowed = Seq(phases, "or")
         raise refuse(RejectCode.WRONG_PHASE,
-                     f"cannot {tried} during {phase_name(state.phase)}; only during {allowed}")
+                     "cannot {tried} during {phase}; only during {allowed}", tried=_verb(tried), phase=state.phase, allowed=allowed)
 
 
 def require_active(state: GameState, cmd: c.Command, tried: str) -> None:
     if cmd.player != state.active_player:
-        who = state.player(cmd.player).name if state.has_player(cmd.player) else cmd.player or "nobody"
-        active = state.player(state.active_player).name if state.active_player else "nobody"
-        raise refuse(RejectCode.NOT_YOUR_TURN, f"{who} cannot {tried}: it is {active}'s turn")
+        who = state.player(cmd.player) if state.has_player(cmd.player) else cmd.player or word("nobody")
+        active = state.player(state.active_player) if state.active_player else word("nobody")
+        raise refuse(RejectCode.NOT_YOUR_TURN, "{who} cannot {tried}: it is {active}'s turn", who=who, tried=_verb(tried), active=active)
 
 
 def acting(state: GameState, cmd: c.Command) -> Player:
     if not state.has_player(cmd.player):
-        raise refuse(RejectCode.ILLEGAL_TARGET, f"{cmd.player or 'nobody'} is not playing")
+        raise refuse(RejectCode.ILLEGAL_TARGET, "{player} is not playing", player=cmd.player or word('nobody'))
     return state.player(cmd.player)
 
 
@@ -62,7 +70,7 @@ def other_player(state: GameState, cmd: c.Command, player: Player, ask: str) -> 
 
 def card_of(catalog: Catalog, card_id: str) -> CardDef:
     if card_id not in catalog:
-        raise refuse(RejectCode.UNKNOWN_CARD, f"no card {card_id!r} in the catalog")
+        raise refuse(RejectCode.UNKNOWN_CARD, "no card {card_id!r} in the catalog", card_id=card_id)
     return catalog[card_id]
 
 
@@ -95,14 +103,14 @@ def combat_of(state: GameState) -> Combat:
 def require_no_pending_loss(state: GameState, tried: str) -> None:
     loss = state.pending_loss
     if loss is not None:
-        who = state.player(loss.player).name
+        who = state.player(loss.player)
         raise refuse(RejectCode.ILLEGAL_PLAY,
-                     f"cannot {tried} yet: {who} must first tap the item to lose ({loss.kind}, for {loss.source})")
+                     "cannot {tried} yet: {who} must first tap the item to lose ({kind}, for {source})", tried=_verb(tried), who=who, kind=word(loss.kind), source=loss.source)
 
 
 def in_combat(state: GameState, card: CardDef) -> Combat:
     if state.phase is not Phase.COMBAT or state.combat is None:
-        raise refuse(RejectCode.WRONG_PHASE, f"{card.name} is played during a combat")
+        raise refuse(RejectCode.WRONG_PHASE, "{card} is played during a combat", card=card)
     return state.combat
 
 
@@ -111,7 +119,7 @@ def pick_monster(combat: Combat, index: int, card: CardDef) -> int:
         return len(combat.monsters) - 1
     if not 0 <= index < len(combat.monsters):
         raise refuse(RejectCode.ILLEGAL_TARGET,
-                     f"{card.name}: there is no monster {index + 1}; pick 1 to {len(combat.monsters)}")
+                     "{card}: there is no monster {n}; pick 1 to {count}", card=card, n=index + 1, count=len(combat.monsters))
     return index
 
 

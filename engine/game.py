@@ -20,6 +20,7 @@ from engine.cards import Catalog
 from engine.combat import do_add_helper, do_fight, do_resolve
 from engine.flow import acting, combat_of, refuse, set_level
 from engine.items import enforce_big_limit
+from engine.messages import msg
 from engine.plays import do_play
 from engine.results import Accepted, Event, Refusal, RejectCode, Rejected
 from engine.rules import Ruleset
@@ -41,7 +42,7 @@ def new_game(seed: int, ruleset: Ruleset | None = None) -> GameState:
 def do_set_sex(state: GameState, cmd: c.SetSex, catalog: Catalog, events: list[Event]) -> None:
     player = acting(state, cmd)
     if cmd.sex not in SEXES:
-        raise refuse(RejectCode.ILLEGAL_PLAY, f"sex must be male or female, not {cmd.sex!r}")
+        raise refuse(RejectCode.ILLEGAL_PLAY, "sex must be male or female, not {sex!r}", sex=cmd.sex)
     player.sex = cmd.sex
     events.append(Event("SexChanged", {"player": player.id, "sex": cmd.sex}))
 
@@ -51,9 +52,9 @@ def do_adjust_level(state: GameState, cmd: c.AdjustLevel, catalog: Catalog, even
     target = player.level + cmd.delta
     if target >= state.ruleset.winning_level:
         raise refuse(RejectCode.ILLEGAL_PLAY,
-                     f"a correction cannot take {player.name} to level {target}: the winning level comes only from a kill")
+                     "a correction cannot take {player} to level {target}: the winning level comes only from a kill", player=player, target=target)
     if target < state.ruleset.level_floor:
-        raise refuse(RejectCode.ILLEGAL_PLAY, f"{player.name} is already at level {player.level}, the lowest")
+        raise refuse(RejectCode.ILLEGAL_PLAY, "{player} is already at level {level}, the lowest", player=player, level=player.level)
     set_level(state, player, target, events, why="correction")
 
 
@@ -72,7 +73,7 @@ def apply(state: GameState, cmd: c.Command, catalog: Catalog) -> Accepted | Reje
         return Rejected(RejectCode.GAME_OVER, "the game is over; press NEXT for a new game")
     handler = HANDLERS.get(type(cmd))
     if handler is None:
-        return Rejected(RejectCode.ILLEGAL_PLAY, f"the engine does not know the command {cmd.name}")
+        return Rejected(RejectCode.ILLEGAL_PLAY, msg("the engine does not know the command {command}", command=cmd.name))
     new = state.clone()
     events: list[Event] = []
     try:

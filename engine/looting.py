@@ -10,6 +10,7 @@ the hand. What nobody takes is discarded when the next turn begins.
 from __future__ import annotations
 
 from engine.cards import Catalog, CardDef
+from engine.messages import msg, Seq
 from engine.results import Event, Refusal, RejectCode
 from engine.state import GameState, Phase, Player
 from engine.strength import big_problem, restriction_problem, slot_problem
@@ -32,21 +33,21 @@ def take_from_body(state: GameState, card: CardDef, player: Player, catalog: Cat
                    events: list[Event]) -> None:
     loot = state.looting
     assert loot is not None
-    body = state.player(loot["body"]).name if state.has_player(loot["body"]) else loot["body"]
+    body = state.player(loot["body"]) if state.has_player(loot["body"]) else loot["body"]
     waiting: list[str] = loot["waiting"]
-    names = ", ".join(state.player(p).name for p in waiting if state.has_player(p))
+    names = Seq((state.player(p) for p in waiting if state.has_player(p)), "list")
     if player.id not in waiting:
         if player.id == loot["body"]:
-            why = f"{player.name} is dead and cannot loot their own body"
+            why = msg("{player} is dead and cannot loot their own body", player=player)
         elif player.id in loot["order"]:
-            why = f"{player.name} has had their pick from {body}'s body"
+            why = msg("{player} has had their pick from {body}'s body", player=player, body=body)
         else:
-            why = f"{player.name} does not loot {body}'s body"
+            why = msg("{player} does not loot {body}'s body", player=player, body=body)
         raise Refusal(RejectCode.NOT_YOUR_TURN,
-                      f"{why}; {card.name} goes to the next looter, in order: {names} (tap the token, then the card)")
+                      "{why}; {card} goes to the next looter, in order: {names} (tap the token, then the card)", why=why, card=card, names=names)
     big = big_problem(card, player, catalog)
     if big:
-        raise Refusal(RejectCode.ILLEGAL_PLAY, f"{big}; take another card from {body}'s body")
+        raise Refusal(RejectCode.ILLEGAL_PLAY, "{big}; take another card from {body}'s body", big=big, body=body)
     passed = waiting[:waiting.index(player.id)]
     del waiting[:waiting.index(player.id) + 1]
     loot["items"].remove(card.id)

@@ -8,6 +8,7 @@ from engine import commands as c
 from engine.cards import Catalog, CardDef
 from engine.flow import (combat_of, end_combat, in_combat, monster_treasures, other_player, pick_monster, refuse,
                          set_level)
+from engine.messages import msg
 from engine.results import Event, RejectCode
 from engine.run_away import take_roll
 from engine.state import Combat, Flight, GameState, OneShot, Phase, Player
@@ -18,7 +19,7 @@ def add_one_shot(combat: Combat, cmd: c.PlayCard, card: CardDef, player: Player,
                  events: list[Event]) -> None:
     side = cmd.side or ("players" if player.id in combat.fighters else "monsters")
     if side not in ("players", "monsters"):
-        raise refuse(RejectCode.ILLEGAL_PLAY, f"a one-shot helps 'players' or 'monsters', not {side!r}")
+        raise refuse(RejectCode.ILLEGAL_PLAY, "a one-shot helps 'players' or 'monsters', not {side!r}", side=side)
     combat.one_shots.append(OneShot(card.id, side, bonus))
     events.append(Event("OneShotPlayed", {"card": card.id, "side": side, "bonus": bonus}))
 
@@ -41,7 +42,7 @@ def shot_per_trait(state, cmd, card, player, catalog, events) -> None:  # type: 
     effect = card.effects[0]
     elves = [f for f in combat.fighters if effect.get("trait") in traits(state.player(f))]
     if not elves:
-        raise refuse(RejectCode.ILLEGAL_PLAY, f"{card.name} only helps elves, and no elf is fighting")
+        raise refuse(RejectCode.ILLEGAL_PLAY, "{card} only helps elves, and no elf is fighting", card=card)
     add_one_shot(combat, c.PlayCard(card=card.id, side="players"), card, player,
                  int(effect.get("bonus")) * len(elves), events)
 
@@ -49,7 +50,7 @@ def shot_per_trait(state, cmd, card, player, catalog, events) -> None:  # type: 
 def shot_double(state, cmd, card, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
     combat = in_combat(state, card)
     if len(combat.fighters) != 1 or player.id != combat.fighters[0]:
-        raise refuse(RejectCode.ILLEGAL_PLAY, f"{card.name} only when you fight alone")
+        raise refuse(RejectCode.ILLEGAL_PLAY, "{card} only when you fight alone", card=card)
     combat.one_shots.append(OneShot(card.id, "players", 0))
     events.append(Event("OneShotPlayed", {"card": card.id, "side": "players", "bonus": 0, "double": True}))
 
@@ -61,7 +62,7 @@ def shot_remove_monster(state, cmd, card, player, catalog, events) -> None:  # t
     else:
         combat = in_combat(state, card)
     if card.has_effect("own-turn-only") and player.id != state.active_player:
-        raise refuse(RejectCode.NOT_YOUR_TURN, f"{card.name} only on your own turn")
+        raise refuse(RejectCode.NOT_YOUR_TURN, "{card} only on your own turn", card=card)
     index = pick_monster(combat, cmd.monster, card)
     gone = combat.monsters.pop(index)
     mode = card.effect("remove-monster").get("treasure")  # type: ignore[union-attr]
@@ -85,11 +86,11 @@ def shot_end_combat(state, cmd, card, player, catalog, events) -> None:  # type:
 
 def shot_instant_wall(state, cmd, card, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
     if state.phase not in (Phase.COMBAT, Phase.RUN_AWAY) or state.combat is None:
-        raise refuse(RejectCode.WRONG_PHASE, f"{card.name} is played during a combat")
+        raise refuse(RejectCode.WRONG_PHASE, "{card} is played during a combat", card=card)
     combat = state.combat
     who = [cmd.target] if cmd.target else list(combat.fighters)
     if any(w not in combat.fighters for w in who):
-        raise refuse(RejectCode.ILLEGAL_TARGET, f"{card.name}: only players in the fight escape")
+        raise refuse(RejectCode.ILLEGAL_TARGET, "{card}: only players in the fight escape", card=card)
     events.append(Event("AutoEscape", {"players": who, "by": card.id}))
     if state.flight is not None:
         state.flight.pending = [(p, i) for p, i in state.flight.pending if p not in who]
@@ -103,7 +104,7 @@ def shot_instant_wall(state, cmd, card, player, catalog, events) -> None:  # typ
 
 def require_flight(state: GameState, card: CardDef) -> Flight:
     if state.flight is None or state.flight.before_roll is None or not state.flight.results:
-        raise refuse(RejectCode.WRONG_PHASE, f"{card.name} is played right after a run-away roll")
+        raise refuse(RejectCode.WRONG_PHASE, "{card} is played right after a run-away roll", card=card)
     return state.flight
 
 
@@ -127,13 +128,13 @@ def shot_invisibility(state, cmd, card, player, catalog, events) -> None:  # typ
     flight = require_flight(state, card)
     who, _, _, escaped = flight.results[-1]
     if escaped:
-        raise refuse(RejectCode.ILLEGAL_PLAY, f"{card.name} is for a failed run-away roll; the last roll escaped")
+        raise refuse(RejectCode.ILLEGAL_PLAY, "{card} is for a failed run-away roll; the last roll escaped", card=card)
     redo_last_roll(state, catalog, events, value=state.last_roll, escaped=True, why=card.id)
 
 
 def shot_loaded_die(state, cmd, card, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
     if not 1 <= cmd.value <= 6:
-        raise refuse(RejectCode.ILLEGAL_PLAY, f"{card.name}: choose a number from 1 to 6")
+        raise refuse(RejectCode.ILLEGAL_PLAY, "{card}: choose a number from 1 to 6", card=card)
     require_flight(state, card)
     redo_last_roll(state, catalog, events, value=cmd.value, escaped=None, why=card.id)
 
@@ -142,7 +143,7 @@ def shot_glue(state, cmd, card, player, catalog, events) -> None:  # type: ignor
     flight = require_flight(state, card)
     who, index, _, escaped = flight.results[-1]
     if not escaped:
-        raise refuse(RejectCode.ILLEGAL_PLAY, f"{card.name} makes an escaped player roll again; the last roll failed")
+        raise refuse(RejectCode.ILLEGAL_PLAY, "{card} makes an escaped player roll again; the last roll failed", card=card)
     rolls = state.rolls
     before: GameState = flight.before_roll.clone()  # type: ignore[arg-type]
     for name in ("players", "combat", "flight", "last_roll", "pending_loss", "looting",
@@ -155,7 +156,7 @@ def shot_glue(state, cmd, card, player, catalog, events) -> None:  # type: ignor
 def shot_transfer(state, cmd, card, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
     combat = in_combat(state, card)
     if not cmd.target or not state.has_player(cmd.target) or cmd.target in combat.fighters:
-        raise refuse(RejectCode.ILLEGAL_TARGET, f"{card.name}: tap the token of a player not in the fight")
+        raise refuse(RejectCode.ILLEGAL_TARGET, "{card}: tap the token of a player not in the fight", card=card)
     old = list(combat.fighters)
     combat.fighters = [cmd.target]
     events.append(Event("FightTransferred", {"from": old, "to": cmd.target, "by": card.id}))
@@ -168,11 +169,11 @@ def shot_hoard(state, cmd, card, player, catalog, events) -> None:  # type: igno
 
 
 def shot_steal_level(state, cmd, card, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
-    victim = other_player(state, cmd, player, f"{card.name}: tap the token of the player to steal from")
+    victim = other_player(state, cmd, player, msg("{card}: tap the token of the player to steal from", card=card))
     if victim.level <= state.ruleset.level_floor:
-        raise refuse(RejectCode.ILLEGAL_TARGET, f"{card.name}: {victim.name} is at level {victim.level}, the lowest")
+        raise refuse(RejectCode.ILLEGAL_TARGET, "{card}: {victim} is at level {level}, the lowest", card=card, victim=victim, level=victim.level)
     if player.level + 1 >= state.ruleset.winning_level:
-        raise refuse(RejectCode.ILLEGAL_PLAY, f"{card.name} cannot take {player.name} to the winning level")
+        raise refuse(RejectCode.ILLEGAL_PLAY, "{card} cannot take {player} to the winning level", card=card, player=player)
     set_level(state, victim, victim.level - 1, events, why=card.id)
     set_level(state, player, player.level + 1, events, why=card.id)
 
@@ -186,7 +187,7 @@ def shot_wishing_ring(state, cmd, card, player, catalog, events) -> None:  # typ
     elif target.next_combat:
         curse = target.next_combat[-1]
     else:
-        raise refuse(RejectCode.ILLEGAL_TARGET, f"{card.name}: {target.name} has no curse to cancel")
+        raise refuse(RejectCode.ILLEGAL_TARGET, "{card}: {target} has no curse to cancel", card=card, target=target)
     if curse in target.curses:
         target.curses.remove(curse)
     if curse in target.next_combat:

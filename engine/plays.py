@@ -13,6 +13,7 @@ from engine.flow import (acting, card_of, check_winners, combat_of, drop_dead_fi
                          in_combat, phase_name, pick_monster, refuse, require_active, require_no_pending_loss,
                          require_phase, set_level)
 from engine.looting import is_loot, take_from_body
+from engine.messages import msg, word
 from engine.one_shots import ONE_SHOTS, add_one_shot
 from engine.results import Event, RejectCode
 from engine.state import Combat, GameState, MonsterInPlay, PendingLoss, Phase, Player
@@ -29,14 +30,14 @@ def do_play(state: GameState, cmd: c.PlayCard, catalog: Catalog, events: list[Ev
         return
     holder = holder_of(state, card.id)
     if holder is not None and card.copies <= 1:
-        raise refuse(RejectCode.ILLEGAL_PLAY, f"{card.name} is already in play with {holder.name}")
+        raise refuse(RejectCode.ILLEGAL_PLAY, "{card} is already in play with {holder}", card=card, holder=holder)
     if not player.alive and card.kind is not Kind.CURSE:
-        raise refuse(RejectCode.ILLEGAL_PLAY, f"{player.name} is dead until the next turn and cannot play {card.name}")
+        raise refuse(RejectCode.ILLEGAL_PLAY, "{player} is dead until the next turn and cannot play {card}", player=player, card=card)
     handler = PLAYS.get(card.kind)
     if card.kind is Kind.SPECIAL:
         handler = SPECIALS.get(card.effects[0].op if card.effects else "")
     if handler is None:
-        raise refuse(RejectCode.ILLEGAL_PLAY, f"{card.name} ({card.kind.value}) is not played through the box")
+        raise refuse(RejectCode.ILLEGAL_PLAY, "{card} ({kind}) is not played through the box", card=card, kind=word(card.kind.value))
     handler(state, cmd, card, player, catalog, events)
     if state.combat is not None and state.phase is Phase.COMBAT:
         refresh_window(state, cmd.at, catalog, events)
@@ -75,14 +76,13 @@ def play_monster(state: GameState, cmd: c.PlayCard, card: CardDef, player: Playe
             combat.wandering_pending = False
         elif not (card.undead and any(catalog[m.card].undead for m in combat.monsters)):
             raise refuse(RejectCode.ILLEGAL_PLAY,
-                         f"cannot add {card.name} to the fight: play a Wandering Monster first "
-                         f"(or an Undead beside an Undead)")
+                         "cannot add {card} to the fight: play a Wandering Monster first (or an Undead beside an Undead)", card=card)
         combat.monsters.append(MonsterInPlay(card.id))
         events.append(Event("MonsterJoined", {"card": card.id, "by": player.id}))
         return
-    require_phase(state, f"fight {card.name}", Phase.KICK_OPEN_THE_DOOR, Phase.LOOK_FOR_TROUBLE)
-    require_active(state, cmd, f"fight {card.name}")
-    require_no_pending_loss(state, f"fight {card.name}")
+    require_phase(state, msg("fight {card}", card=card), Phase.KICK_OPEN_THE_DOOR, Phase.LOOK_FOR_TROUBLE)
+    require_active(state, cmd, msg("fight {card}", card=card))
+    require_no_pending_loss(state, msg("fight {card}", card=card))
     start_combat(state, card, player, catalog, events)
 
 
@@ -91,12 +91,12 @@ def play_curse(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player,
     from_door = False
     if cmd.target:
         if not state.has_player(cmd.target):
-            raise refuse(RejectCode.ILLEGAL_TARGET, f"{cmd.target} is not playing; tap a player's token as the victim")
+            raise refuse(RejectCode.ILLEGAL_TARGET, "{target} is not playing; tap a player's token as the victim", target=cmd.target)
         victim = state.player(cmd.target)
     elif state.phase is Phase.KICK_OPEN_THE_DOOR and cmd.player == state.active_player:
         victim, from_door = player, True
     else:
-        raise refuse(RejectCode.ILLEGAL_TARGET, f"{card.name} needs a victim: tap a player's token")
+        raise refuse(RejectCode.ILLEGAL_TARGET, "{card} needs a victim: tap a player's token", card=card)
     if from_door and any(catalog[i].has_effect("curse-immunity-door") for i in victim.equipped):
         events.append(Event("CurseBlocked", {"card": card.id, "victim": victim.id,
                                              "by": "sandals-of-protection"}))
@@ -112,11 +112,11 @@ def play_curse(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player,
 def play_race_or_class(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player, catalog: Catalog,
                        events: list[Event]) -> None:
     if state.phase is Phase.RUN_AWAY:
-        raise refuse(RejectCode.WRONG_PHASE, f"cannot play {card.name} while running away")
+        raise refuse(RejectCode.WRONG_PHASE, "cannot play {card} while running away", card=card)
     is_race = card.kind is Kind.RACE
     owned = player.races if is_race else player.classes
     if card.id in owned:
-        raise refuse(RejectCode.ILLEGAL_PLAY, f"{player.name} is already a {card.name}")
+        raise refuse(RejectCode.ILLEGAL_PLAY, "{player} is already a {card}", player=player, card=card)
     allows_two = "half-breed" if is_race else "super-munchkin"
     replaced: list[str] = []
     if allows_two in player.specials and len(owned) < 2:
@@ -132,11 +132,11 @@ def play_two_of_a_kind(state: GameState, cmd: c.PlayCard, card: CardDef, player:
                        events: list[Event]) -> None:
     """Half-Breed and Super Munchkin: room for a second race or class."""
     if state.phase is Phase.RUN_AWAY:
-        raise refuse(RejectCode.WRONG_PHASE, f"cannot play {card.name} while running away")
+        raise refuse(RejectCode.WRONG_PHASE, "cannot play {card} while running away", card=card)
     needs = player.races if card.id == "half-breed" else player.classes
     if not needs:
         what = "race" if card.id == "half-breed" else "class"
-        raise refuse(RejectCode.ILLEGAL_PLAY, f"{card.name} needs a {what} card in front of {player.name} first")
+        raise refuse(RejectCode.ILLEGAL_PLAY, "{card} needs a {what} card in front of {player} first", card=card, what=word(what), player=player)
     player.specials.append(card.id)
     events.append(Event("SpecialPlayed", {"player": player.id, "card": card.id}))
 
@@ -144,9 +144,9 @@ def play_two_of_a_kind(state: GameState, cmd: c.PlayCard, card: CardDef, player:
 def play_cheat(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player, catalog: Catalog,
                events: list[Event]) -> None:
     if state.phase in (Phase.COMBAT, Phase.RUN_AWAY):
-        raise refuse(RejectCode.WRONG_PHASE, f"{card.name} goes on an item outside combat")
+        raise refuse(RejectCode.WRONG_PHASE, "{card} goes on an item outside combat", card=card)
     if cmd.item not in [*player.equipped, *player.carried]:
-        raise refuse(RejectCode.ILLEGAL_TARGET, f"{card.name} needs one of {player.name}'s items: tap the item")
+        raise refuse(RejectCode.ILLEGAL_TARGET, "{card} needs one of {player}'s items: tap the item", card=card, player=player)
     player.cheat_on = cmd.item
     item = catalog[cmd.item]
     if cmd.item in player.carried and slot_problem(item, player, catalog) is None:
@@ -186,19 +186,19 @@ def play_combat_special(state: GameState, cmd: c.PlayCard, card: CardDef, player
         end_combat(state, events, how=card.id, loot=bool(effect.get("loot", 0)))
     elif op == "take-item":
         if player.id != combat.fighters[0]:
-            raise refuse(RejectCode.NOT_YOUR_TURN, f"{card.name} is played only in your own combat")
+            raise refuse(RejectCode.NOT_YOUR_TURN, "{card} is played only in your own combat", card=card)
         owner = holder_of(state, cmd.item) if cmd.item else None
         if owner is None or owner.id == player.id or cmd.item not in items_of(owner):
-            raise refuse(RejectCode.ILLEGAL_TARGET, f"{card.name}: tap another player's item to take")
+            raise refuse(RejectCode.ILLEGAL_TARGET, "{card}: tap another player's item to take", card=card)
         if players_win(state, combat, catalog):
-            raise refuse(RejectCode.ILLEGAL_PLAY, f"{card.name} only when the item makes the difference; you already win")
+            raise refuse(RejectCode.ILLEGAL_PLAY, "{card} only when the item makes the difference; you already win", card=card)
         item = catalog[cmd.item]
         if restriction_problem(item, player) or slot_problem(item, player, catalog) or big_problem(item, player, catalog):
-            raise refuse(RejectCode.ILLEGAL_PLAY, f"{player.name} could not use {item.name}")
+            raise refuse(RejectCode.ILLEGAL_PLAY, "{player} could not use {item}", player=player, item=item)
         remove_item(owner, item.id)
         player.equipped.append(item.id)
         if not players_win(state, combat, catalog):
-            raise refuse(RejectCode.ILLEGAL_PLAY, f"{card.name}: {item.name} does not make the players win")
+            raise refuse(RejectCode.ILLEGAL_PLAY, "{card}: {item} does not make the players win", card=card, item=item)
         events.append(Event("ItemTaken", {"player": player.id, "from": owner.id, "card": item.id}))
 
 
@@ -206,7 +206,7 @@ def play_item(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player, 
               events: list[Event]) -> None:
     if state.phase in (Phase.COMBAT, Phase.RUN_AWAY):
         raise refuse(RejectCode.WRONG_PHASE,
-                     f"cannot bring out {card.name} during {phase_name(state.phase)}: equipment is fixed in a fight")
+                     "cannot bring out {card} during {phase}: equipment is fixed in a fight", card=card, phase=state.phase)
     big = big_problem(card, player, catalog)
     if big:
         raise refuse(RejectCode.ILLEGAL_PLAY, big)
@@ -233,7 +233,7 @@ def play_bonus_card(state: GameState, cmd: c.PlayCard, card: CardDef, player: Pl
                                                 "index": index}))
         return
     if card.bonus is None:
-        raise refuse(RejectCode.ILLEGAL_PLAY, f"{card.name} has no combat bonus the box can add")
+        raise refuse(RejectCode.ILLEGAL_PLAY, "{card} has no combat bonus the box can add", card=card)
     add_one_shot(combat, cmd, card, player, card.bonus, events)
 
 
@@ -249,25 +249,24 @@ def play_go_up_a_level(state: GameState, cmd: c.PlayCard, card: CardDef, player:
     target = player
     if cmd.target:
         if not state.has_player(cmd.target):
-            raise refuse(RejectCode.ILLEGAL_TARGET, f"{cmd.target} is not playing")
+            raise refuse(RejectCode.ILLEGAL_TARGET, "{target} is not playing", target=cmd.target)
         target = state.player(cmd.target)
     if target.level + 1 >= state.ruleset.winning_level:
         raise refuse(RejectCode.ILLEGAL_PLAY,
-                     f"{card.name} cannot take {target.name} to level {target.level + 1}: "
-                     f"the winning level comes only from a kill")
+                     "{card} cannot take {target} to level {level}: the winning level comes only from a kill", card=card, target=target, level=target.level + 1)
     if card.has_effect("not-highest"):
         top = max(p.level for p in state.players)
         if target.level >= top:
             raise refuse(RejectCode.ILLEGAL_PLAY,
-                         f"{card.name} is not for {target.name}: level {target.level} is the highest (or tied)")
+                         "{card} is not for {target}: level {level} is the highest (or tied)", card=card, target=target, level=target.level)
     if card.has_effect("needs-hireling"):
         owner = holder_of(state, "hireling")
         if owner is None:
-            raise refuse(RejectCode.ILLEGAL_PLAY, f"{card.name} needs a Hireling in play")
+            raise refuse(RejectCode.ILLEGAL_PLAY, "{card} needs a Hireling in play", card=card)
         remove_item(owner, "hireling")
         events.append(Event("ItemsLost", {"player": owner.id, "cards": ["hireling"], "source": card.id}))
     if card.has_effect("after-combat") and not state.after_combat:
-        raise refuse(RejectCode.ILLEGAL_PLAY, f"{card.name} is played only after a combat")
+        raise refuse(RejectCode.ILLEGAL_PLAY, "{card} is played only after a combat", card=card)
     set_level(state, target, target.level + 1, events, why=card.id)
 
 

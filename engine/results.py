@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from engine.messages import Msg
 from engine.state import GameState
 
 
@@ -44,8 +45,18 @@ class Accepted:
 
 @dataclass(frozen=True)
 class Rejected:
+    """A refusal: its code, and its message (a ``Msg``: a template and values; as text, English)."""
+
     code: RejectCode
     message: str
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.message, Msg):
+            object.__setattr__(self, "message", Msg(self.message))
+
+    @property
+    def values(self) -> dict[str, Any]:
+        return self.message.values if isinstance(self.message, Msg) else {}
 
     @property
     def ok(self) -> bool:
@@ -56,9 +67,12 @@ class Rejected:
 
 
 class Refusal(Exception):
-    """Raised inside the engine to abandon a command; turned into Rejected by apply."""
+    """Raised inside the engine to abandon a command; turned into Rejected by apply.
 
-    def __init__(self, code: RejectCode, message: str) -> None:
-        super().__init__(message)
+    ``message`` is an English template with named values (see engine/messages.py)."""
+
+    def __init__(self, code: RejectCode, message: str, /, **values: Any) -> None:
+        text = message if isinstance(message, Msg) and not values else Msg(message, **values)
+        super().__init__(text)
         self.code = code
-        self.message = message
+        self.message = text

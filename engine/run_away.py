@@ -86,7 +86,7 @@ def do_roll(state: GameState, cmd: c.Roll, catalog: Catalog, events: list[Event]
     require_phase(state, "roll the die", Phase.RUN_AWAY)
     require_no_pending_loss(state, "roll")
     if cmd.forced is not None and not 1 <= cmd.forced <= 6:
-        raise refuse(RejectCode.ILLEGAL_PLAY, f"a die shows 1 to 6, not {cmd.forced}")
+        raise refuse(RejectCode.ILLEGAL_PLAY, "a die shows 1 to 6, not {forced}", forced=cmd.forced)
     flight = state.flight
     if flight is not None and flight.pending and cannot_be_outrun(catalog, combat_of(state).monsters[flight.pending[0][1]]):
         take_automatic_catches(state, catalog, events)      # after a choice of item to lose: no die here

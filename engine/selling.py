@@ -6,6 +6,7 @@ from engine import commands as c
 from engine.cards import Catalog, Kind
 from engine.effects import remove_item
 from engine.flow import acting, card_of, holder_of, refuse, require_active, require_phase, set_level
+from engine.messages import Seq
 from engine.results import Event, RejectCode
 from engine.state import GameState, Phase
 
@@ -22,20 +23,19 @@ def do_sell(state: GameState, cmd: c.Sell, catalog: Catalog, events: list[Event]
         card = card_of(catalog, card_id)
         holder = holder_of(state, card_id)
         if card.kind not in (Kind.ITEM, Kind.ONE_SHOT) or card.gold is None:
-            raise refuse(RejectCode.ILLEGAL_PLAY, f"{card.name} has no gold value and cannot be sold")
+            raise refuse(RejectCode.ILLEGAL_PLAY, "{card} has no gold value and cannot be sold", card=card)
         if holder is not None and holder.id != player.id:
-            raise refuse(RejectCode.NOT_IN_HAND, f"{card.name} belongs to {holder.name}")
+            raise refuse(RejectCode.NOT_IN_HAND, "{card} belongs to {holder}", card=card, holder=holder)
         values.append(card.gold)
     double = ("halfling" in player.races and player.sold_double_turn != state.turn)
     total = sum(values) + (max(values) if double else 0)
     levels = total // 1000
-    names = ", ".join(catalog[i].name for i in cmd.cards)
+    names = Seq((catalog[i] for i in cmd.cards), "list")
     if levels < 1:
-        raise refuse(RejectCode.ILLEGAL_PLAY, f"{names} are worth {total} gold; selling needs 1,000 gold per level")
+        raise refuse(RejectCode.ILLEGAL_PLAY, "{names} are worth {total} gold; selling needs 1,000 gold per level", names=names, total=total)
     if player.level + levels >= state.ruleset.winning_level:
         raise refuse(RejectCode.ILLEGAL_PLAY,
-                     f"selling {names} would take {player.name} to level {player.level + levels}; "
-                     f"the winning level comes only from a kill")
+                     "selling {names} would take {player} to level {level}; the winning level comes only from a kill", names=names, player=player, level=player.level + levels)
     for card_id in cmd.cards:
         remove_item(player, card_id)
     if double:

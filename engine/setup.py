@@ -7,6 +7,7 @@ import random
 from engine import commands as c
 from engine.cards import Catalog
 from engine.flow import acting, die_roll, phase_name, refuse, require_phase
+from engine.messages import msg
 from engine.results import Event, RejectCode
 from engine.state import PLAYER_TOKENS, GameState, Phase, Player
 from engine.turns import begin_turn, next_seat
@@ -16,15 +17,15 @@ SEXES = ("male", "female")
 
 
 def do_join(state: GameState, cmd: c.Join, catalog: Catalog, events: list[Event]) -> None:
-    require_phase(state, f"join {cmd.player}", Phase.SETUP)
+    require_phase(state, msg("join {player}", player=cmd.player), Phase.SETUP)
     if cmd.player not in PLAYER_TOKENS:
-        raise refuse(RejectCode.ILLEGAL_TARGET, f"{cmd.player!r} is not a player token (player-1 … player-6)")
+        raise refuse(RejectCode.ILLEGAL_TARGET, "{player!r} is not a player token (player-1 … player-6)", player=cmd.player)
     if state.has_player(cmd.player):
-        raise refuse(RejectCode.ILLEGAL_TARGET, f"{cmd.player} has already joined")
+        raise refuse(RejectCode.ILLEGAL_TARGET, "{player} has already joined", player=cmd.player)
     if len(state.players) >= state.ruleset.max_players:
-        raise refuse(RejectCode.ILLEGAL_TARGET, f"the table is full ({state.ruleset.max_players} players)")
+        raise refuse(RejectCode.ILLEGAL_TARGET, "the table is full ({max_players} players)", max_players=state.ruleset.max_players)
     if cmd.sex not in SEXES:
-        raise refuse(RejectCode.ILLEGAL_PLAY, f"sex must be male or female, not {cmd.sex!r}")
+        raise refuse(RejectCode.ILLEGAL_PLAY, "sex must be male or female, not {sex!r}", sex=cmd.sex)
     name = cmd.name_ or f"Player {cmd.player.split('-')[1]}"
     state.players.append(Player(id=cmd.player, name=name, sex=cmd.sex))
     events.append(Event("PlayerJoined", {"player": cmd.player, "seat": len(state.players)}))
@@ -35,12 +36,11 @@ def do_leave(state: GameState, cmd: c.Leave, catalog: Catalog, events: list[Even
         raise refuse(RejectCode.GAME_OVER, "the game is over")
     player = acting(state, cmd)
     if state.phase not in (Phase.SETUP, Phase.KICK_OPEN_THE_DOOR, Phase.LOOK_FOR_TROUBLE, Phase.CHARITY):
-        raise refuse(RejectCode.WRONG_PHASE, f"{player.name} cannot leave during {phase_name(state.phase)}")
+        raise refuse(RejectCode.WRONG_PHASE, "{player} cannot leave during {phase}", player=player, phase=state.phase)
     if state.phase is not Phase.SETUP and len(state.players) <= 2:
-        raise refuse(RejectCode.ILLEGAL_PLAY, f"{player.name} cannot leave: the game needs two players")
+        raise refuse(RejectCode.ILLEGAL_PLAY, "{player} cannot leave: the game needs two players", player=player)
     if state.pending_loss is not None:
-        raise refuse(RejectCode.ILLEGAL_PLAY, f"{player.name} cannot leave while the table waits for an item "
-                                              f"to be lost, tap it first")
+        raise refuse(RejectCode.ILLEGAL_PLAY, "{player} cannot leave while the table waits for an item to be lost, tap it first", player=player)
     if state.active_player == player.id:
         following = next_seat(state, player.id)
         state.players.remove(player)
@@ -78,7 +78,7 @@ def do_start(state: GameState, cmd: c.StartGame, catalog: Catalog, events: list[
     need = state.ruleset.min_players
     if len(state.players) < need:
         raise refuse(RejectCode.ILLEGAL_PLAY,
-                     f"cannot start with {len(state.players)} player(s); tap at least {need} player tokens")
+                     "cannot start with {n} player(s); tap at least {need} player tokens", n=len(state.players), need=need)
     if len(state.players) < 3:
         state.warnings.append(f"{len(state.players)} players: a practice game (the rules ask for 3 to 6)")
     first = state.first_player or state.players[0].id

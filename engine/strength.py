@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.cards import Catalog, CardDef, Kind, Slot
+from engine.messages import msg, word
 from engine.state import Combat, GameState, MonsterInPlay, Player
 
 HAND_SLOTS = {Slot.ONE_HAND: 1, Slot.TWO_HANDS: 2}
@@ -25,8 +26,8 @@ def restriction_problem(card: CardDef, player: Player) -> str | None:
     have = traits(player)
     if need.startswith("not-"):
         banned = need[4:]
-        return f"{card.name} cannot be used by a {banned}" if banned in have else None
-    return None if need in have else f"{card.name} is for {need} only"
+        return msg("{card} cannot be used by a {banned}", card=card, banned=word(banned)) if banned in have else None
+    return None if need in have else msg("{card} is for {need} only", card=card, need=word(need))
 
 
 def slot_problem(card: CardDef, player: Player, catalog: Catalog) -> str | None:
@@ -35,11 +36,11 @@ def slot_problem(card: CardDef, player: Player, catalog: Catalog) -> str | None:
     if card.slot in SINGLE_SLOTS:
         for other in worn:
             if other.slot is card.slot:
-                return f"{player.name} already wears {other.name} as {card.slot.value}"
+                return msg("{player} already wears {other} as {slot}", player=player, other=other, slot=card.slot)
     if card.slot in HAND_SLOTS:
         hands = sum(HAND_SLOTS.get(o.slot, 0) for o in worn if o.slot is not None)
         if hands + HAND_SLOTS[card.slot] > 2:
-            return f"{player.name}'s hands are full"
+            return msg("{player}'s hands are full", player=player)
     return None
 
 
@@ -58,9 +59,9 @@ def big_problem(card: CardDef, player: Player, catalog: Catalog) -> str | None:
     if not card.big:
         return None
     limit = big_limit(player, catalog)
-    bigs = [catalog[i].name for i in [*player.equipped, *player.carried] if catalog[i].big and i != card.id]
+    bigs = [catalog[i] for i in [*player.equipped, *player.carried] if catalog[i].big and i != card.id]
     if limit is not None and len(bigs) >= limit:
-        return f"{player.name} cannot carry {card.name}: already carrying the Big item {bigs[0]}"
+        return msg("{player} cannot carry {card}: already carrying the Big item {big}", player=player, card=card, big=bigs[0])
     return None
 
 
