@@ -17,6 +17,18 @@ command -v "$PY" >/dev/null || die "python3 not found (sudo apt-get install pyth
 "$PY" -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
     || die "Python 3.11 or newer is needed; this is $("$PY" --version 2>&1)"
 
+# The compiled catalogs follow their .po files: a pull that changes a translation recompiles it.
+catalogs() {
+    for po in table/locale/*/LC_MESSAGES/*.po; do
+        mo="${po%.po}.mo"
+        if [ ! -f "$mo" ] || [ "$po" -nt "$mo" ]; then
+            "$VENV/bin/python" -m table.catalogs compile >/dev/null \
+                || echo "go: could not compile the translations; the screen shows English" >&2
+            return
+        fi
+    done
+}
+
 setup() {
     # Debian splits venv (and ensurepip) out of python3.
     if ! "$PY" -c 'import venv, ensurepip' 2>/dev/null; then
@@ -24,7 +36,7 @@ setup() {
         as_root apt-get install -y "python$ver-venv" || as_root apt-get install -y python3-venv
     fi
     stamp="$VENV/.installed-$1"
-    if [ -f "$stamp" ] && [ "$stamp" -nt pyproject.toml ]; then return; fi
+    if [ -f "$stamp" ] && [ "$stamp" -nt pyproject.toml ]; then catalogs; return; fi
     if [ ! -x "$VENV/bin/python" ]; then
         # On a Pi the apt builds of lgpio/gpiozero are the ones that know the board.
         if is_pi; then "$PY" -m venv --system-site-packages "$VENV"; else "$PY" -m venv "$VENV"; fi
@@ -36,7 +48,7 @@ setup() {
     # Off the Pi the tests run its real code behind fake spidev and RPi.GPIO modules.
     "$VENV/bin/python" -m pip install -q --no-deps "mfrc522==0.0.7"
     "$VENV/bin/python" -m pip install -q -e ".[$extras]"
-    "$VENV/bin/python" -m table.i18n compile >/dev/null || echo "go: could not compile translations; the screen reads the .po files" >&2
+    "$VENV/bin/python" -m table.catalogs compile >/dev/null || echo "go: could not compile the translations; the screen shows English" >&2
     fonts
     touch "$stamp"
 }

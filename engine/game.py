@@ -20,7 +20,7 @@ from engine.cards import Catalog
 from engine.combat import do_add_helper, do_fight, do_resolve
 from engine.flow import acting, combat_of, refuse, set_level
 from engine.items import enforce_big_limit
-from engine.messages import msg
+from engine.messages import msg, word
 from engine.plays import do_play
 from engine.results import Accepted, Event, Refusal, RejectCode, Rejected
 from engine.rules import Ruleset
@@ -116,26 +116,26 @@ def next_command(state: GameState, player: str, at: float) -> c.Command | Reject
 
 def legal_buttons(state: GameState, catalog: Catalog) -> dict[str, str]:
     """A short label for what each button does now; empty where it does nothing."""
-    labels = {"roll": "", "help": "", "run": "", "next": "", "undo": "Undo"}
+    labels = {"roll": "", "help": "", "run": "", "next": "", "undo": word("Undo")}
     phase = state.phase
     if phase is Phase.SETUP:
-        labels["roll"] = "Who starts?" if len(state.players) >= 2 else ""
-        labels["next"] = "Start game" if len(state.players) >= state.ruleset.min_players else ""
+        labels["roll"] = word("Who starts?") if len(state.players) >= 2 else ""
+        labels["next"] = word("Start game") if len(state.players) >= state.ruleset.min_players else ""
     elif phase is Phase.KICK_OPEN_THE_DOOR:
-        labels["next"] = "No monster"
+        labels["next"] = word("No monster")
     elif phase is Phase.LOOK_FOR_TROUBLE:
-        labels["next"] = "Loot the room"
+        labels["next"] = word("Loot the room")
     elif phase is Phase.CHARITY:
-        labels["next"] = "End turn"
+        labels["next"] = word("End turn")
     elif phase is Phase.COMBAT:
         combat = combat_of(state)
-        labels["help"] = "" if combat.helper else "Ask for help"
-        labels["run"] = "Run away"
+        labels["help"] = "" if combat.helper else word("Ask for help")
+        labels["run"] = word("Run away")
         winning = players_win(state, combat, catalog)
-        labels["next"] = "Fight!" if winning and combat.window_until is None else ""
+        labels["next"] = word("Fight!") if winning and combat.window_until is None else ""
     elif phase is Phase.RUN_AWAY:
-        labels["roll"] = "Roll to flee"
+        labels["roll"] = word("Roll to flee")
     elif phase is Phase.GAME_OVER:
-        labels["next"] = "New game"
-        labels["undo"] = "Undo"
+        labels["next"] = word("New game")
+        labels["undo"] = word("Undo")
     return labels

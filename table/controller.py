@@ -20,6 +20,7 @@ from drivers.sim import NullFeedback
 from engine import commands as c
 from engine.cards import Catalog, CardDef, Kind
 from engine.game import apply, legal_buttons, next_command
+from engine.messages import Msg, PlayerRef, Seq, msg, nmsg, word
 from engine.results import Accepted, Event, Rejected, RejectCode
 from engine.state import GameState, Phase
 from engine.rules import Ruleset
@@ -47,6 +48,19 @@ class Prompt:
     player: str = ""
     until: float | None = None  # the prompt lapses at this time (enroll prompts only)
     value: int = 0              # "value" prompts: the number chosen so far
+
+
+# The card menu's HELP label for each ability.
+ABILITY_LABELS = {"berserk": word("Berserk"), "turning": word("Turning"), "charm": word("Charm"), "flight": word("Flight"),
+                  "backstab": word("Backstab"), "reroll": word("Reroll")}
+
+
+def reader_reason(event: ReaderStatus) -> str:
+    """A reader's reason as a message: the driver sends its template and values beside the English."""
+    template = getattr(event, "template", "")
+    if template:
+        return Msg(template, **dict(getattr(event, "values", ()) or ()))
+    return event.message
 
 
 # What a card needs besides being tapped, by the effect that needs it: a player's token,
@@ -108,7 +122,7 @@ class Controller:
         if kept < len(commands):
             log.error("journal does not replay whole: action %d is refused; keeping the %d before it", kept + 1, kept)
             self.journal.truncate(record.id, kept)
-            self.say(f"the saved game was damaged after action {kept}; resumed from there", "refusal")
+            self.say(msg("the saved game was damaged after action {n}; resumed from there", n=kept), "refusal")
 
     @property
     def history_len(self) -> int:
@@ -118,13 +132,13 @@ class Controller:
         try:
             self.game = self.journal.new_game(self.seed_source(), self.ruleset)
         except JournalError as exc:
-            self.refuse(f"no new game: {exc}")
+            self.refuse(msg("no new game: {why}", why=exc))
             return
         self.history = History(self.catalog, self.game.seed, self.game.ruleset)
         self.state = self.history.state
         self.prompt = None
         self.acting_override = None
-        self.say("new game: tap each player's token to join, then NEXT")
+        self.say(msg("new game: tap each player's token to join, then NEXT"))
 
     # ------------------------------------------------------------ who acts
 
@@ -140,6 +154,7 @@ class Controller:
     # ------------------------------------------------------------ messages
 
     def say(self, text: str, kind: str = "info") -> Message:
+        """Show ``text``, a ``Msg`` (translated when drawn), or a sentence from outside (a reader, a damaged file)."""
         self.message = Message(text, kind, self.now)
         self.revision += 1
         if kind == "refusal":
@@ -162,7 +177,7 @@ class Controller:
         try:
             self.journal.append(self.game.id, cmd)      # durable before anything shows it
         except JournalError as exc:
-            return self.refuse(f"not done: {exc}")
+            return self.refuse(msg("not done: {why}", why=exc))
         self.history.push(cmd, result.state)
         self.state = result.state
         self.last_events = result.events
@@ -175,21 +190,21 @@ class Controller:
         if self.prompt is not None:          # UNDO first closes what is open: a menu, a prompt
             self.prompt = None
             self.revision += 1
-            return Outcome(True, self.say("cancelled"))
+            return Outcome(True, self.say(msg("cancelled")))
         if self.basket:
             self.basket = []
             self.revision += 1
-            return Outcome(True, self.say("the sales basket is empty again"))
+            return Outcome(True, self.say(msg("the sales basket is empty again")))
         try:
             popped = self.journal.pop(self.game.id)
         except JournalError as exc:
-            return self.refuse(f"not undone: {exc}")
+            return self.refuse(msg("not undone: {why}", why=exc))
         if not popped:
-            return self.refuse("nothing to undo: this game has no actions yet")
+            return self.refuse(msg("nothing to undo: this game has no actions yet"))
         self.state = self.history.pop()
         self.acting_override = None
         self.feedback.accepted()
-        return Outcome(True, self.say("undone: the last action was taken back"))
+        return Outcome(True, self.say(msg("undone: the last action was taken back")))
 
     # ------------------------------------------------------------ input
 
@@ -205,7 +220,7 @@ class Controller:
             log.exception("internal error while handling %r", event)
             self.prompt = None
             self.state = self.history.state
-            return self.refuse("that did not work (an internal error, logged), the game is as last saved")
+            return self.refuse(msg("that did not work (an internal error, logged), the game is as last saved"))
 
     def _handle(self, event: InputEvent) -> Outcome | None:
         if isinstance(event, Tap):
@@ -223,10 +238,11 @@ class Controller:
             self.feedback.reader_online(event.online)
             self.revision += 1
             if not event.online:
-                text = event.message if event.message.startswith("reader offline") else f"reader offline: {event.message}"
+                reason = reader_reason(event)
+                text = reason if str(reason).startswith("reader offline") else msg("reader offline: {why}", why=reason)
                 return Outcome(False, self.say(text, "refusal"))
             if was_online is False:
-                return Outcome(True, self.say("reader back online"))
+                return Outcome(True, self.say(msg("reader back online")))
             return Outcome(True, None)
         if isinstance(event, Release):
             return None
@@ -241,7 +257,7 @@ class Controller:
         if is_player_token(name):
             return self.tap_token(name)
         if name not in self.catalog:
-            return self.refuse(f"tag {tap.uid} names {name!r}, which is not in the card catalog")
+            return self.refuse(msg("tag {uid} names {name!r}, which is not in the card catalog", uid=tap.uid, name=name))
         return self.tap_card(name)
 
     # ------------------------------------------------------------ enrolling a tag during play
@@ -250,7 +266,7 @@ class Controller:
 
     def unknown_tag(self, uid: str) -> Outcome:
         """An unknown tag opens a prompt: tapping an enrolled copy of the same card binds it to that card."""
-        text = f"unknown tag {uid}: tap an enrolled copy of the same card to add this tag to it; UNDO cancels"
+        text = msg("unknown tag {uid}: tap an enrolled copy of the same card to add this tag to it; UNDO cancels", uid=uid)
         self.prompt = Prompt("enroll", text, card=uid, until=self.now + self.ENROLL_SECONDS)
         self.revision += 1
         self.feedback.refused()
@@ -266,34 +282,44 @@ class Controller:
             return self.handle_tap(tap)
         new_uid = prompt.card
         if tap.uid == new_uid:
-            return Outcome(False, self.say(f"that is the unknown tag {new_uid} again: now tap a copy that is "
-                                           "already enrolled; UNDO cancels", "refusal"))
+            return Outcome(False, self.say(msg("that is the unknown tag {uid} again: now tap a copy that is already enrolled; UNDO cancels", uid=new_uid), "refusal"))
         name = tap.card or self.registry.lookup(tap.uid)
         if name is None:
             return self.unknown_tag(tap.uid)
         if not (is_player_token(name) or name in self.catalog):
-            return self.refuse(f"tag {tap.uid} names {name!r}, which is not in the card catalog")
+            return self.refuse(msg("tag {uid} names {name!r}, which is not in the card catalog", uid=tap.uid, name=name))
         self.prompt = None
         try:
             self.registry.bind(new_uid, name)
         except (ValueError, OSError) as exc:
-            return self.refuse(f"cannot add tag {new_uid}: {exc}")
-        label = self.catalog[name].name if name in self.catalog else name
+            return self.refuse(msg("cannot add tag {uid}: {why}", uid=new_uid, why=exc))
+        label = self.catalog[name] if name in self.catalog else self.token_name(name)
         count = len(self.registry.uids_of(name))
         copies = self.catalog[name].copies if name in self.catalog else 1
-        extra = f"; {label} now has {count} tags for {copies} {'copy' if copies == 1 else 'copies'}" if count > 1 else ""
         self.feedback.accepted()
-        return Outcome(True, self.say(f"tag {new_uid} is now {label}{extra}; tap it again to play it"))
+        if count > 1:
+            return Outcome(True, self.say(nmsg("tag {uid} is now {card}; {card} now has {count} tags for {copies} copy; "
+                                               "tap it again to play it",
+                                               "tag {uid} is now {card}; {card} now has {count} tags for {copies} copies; "
+                                               "tap it again to play it", "copies",
+                                               uid=new_uid, card=label, count=count, copies=copies)))
+        return Outcome(True, self.say(msg("tag {uid} is now {card}; tap it again to play it", uid=new_uid, card=label)))
+
+    def token_name(self, token: str) -> str:
+        """A player token as a message names it: the player at the table, else "Player N"."""
+        if self.state.has_player(token):
+            return PlayerRef(token, self.state.player(token).name)
+        return PlayerRef(token, f"Player {token.split('-')[-1]}")
 
     def tap_token(self, token: str) -> Outcome:
         state = self.state
         if state.phase is Phase.SETUP:
             if state.has_player(token):
-                return self.refuse(f"{state.player(token).name} has already joined; NEXT starts the game")
+                return self.refuse(msg("{who} has already joined; NEXT starts the game", who=state.player(token)))
             name, sex = self.players.names.get(token, ("", "male"))
             return self.submit(c.Join(player=token, at=self.now, name_=name, sex=sex))
         if not state.has_player(token):
-            return self.refuse(f"{token} is not in this game")
+            return self.refuse(msg("{token} is not in this game", token=token))
         prompt = self.prompt
         if prompt is not None and prompt.kind == "helper":
             self.prompt = None
@@ -304,7 +330,7 @@ class Controller:
         until = self.now + self.token_seconds
         self.acting_override = (token, until)
         name = state.player(token).name
-        self.prompt = Prompt("player-menu", f"{name}: tap a card to play it for {name}, or use the buttons",
+        self.prompt = Prompt("player-menu", msg("{who}: tap a card to play it for {who}, or use the buttons", who=state.player(token)),
                              player=token, until=until)
         self.revision += 1
         return Outcome(True, self.say(self.prompt.text))
@@ -325,19 +351,18 @@ class Controller:
             if not prompt.value:
                 prompt.value = 1
                 self.revision += 1
-                return Outcome(True, self.say(f"{self.state.player(token).name} leaves the game? NEXT again to confirm, "
-                                              f"UNDO keeps them"))
+                return Outcome(True, self.say(msg("{who} leaves the game? NEXT again to confirm, UNDO keeps them", who=self.state.player(token))))
             self.prompt = None
             self.acting_override = None
             return self.submit(c.Leave(player=token, at=now))
-        return self.refuse(f"unknown button {button!r}")
+        return self.refuse(msg("unknown button {button!r}", button=button))
 
     def tap_card(self, card_id: str) -> Outcome:
         state = self.state
         card = self.catalog[card_id]
         acting = self.acting_player()
         if state.phase is Phase.GAME_OVER:
-            return self.refuse("the game is over; press NEXT for a new game")
+            return self.refuse(msg("the game is over; press NEXT for a new game"))
         loss = self.tap_item_to_lose(card_id)
         if loss is not None:
             return loss
@@ -356,14 +381,14 @@ class Controller:
         if holder is not None and card.copies > 1 and holder.id != acting:
             holder = None       # another copy of a card someone else has: it is played, not opened
         if holder is not None and card.kind is not Kind.GO_UP_A_LEVEL:
-            self.prompt = Prompt("card-menu", f"{card.name} ({holder.name})", card=card_id, player=holder.id)
+            self.prompt = Prompt("card-menu", msg("{card} ({who})", card=card, who=holder), card=card_id, player=holder.id)
             self.revision += 1
-            return Outcome(True, self.say(f"{card.name}: choose with the buttons"))
+            return Outcome(True, self.say(msg("{card}: choose with the buttons", card=card)))
         self.acting_override = None
         if card.kind is Kind.CURSE and not (state.phase is Phase.KICK_OPEN_THE_DOOR and acting == state.active_player):
-            self.prompt = Prompt("victim", f"{card.name}: tap the victim's token", card=card_id, player=acting)
+            self.prompt = Prompt("victim", msg("{card}: tap the victim's token", card=card), card=card_id, player=acting)
             self.revision += 1
-            return Outcome(True, self.say(f"{card.name}: tap the victim's token"))
+            return Outcome(True, self.say(msg("{card}: tap the victim's token", card=card)))
         need = self.ask_for_what(card, acting)
         if need is not None:
             return need
@@ -378,11 +403,11 @@ class Controller:
             self.prompt = Prompt("monster", "", card=card.id, player=acting, value=len(combat.monsters) - 1)
             self.prompt.text = self.monster_prompt_text()
         elif ops & NEEDS_TARGET:
-            self.prompt = Prompt("target", f"{card.name}: tap the player's token", card=card.id, player=acting)
+            self.prompt = Prompt("target", msg("{card}: tap the player's token", card=card), card=card.id, player=acting)
         elif ops & NEEDS_ITEM:
-            self.prompt = Prompt("item", f"{card.name}: tap the item", card=card.id, player=acting)
+            self.prompt = Prompt("item", msg("{card}: tap the item", card=card), card=card.id, player=acting)
         elif ops & NEEDS_VALUE:
-            self.prompt = Prompt("value", f"{card.name}: ROLL sets the number, NEXT uses it", card=card.id,
+            self.prompt = Prompt("value", msg("{card}: ROLL sets the number, NEXT uses it", card=card), card=card.id,
                                  player=acting, value=6)
         else:
             return None
@@ -394,32 +419,31 @@ class Controller:
         state = self.state
         loss = state.pending_loss
         if loss is not None and state.has_player(loss.player):
-            name = state.player(loss.player).name
+            name = state.player(loss.player)
             if loss.source == "big-item-limit":
-                return "loss", f"{name} has too many Big items: tap the one to give up"
-            source = self.catalog[loss.source].name if loss.source in self.catalog else loss.source
-            return "loss", f"{name}: tap the item to lose ({source})"
+                return "loss", msg("{who} has too many Big items: tap the one to give up", who=name)
+            source = self.catalog[loss.source] if loss.source in self.catalog else loss.source
+            return "loss", msg("{who}: tap the item to lose ({source})", who=name, source=source)
         loot = state.looting
         if loot and loot.get("waiting") and loot.get("items"):
-            body = state.player(loot["body"]).name if state.has_player(loot["body"]) else loot["body"]
-            nxt = loot["waiting"][0]
-            who = state.player(nxt).name if state.has_player(nxt) else nxt
-            return "looting", f"looting {body}'s body: {who} picks next (tap the token, then the item)"
+            body = self.token_name(loot["body"])
+            who = self.token_name(loot["waiting"][0])
+            return "looting", msg("looting {who}'s body: {who2} picks next (tap the token, then the item)", who=body, who2=who)
         return "", ""
 
     def monster_prompt_text(self) -> str:
         prompt, combat = self.prompt, self.state.combat
         assert prompt is not None and combat is not None
-        chosen = self.catalog[combat.monsters[prompt.value].card].name
-        return (f"{self.catalog[prompt.card].name}: tap the monster it is for, or ROLL to choose and NEXT "
-                f"({chosen}, {prompt.value + 1} of {len(combat.monsters)})")
+        chosen = self.catalog[combat.monsters[prompt.value].card]
+        return msg("{card}: tap the monster it is for, or ROLL to choose and NEXT ({monster}, {i} of {n})",
+                   card=self.catalog[prompt.card], monster=chosen, i=prompt.value + 1, n=len(combat.monsters))
 
     def press_in_monster_prompt(self, button: str) -> Outcome:
         prompt, combat = self.prompt, self.state.combat
         assert prompt is not None
         if combat is None:
             self.prompt = None
-            return self.refuse("the combat is over")
+            return self.refuse(msg("the combat is over"))
         if button == "roll":
             prompt.value = (prompt.value + 1) % len(combat.monsters)
             prompt.text = self.monster_prompt_text()
@@ -427,7 +451,7 @@ class Controller:
         if button == "next":
             self.prompt = None
             return self.submit(c.PlayCard(player=prompt.player, card=prompt.card, monster=prompt.value, at=self.now))
-        return self.refuse(f"{button.upper()} does nothing here: ROLL chooses the monster, NEXT confirms, UNDO cancels")
+        return self.refuse(msg("{button} does nothing here: ROLL chooses the monster, NEXT confirms, UNDO cancels", button=word(button.upper())))
 
     def press_in_value_prompt(self, button: str) -> Outcome:
         prompt = self.prompt
@@ -435,41 +459,41 @@ class Controller:
         if button == "roll":
             prompt.value = prompt.value % 6 + 1
             self.revision += 1
-            return Outcome(True, self.say(f"{self.catalog[prompt.card].name}: {prompt.value}; NEXT uses it"))
+            return Outcome(True, self.say(msg("{card}: {n}; NEXT uses it", card=self.catalog[prompt.card], n=prompt.value)))
         if button == "next":
             self.prompt = None
             return self.submit(c.PlayCard(player=prompt.player, card=prompt.card, value=prompt.value, at=self.now))
-        return self.refuse(f"{button.upper()} does nothing here: ROLL sets the number, NEXT uses it, UNDO cancels")
+        return self.refuse(msg("{button} does nothing here: ROLL sets the number, NEXT uses it, UNDO cancels", button=word(button.upper())))
 
     def soft_keys(self) -> dict[str, str]:
         if self.prompt is not None and self.prompt.kind == "card-menu":
             player = self.state.player(self.prompt.player)
             card = self.catalog[self.prompt.card]
-            toggle = "Unequip" if card.id in player.equipped else ("Equip" if card.id in player.carried else "")
+            toggle = word("Unequip") if card.id in player.equipped else (word("Equip") if card.id in player.carried else "")
             help_label = ""
             if card.kind in (Kind.RACE, Kind.CLASS):
                 ability = self.ABILITY_BY_PHASE.get((card.id, self.state.phase), "")
-                help_label = ability.capitalize()
+                help_label = ABILITY_LABELS.get(ability, "")
             elif card.kind in (Kind.ITEM, Kind.ONE_SHOT) and card.id not in self.basket:
-                help_label = "Sell"
-            run_label = "Don't sell" if card.id in self.basket else ""
-            return {"roll": toggle, "help": help_label, "run": run_label, "next": "Discard", "undo": "Back"}
+                help_label = word("Sell")
+            run_label = word("Don't sell") if card.id in self.basket else ""
+            return {"roll": toggle, "help": help_label, "run": run_label, "next": word("Discard"), "undo": word("Back")}
         if self.prompt is not None and self.prompt.kind == "value":
-            return {"roll": f"{self.prompt.value % 6 + 1}", "help": "", "run": "", "next": f"Use {self.prompt.value}",
-                    "undo": "Cancel"}
+            return {"roll": f"{self.prompt.value % 6 + 1}", "help": "", "run": "", "next": msg("Use {n}", n=self.prompt.value),
+                    "undo": word("Cancel")}
         if self.prompt is not None and self.prompt.kind == "monster":
-            return {"roll": "Next monster", "help": "", "run": "", "next": "This one", "undo": "Cancel"}
+            return {"roll": word("Next monster"), "help": "", "run": "", "next": word("This one"), "undo": word("Cancel")}
         if self.prompt is not None and self.prompt.kind == "player-menu" and self.state.has_player(self.prompt.player):
             p = self.state.player(self.prompt.player)
-            leave = "Leave: sure?" if self.prompt.value else "Leave game"
-            return {"roll": "Make " + ("female" if p.sex == "male" else "male"), "help": "Level +1",
-                    "run": "Level −1", "next": leave, "undo": "Back"}
+            leave = word("Leave: sure?") if self.prompt.value else word("Leave game")
+            make = word("Make female") if p.sex == "male" else word("Make male")
+            return {"roll": make, "help": word("Level +1"), "run": word("Level −1"), "next": leave, "undo": word("Back")}
         if self.prompt is not None:
-            return {"roll": "", "help": "", "run": "", "next": "", "undo": "Cancel"}
+            return {"roll": "", "help": "", "run": "", "next": "", "undo": word("Cancel")}
         keys = legal_buttons(self.state, self.catalog)
         if self.basket:
             gold = sum(self.catalog[c_].gold or 0 for c_ in self.basket)
-            keys = {**keys, "next": f"Sell {gold} gold", "undo": "Empty basket"}
+            keys = {**keys, "next": msg("Sell {gold} gold", gold=gold), "undo": word("Empty basket")}
         return keys
 
     def handle_press(self, button: str) -> Outcome:
@@ -495,11 +519,11 @@ class Controller:
             elif button == "next":
                 action = "discard"
             else:
-                return self.refuse(f"{button.upper()} does nothing in the card menu; UNDO goes back")
+                return self.refuse(msg("{button} does nothing in the card menu; UNDO goes back", button=word(button.upper())))
             self.prompt = None
             return self.submit(c.UseCard(player=player.id, card=prompt.card, action=action, at=now))
         if self.prompt is not None:
-            return self.refuse(f"{self.prompt.text}; UNDO cancels")
+            return self.refuse(msg("{text}; UNDO cancels", text=self.prompt.text))
         acting = self.acting_player()
         if button == "roll":
             forced, self.forced_die = self.forced_die, None
@@ -511,20 +535,20 @@ class Controller:
             if state.phase is Phase.RUN_AWAY:
                 self.forced_die = forced
                 waiting = self.standing_prompt()[1]
-                return self.refuse(waiting or "no run-away roll is left")     # what the table waits for
+                return self.refuse(waiting or msg("no run-away roll is left"))     # what the table waits for
             self.forced_die = forced
-            return self.refuse(f"ROLL does nothing during {state.phase.value.replace('-', ' ')}")
+            return self.refuse(msg("ROLL does nothing during {phase}", phase=state.phase))
         if button == "help":
             if state.phase is not Phase.COMBAT:
-                return self.refuse("HELP is for asking for help in a combat")
+                return self.refuse(msg("HELP is for asking for help in a combat"))
             if state.combat and state.combat.helper:
-                return self.refuse(f"{state.player(state.combat.helper).name} is already helping")
-            self.prompt = Prompt("helper", "tap the helper's token")
+                return self.refuse(msg("{helper} is already helping", helper=state.player(state.combat.helper)))
+            self.prompt = Prompt("helper", msg("tap the helper's token"))
             self.revision += 1
-            return Outcome(True, self.say("tap the token of the player who helps"))
+            return Outcome(True, self.say(msg("tap the token of the player who helps")))
         if button == "run":
             if state.phase is not Phase.COMBAT:
-                return self.refuse("RUN is for running away from a combat")
+                return self.refuse(msg("RUN is for running away from a combat"))
             return self.submit(c.RunAway(player=state.active_player or "", at=now))
         if button == "next" and self.basket:
             return self.sell_basket()
@@ -538,7 +562,7 @@ class Controller:
             if isinstance(cmd, Rejected):
                 return self.refuse(cmd.message)
             return self.submit(cmd)
-        return self.refuse(f"unknown button {button!r}")
+        return self.refuse(msg("unknown button {button!r}", button=button))
 
     # ------------------------------------------------------------ engine flows: loss prompt, abilities, selling
 
@@ -566,7 +590,7 @@ class Controller:
         if card.kind in (Kind.RACE, Kind.CLASS) and button == "help":
             ability = self.ABILITY_BY_PHASE.get((card.id, self.state.phase))
             if ability is None:
-                return self.refuse(f"{card.name} has no ability to use during {self.state.phase.value}")
+                return self.refuse(msg("{card} has no ability to use during {phase}", card=card, phase=self.state.phase))
             target = ""
             if ability == "backstab" and self.state.combat is not None:
                 target = self.state.combat.fighters[0]
@@ -577,14 +601,13 @@ class Controller:
                 self.basket.append(prompt.card)
             self.prompt = None
             self.revision += 1
-            return Outcome(True, self.say(f"to sell: {', '.join(self.catalog[i].name for i in self.basket)}; "
-                                          f"NEXT sells, UNDO empties the basket"))
+            return Outcome(True, self.say(msg("to sell: {cards}; NEXT sells, UNDO empties the basket", cards=Seq(self.catalog[i] for i in self.basket))))
         if button == "run" and prompt.card in self.basket:
             self.basket.remove(prompt.card)
             self.prompt = None
             self.revision += 1
-            return Outcome(True, self.say(f"{card.name} taken out of the basket"))
-        return self.refuse(f"{button.upper()} does nothing for {card.name}; UNDO goes back")
+            return Outcome(True, self.say(msg("{card} taken out of the basket", card=card)))
+        return self.refuse(msg("{button} does nothing for {card}; UNDO goes back", button=word(button.upper()), card=card))
 
     def sell_basket(self) -> Outcome:
         cards, self.basket = tuple(self.basket), []
@@ -615,7 +638,7 @@ class Controller:
         if self.prompt is not None and self.prompt.until is not None and self.prompt.until <= now:
             lapsed, self.prompt = self.prompt, None
             if lapsed.kind == "enroll":
-                self.say("the unknown tag was not added")
+                self.say(msg("the unknown tag was not added"))
             else:
                 self.revision += 1
         return outcome

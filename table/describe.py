@@ -1,156 +1,190 @@
-"""Engine events in words, for the message line."""
+"""Engine events as messages (an id and values), for the message line; words come at the screen."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.cards import Catalog
+from engine.messages import CardRef, Msg, PlayerRef, Seq, msg, nmsg, word
 from engine.results import Event
 from engine.state import GameState
 
+SIDES = {"players": word("players"), "monsters": word("monsters")}
+SEXES = {"male": word("male"), "female": word("female")}
+ABILITIES = {"berserk": word("berserk"), "turning": word("turning"), "charm": word("charm"), "flight": word("flight"),
+             "backstab": word("backstab"), "theft": word("theft"), "chase": word("chase"), "reroll": word("reroll")}
 
-def _name(state: GameState, player_id: str) -> str:
-    return state.player(player_id).name if state.has_player(player_id) else player_id
+
+def _name(state: GameState, player_id: str) -> PlayerRef:
+    name = state.player(player_id).name if state.has_player(player_id) else f"Player {player_id.split('-')[-1]}"
+    return PlayerRef(player_id, name)
 
 
-def describe(event: Event, state: GameState, catalog: Catalog) -> str:
+def _card(catalog: Catalog, card_id: str) -> Any:
+    return CardRef(card_id, catalog[card_id].name) if card_id in catalog else card_id
+
+
+def _treasures(n: int) -> Msg:
+    return nmsg("draw {n} treasure", "draw {n} treasures", "n", n=n)
+
+
+def _levels(n: int) -> Msg:
+    return nmsg("+{n} level", "+{n} levels", "n", n=n)
+
+
+def describe(event: Event, state: GameState, catalog: Catalog) -> Msg | str:
     d = event.data
-    who = _name(state, d["player"]) if "player" in d and isinstance(d["player"], str) else ""
-    card = catalog[d["card"]].name if isinstance(d.get("card"), str) and d["card"] in catalog else ""
+    who: Any = _name(state, d["player"]) if "player" in d and isinstance(d["player"], str) else ""
+    card: Any = _card(catalog, d["card"]) if isinstance(d.get("card"), str) and d["card"] in catalog else ""
     match event.name:
         case "PlayerJoined":
-            return f"{who} joined (seat {d['seat']})"
+            return msg("{who} joined (seat {seat})", who=who, seat=d["seat"])
         case "FirstPlayerChosen":
-            return f"the die chose {who} to start"
+            return msg("the die chose {who} to start", who=who)
         case "GameStarted":
-            return f"the game starts: {_name(state, d['first'])} kicks open the door"
+            return msg("the game starts: {who} kicks open the door", who=_name(state, d["first"]))
         case "TurnEnded":
-            return f"turn {state.turn}: {_name(state, state.active_player or '')} kicks open the door"
+            return msg("turn {turn}: {who} kicks open the door", turn=state.turn, who=_name(state, state.active_player or ""))
         case "CombatStarted":
-            return f"{who} fights {card}"
+            return msg("{who} fights {card}", who=who, card=card)
         case "MonsterJoined":
-            return f"{card} joins the fight"
+            return msg("{card} joins the fight", card=card)
         case "LevelGained" | "LevelLost":
-            return f"{who}: level {d['from']} → {d['to']}"
+            return msg("{who}: level {old} → {new}", who=who, old=d["from"], new=d["to"])
         case "MonstersKilled":
-            return f"{who} killed the monsters: +{d['levels']} level(s), draw {d['treasures']} treasure(s)"
+            return msg("{who} killed the monsters: {levels}, {treasures}", who=who, levels=_levels(d["levels"]),
+                       treasures=_treasures(d["treasures"]))
         case "RunAwaySucceeded":
             if d.get("automatic"):
-                return f"{who} escapes {catalog[d['monster']].name} without a roll"
-            return f"{who} rolled {d['roll']} and escaped {catalog[d['monster']].name}"
+                return msg("{who} escapes {monster} without a roll", who=who, monster=_card(catalog, d["monster"]))
+            return msg("{who} rolled {roll} and escaped {monster}", who=who, roll=d["roll"], monster=_card(catalog, d["monster"]))
         case "RunAwayFailed":
             if d.get("automatic"):
-                return f"{who} cannot outrun {catalog[d['monster']].name}: caught"
-            return f"{who} rolled {d['roll']}: caught by {catalog[d['monster']].name}"
+                return msg("{who} cannot outrun {monster}: caught", who=who, monster=_card(catalog, d["monster"]))
+            return msg("{who} rolled {roll}: caught by {monster}", who=who, roll=d["roll"], monster=_card(catalog, d["monster"]))
         case "PlayerDied":
-            return f"{who} died and loses all items"
+            return msg("{who} died and loses all items", who=who)
         case "ItemEquipped":
-            return f"{who} equips {card}"
+            return msg("{who} equips {card}", who=who, card=card)
         case "ItemCarried":
-            return f"{who} carries {card} (no bonus: {d['why']})"
+            return msg("{who} carries {card} (no bonus: {why})", who=who, card=card, why=d["why"])
         case "GameWon":
-            return "game over: " + " and ".join(_name(state, w) for w in d["winners"]) + " won!"
+            return msg("game over: {winners} won!", winners=Seq((_name(state, w) for w in d["winners"]), "and"))
         case "WindowOpened":
-            return f"the players win unless someone interferes within {d['seconds']:g} s"
+            return msg("the players win unless someone interferes within {seconds:g} s", seconds=d["seconds"])
         case "HelperJoined":
-            return f"{who} helps"
+            return msg("{who} helps", who=who)
         case "RunAwayDeclared":
-            return "running away: press ROLL for each roll (5 or more escapes)"
+            return msg("running away: press ROLL for each roll (5 or more escapes)")
         case "PlayersMustAct":
-            return f"{who}: {d['text']}"
+            return msg("{who}: {text}", who=who, text=d["text"])
         case "CursePlayed":
-            return f"{card} hits {_name(state, d['victim'])}"
+            return msg("{card} hits {victim}", card=card, victim=_name(state, d["victim"]))
         case "RoomLooted":
-            return f"{who} loots the room: draw a Door card face down"
+            return msg("{who} loots the room: draw a Door card face down", who=who)
         case "DoorClosed":
-            return f"{who} may look for trouble (tap a monster) or loot the room (NEXT)"
+            return msg("{who} may look for trouble (tap a monster) or loot the room (NEXT)", who=who)
         case "OneShotPlayed":
-            return f"{card}: {d['bonus']:+d} for the {d['side']}"
+            return msg("{card}: {bonus:+d} for the {side}", card=card, bonus=d["bonus"], side=SIDES.get(d["side"], d["side"]))
         case "MonsterEnhanced":
-            return f"{card} on {catalog[d['monster']].name}"
+            return msg("{card} on {monster}", card=card, monster=_card(catalog, d["monster"]))
         case "AbilityUsed":
-            return f"{who} uses {d['ability']}" + (f" ({d['count']} discard(s))" if d.get("count") else "")
+            ability = ABILITIES.get(d["ability"], d["ability"])
+            if d.get("count"):
+                return nmsg("{who} uses {ability} ({count} discard)", "{who} uses {ability} ({count} discards)", "count",
+                            who=who, ability=ability, count=d["count"])
+            return msg("{who} uses {ability}", who=who, ability=ability)
         case "AutoEscape":
-            return f"{_card(catalog, d['by'])}: " + " and ".join(_name(state, p) for p in d["players"]) + " escape"
+            return msg("{by}: {players} escape", by=_card(catalog, d["by"]), players=Seq((_name(state, p) for p in d["players"]), "and"))
         case "BadStuffRolled":
-            return f"{who} rolled {d['roll']} for the bad stuff of {_card(catalog, d['source'])}"
+            return msg("{who} rolled {roll} for the bad stuff of {source}", who=who, roll=d["roll"], source=_card(catalog, d["source"]))
         case "CardDiscarded":
-            return f"{who} discards {card}"
+            return msg("{who} discards {card}", who=who, card=card)
         case "CheatAttached":
-            return f"{who} attaches Cheat! to {card}"
+            return msg("{who} attaches Cheat! to {card}", who=who, card=card)
         case "ClassLost":
-            return f"{who} loses {card or 'their class'}"
+            if card:
+                return msg("{who} loses {card}", who=who, card=card)
+            return msg("{who} loses their class", who=who)
         case "RaceLost":
-            return f"{who} loses their race"
+            return msg("{who} loses their race", who=who)
         case "CurseBlocked":
-            return f"{_name(state, d['victim'])}'s {_card(catalog, d['by'])} stop {card}"
+            return msg("{victim}'s {by} stop {card}", victim=_name(state, d["victim"]), by=_card(catalog, d["by"]), card=card)
         case "CurseCancelled":
-            return f"{_card(catalog, d['by'])} lifts {card} from {who}"
+            return msg("{by} lifts {card} from {who}", by=_card(catalog, d["by"]), card=card, who=who)
         case "CurseMissed":
-            return f"{_card(catalog, d['source'])} finds nothing to take from {who}"
+            return msg("{source} finds nothing to take from {who}", source=_card(catalog, d["source"]), who=who)
         case "DivineIntervention":
-            return "Divine Intervention: every cleric goes up a level"
+            return msg("Divine Intervention: every cleric goes up a level")
         case "EscapeUndone":
-            return f"{_card(catalog, d['by'])}: {_name(state, d['player'])} must roll again"
+            return msg("{by}: {who} must roll again", by=_card(catalog, d["by"]), who=_name(state, d["player"]))
         case "FightTransferred":
-            return f"{_card(catalog, d['by'])}: {_name(state, d['to'])} takes over the fight"
+            return msg("{by}: {to} takes over the fight", by=_card(catalog, d["by"]), to=_name(state, d["to"]))
         case "HandDiscarded":
-            return f"{who} discards their whole hand"
+            return msg("{who} discards their whole hand", who=who)
         case "IllusionPlayed":
-            return f"Illusion on {_card(catalog, d['monster'])}: tap the monster that replaces it"
+            return msg("Illusion on {monster}: tap the monster that replaces it", monster=_card(catalog, d["monster"]))
         case "ItemGiven":
-            return f"{who} gives {card} to {_name(state, d['to'])}"
+            return msg("{who} gives {card} to {to}", who=who, card=card, to=_name(state, d["to"]))
         case "ItemTaken":
-            return f"{who} takes {card} from {_name(state, d['from'])}"
+            return msg("{who} takes {card} from {giver}", who=who, card=card, giver=_name(state, d["from"]))
         case "ItemToLoseAsked":
             if d["source"] == "big-item-limit":
-                return f"{who} has too many Big items: tap the one to give up"
-            return f"{who}: tap the item to lose ({_card(catalog, d['source'])})"
+                return msg("{who} has too many Big items: tap the one to give up", who=who)
+            return msg("{who}: tap the item to lose ({source})", who=who, source=_card(catalog, d["source"]))
         case "ItemUnequipped":
-            return f"{who} takes off {card}"
+            return msg("{who} takes off {card}", who=who, card=card)
         case "ItemsLost":
-            lost = ", ".join(_card(catalog, x) for x in d["cards"])
-            return f"{who} loses {lost}" if lost else f"{who} had nothing to lose"
+            if d["cards"]:
+                return msg("{who} loses {card}", who=who, card=Seq(_card(catalog, x) for x in d["cards"]))
+            return msg("{who} had nothing to lose", who=who)
         case "ItemsSold":
-            sold = ", ".join(_card(catalog, x) for x in d["cards"])
-            return f"{who} sells {sold} for {d['gold']:,} gold: +{d['levels']} level(s)"
+            return msg("{who} sells {cards} for {gold:,} gold: {levels}", who=who, cards=Seq(_card(catalog, x) for x in d["cards"]),
+                       gold=d["gold"], levels=_levels(d["levels"]))
         case "MonsterIgnoresPlayer":
-            return f"{card} will not fight {who}" + (f"; draw {d['treasures']} treasure(s)" if d["treasures"] else "")
+            if d["treasures"]:
+                return msg("{card} will not fight {who}; {treasures}", card=card, who=who, treasures=_treasures(d["treasures"]))
+            return msg("{card} will not fight {who}", card=card, who=who)
         case "MonsterRemoved":
-            return f"{_card(catalog, d['by'])} removes {card}"
+            return msg("{by} removes {card}", by=_card(catalog, d["by"]), card=card)
         case "MonsterReplaced":
-            return f"{card} replaces {_card(catalog, d['old'])}"
+            return msg("{card} replaces {old}", card=card, old=_card(catalog, d["old"]))
         case "MonsterSlain":
-            return f"{_card(catalog, d['by'])} kills {_card(catalog, d['card'])}"
+            return msg("{by} kills {card}", by=_card(catalog, d["by"]), card=_card(catalog, d["card"]))
         case "MonstersDiscarded":
-            return f"{card}: the monsters are gone" + (f"; draw {d['treasures']} treasure(s)" if d["treasures"] else "")
+            if d["treasures"]:
+                return msg("{card}: the monsters are gone; {treasures}", card=card, treasures=_treasures(d["treasures"]))
+            return msg("{card}: the monsters are gone", card=card)
         case "NextCombatCursed":
-            return f"{_card(catalog, d['source'])} will hit {who} in the next combat"
+            return msg("{source} will hit {who} in the next combat", source=_card(catalog, d["source"]), who=who)
         case "PlayerLeft":
-            return f"{who} left the game"
+            return msg("{who} left the game", who=who)
         case "RaceChosen" | "ClassChosen":
-            return f"{who} is now {card}"
+            return msg("{who} is now {card}", who=who, card=card)
         case "RestFromHand":
-            return f"{who} loses the rest from their hand"
+            return msg("{who} loses the rest from their hand", who=who)
         case "RollRetaken":
-            return f"{_card(catalog, d['by']) if d['by'] in catalog else d['by']}: the roll is taken again"
+            by = _card(catalog, d["by"]) if d["by"] in catalog else ABILITIES.get(d["by"], d["by"])
+            return msg("{by}: the roll is taken again", by=by)
         case "SexChanged":
-            return f"{who} is now {d['sex']}"
+            return msg("{who} is now {sex}", who=who, sex=SEXES.get(d["sex"], d["sex"]))
         case "SpecialPlayed":
-            return f"{who} plays {card}"
+            return msg("{who} plays {card}", who=who, card=card)
         case "TheftSucceeded":
-            return f"{who} rolled {d['roll']} and steals {card} from {_name(state, d['from'])}"
+            return msg("{who} rolled {roll} and steals {card} from {victim}", who=who, roll=d["roll"], card=card,
+                       victim=_name(state, d["from"]))
         case "TheftFailed":
-            return f"{who} rolled {d['roll']}: the theft of {card} fails"
+            return msg("{who} rolled {roll}: the theft of {card} fails", who=who, roll=d["roll"], card=card)
         case "TreasuresAdded":
-            return f"{_card(catalog, d['by'])}: {who} draws {d['n']} more treasure(s)"
+            return nmsg("{by}: {who} draws {n} more treasure", "{by}: {who} draws {n} more treasures", "n",
+                        by=_card(catalog, d["by"]), who=who, n=d["n"])
         case "WanderingMonsterPlayed":
-            return "Wandering Monster: tap the monster that joins the fight"
+            return msg("Wandering Monster: tap the monster that joins the fight")
     return ""
 
 
-def _card(catalog: Catalog, card_id: str) -> str:
-    return catalog[card_id].name if card_id in catalog else card_id
-
-
-def describe_events(events: tuple[Event, ...], state: GameState, catalog: Catalog) -> str:
+def describe_events(events: tuple[Event, ...], state: GameState, catalog: Catalog) -> Seq | str:
+    """The message line for what one action did: its events' sentences, joined."""
     texts = [describe(e, state, catalog) for e in events if not e.automatic]
-    return "; ".join(t for t in texts if t)
+    texts = [t for t in texts if t]
+    return Seq(texts, "sentences") if texts else ""

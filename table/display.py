@@ -23,7 +23,7 @@ import pygame
 import pygame.freetype
 
 from table.fonts import FontChoice, find_font
-from table.i18n import _, set_language, translate_label
+from table.i18n import _, set_language, text as translate_label
 from table.picker import as_uid
 from table.view import BUTTON_ORDER, ROLL_EVENTS, View
 

@@ -1,26 +1,23 @@
 """Screen text in English, Spanish or Chinese, through gettext.
 
-The catalogs are ``table/locale/<lang>/LC_MESSAGES/munchkin_table.po``. ``./go``
-compiles them to ``.mo`` with ``python -m table.i18n compile`` (a compact
-msgfmt: no external tools needed); when a ``.mo`` is missing the ``.po`` is read
-directly, so a fresh checkout still shows its language.
+The catalogs are ``table/locale/<lang>/LC_MESSAGES/munchkin_table.po``, kept up to date and
+compiled to ``.mo`` by Babel (``python -m table.catalogs``, which ``./go`` runs at set-up).
 
-``_()`` translates a fixed string. Messages built by the controller and the
-engine arrive as finished English sentences; ``translate_message`` matches them
-against the templates below (the same wording as table/describe.py and the
-controller's refusals) and fills the translated template. A message that
-matches no template is shown in English.
+The engine and the controller hand over messages as data (``engine.messages.Msg``: an English
+template, which is the msgid, and named values). ``text()`` is the one place that turns such a
+message into words in the current language: the template through gettext (``ngettext`` for a
+plural), each value by what it is (a card by its name in this language, a player by their name,
+a word through the catalog). A fixed string is looked up as it is.
 """
 
 from __future__ import annotations
 
-import ast
 import gettext
 import logging
-import re
-import struct
-import sys
 from pathlib import Path
+from typing import Any
+
+from engine.messages import CardRef, Msg, PlayerRef, Seq, Word, render_value
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +27,7 @@ LANGUAGES = ("en", "es", "zh")
 
 _translation: gettext.NullTranslations = gettext.NullTranslations()
 _language = "en"
+_card_names: dict[str, dict[str, str]] = {}     # language -> card id -> name
 
 
 def _(text: str) -> str:
@@ -42,23 +40,16 @@ def N_(text: str) -> str:
     return text
 
 
+def ngettext(singular: str, plural: str, n: int) -> str:
+    return _translation.ngettext(singular, plural, n)
+
+
 def language() -> str:
     return _language
 
 
-class PoTranslations(gettext.NullTranslations):
-    """A catalog read straight from a .po file, for when no .mo was compiled."""
-
-    def __init__(self, messages: dict[str, str]) -> None:
-        super().__init__()
-        self._messages = messages
-
-    def gettext(self, message: str) -> str:
-        return self._messages.get(message) or message
-
-
 def set_language(lang: str) -> None:
-    """Switch every later ``_()`` to ``lang`` (en, es or zh)."""
+    """Switch every later ``_()`` and ``text()`` to ``lang`` (en, es or zh)."""
     global _translation, _language
     if lang not in LANGUAGES:
         raise ValueError(f"language must be one of {', '.join(LANGUAGES)}, got {lang!r}")
@@ -69,425 +60,108 @@ def set_language(lang: str) -> None:
     try:
         _translation = gettext.translation(DOMAIN, LOCALE_DIR, [lang])
     except OSError:
-        po = po_path(lang)
-        if not po.exists():
-            log.error("no translation catalog for %r at %s; showing English", lang, po)
-            _translation = gettext.NullTranslations()
-            return
-        log.info("%s not compiled; reading the .po directly", po.with_suffix(".mo").name)
-        _translation = PoTranslations(parse_po(po.read_text(encoding="utf-8")))
+        _translation = _read_po(lang)
+
+
+def _read_po(lang: str) -> gettext.NullTranslations:
+    """The .po itself when no .mo was compiled (through Babel, where it is installed), else English."""
+    po = po_path(lang)
+    try:
+        from babel.messages.mofile import write_mo
+        from babel.messages.pofile import read_po
+        import io
+
+        with po.open("rb") as fh:
+            catalog = read_po(fh, locale=lang)
+        buf = io.BytesIO()
+        write_mo(buf, catalog)
+        buf.seek(0)
+        log.info("%s is not compiled; read the .po through Babel", po.with_suffix(".mo").name)
+        return gettext.GNUTranslations(buf)
+    except (ImportError, OSError, ValueError) as exc:
+        log.error("no compiled catalog for %r (%s); showing English; run ./go to compile it", lang, exc)
+        return gettext.NullTranslations()
 
 
 def po_path(lang: str) -> Path:
     return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
-# ------------------------------------------------------------------ .po -> .mo
-
-class PoError(ValueError):
-    """A .po file that this compiler cannot read; names the line."""
-
-
-def parse_po(text: str, *, source: str = "<po>") -> dict[str, str]:
-    """msgid -> msgstr for every translated, non-fuzzy entry (the header included)."""
-    messages: dict[str, str] = {}
-    entry: dict[str, str] = {}
-    fuzzy = False
-    field = ""
-
-    def flush() -> None:
-        nonlocal entry, fuzzy
-        if "msgid" in entry and entry.get("msgstr") and not fuzzy:
-            key = entry["msgid"] if "msgctxt" not in entry else f"{entry['msgctxt']}\x04{entry['msgid']}"
-            messages[key] = entry["msgstr"]
-        entry, fuzzy = {}, False
-
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if not line:
-            flush()
-            continue
-        if line.startswith("#,") and "fuzzy" in line:
-            fuzzy = True
-            continue
-        if line.startswith("#"):
-            continue
-        keyword, _sep, rest = line.partition(" ")
-        if line.startswith('"'):
-            rest, keyword = line, ""
-        elif keyword in ("msgctxt", "msgid", "msgstr"):
-            if keyword in ("msgctxt", "msgid") and "msgstr" in entry:
-                flush()
-            field = keyword
-        else:
-            raise PoError(f"{source}:{number}: cannot read {keyword!r} (plural forms are not supported)")
-        try:
-            value = ast.literal_eval(rest)
-        except (ValueError, SyntaxError):
-            raise PoError(f"{source}:{number}: expected a quoted string, got {rest!r}") from None
-        if not isinstance(value, str) or not field:
-            raise PoError(f"{source}:{number}: expected a quoted string after msgid/msgstr")
-        entry[field] = entry.get(field, "") + value
-    flush()
-    return messages
+def set_card_names(names: dict[str, dict[str, str]]) -> None:
+    """Card names per language (language -> card id -> name), where a card has one in that language."""
+    _card_names.clear()
+    _card_names.update({lang: dict(by_id) for lang, by_id in names.items()})
 
 
-def build_mo(messages: dict[str, str]) -> bytes:
-    """The GNU .mo bytes for ``messages`` (no hash table, which readers do not need)."""
-    keys = sorted(messages)
-    ids = [k.encode("utf-8") for k in keys]
-    strs = [messages[k].encode("utf-8") for k in keys]
-    n = len(keys)
-    originals_at = 28
-    translations_at = originals_at + 8 * n
-    data_at = translations_at + 8 * n
-    table_o, table_t, blob = [], [], b""
-    for raw in ids:
-        table_o.append((len(raw), data_at + len(blob)))
-        blob += raw + b"\0"
-    for raw in strs:
-        table_t.append((len(raw), data_at + len(blob)))
-        blob += raw + b"\0"
-    header = struct.pack("<7I", 0x950412DE, 0, n, originals_at, translations_at, 0, data_at)
-    tables = b"".join(struct.pack("<2I", *p) for p in table_o + table_t)
-    return header + tables + blob
+def card_name(card_id: str, english: str) -> str:
+    return _card_names.get(_language, {}).get(card_id) or english
 
 
-def compile_all(locale_dir: Path = LOCALE_DIR) -> list[Path]:
-    written = []
-    for po in sorted(locale_dir.glob(f"*/LC_MESSAGES/{DOMAIN}.po")):
-        messages = parse_po(po.read_text(encoding="utf-8"), source=str(po))
-        mo = po.with_suffix(".mo")
-        mo.write_bytes(build_mo(messages))
-        written.append(mo)
-    return written
+def player_name(player_id: str, name: str) -> str:
+    """A player's own name as it is; the default "Player N" in the current language."""
+    number = player_id.rsplit("-", 1)[-1]
+    if name == f"Player {number}":
+        return _("Player {n}").format(n=number)
+    return name
 
 
-# ------------------------------------------------------------------ finished sentences
+class _Current:
+    """The current language, as engine.messages.Msg.render asks for it."""
 
-MESSAGE_TEMPLATES = [
-    N_("{who} joined (seat {seat})"),
-    N_("the die chose {who} to start"),
-    N_("the game starts: {who} kicks open the door"),
-    N_("turn {turn}: {who} kicks open the door"),
-    N_("{who} killed the monsters: +{levels} level(s), draw {treasures} treasure(s)"),
-    N_("{who} rolled {roll} and escaped {monster}"),
-    N_("{who} rolled {roll}: caught by {monster}"),
-    N_("{who} died and loses all items"),
-    N_("{who} carries {card} (no bonus: {why})"),
-    N_("{who} equips {card}"),
-    N_("{who}: level {old} → {new}"),
-    N_("game over: {winners} won!"),
-    N_("the players win unless someone interferes within {seconds} s"),
-    N_("running away: press ROLL for each roll (5 or more escapes)"),
-    N_("{who} loots the room: draw a Door card face down"),
-    N_("{who} may look for trouble (tap a monster) or loot the room (NEXT)"),
-    N_("{card} joins the fight"),
-    N_("{card} hits {victim}"),
-    N_("{who} fights {card}"),
-    N_("{who} helps"),
-    N_("new game: tap each player's token to join, then NEXT"),
-    N_("{who} has already joined; NEXT starts the game"),
-    N_("{token} is not in this game"),
-    N_("{who} acts: tap a card for {who2}"),
-    N_("the game is over; press NEXT for a new game"),
-    N_("{card}: choose with the buttons"),
-    N_("{card}: tap the victim's token"),
-    N_("{button} does nothing in the card menu; UNDO goes back"),
-    N_("ROLL does nothing during {phase}"),
-    N_("HELP is for asking for help in a combat"),
-    N_("{who} is already helping"),
-    N_("tap the token of the player who helps"),
-    N_("tap the helper's token"),
-    N_("RUN is for running away from a combat"),
-    N_("cancelled"),
-    N_("nothing to undo: this game has no actions yet"),
-    N_("undone: the last action was taken back"),
-    N_("unknown tag {uid}: it is not enrolled; run 'munchkin-table enroll' to add it"),
-    N_("reader offline: {why}"),
-    N_("no card or player token {typed}"),
-    N_("cannot win yet: players {players} vs monsters {monsters}; play cards, ask for help or RUN"),
-    # engine events (describe.py), the controller's prompts and soft keys, the engine's common refusals
-    N_("{who} escapes {monster} without a roll"),
-    N_("{card}: {bonus} for the {side}"),
-    N_("{card} on {monster}"),
-    N_("{who} uses {ability}"),
-    N_("{who} uses {ability} ({count} discard(s))"),
-    N_("{by}: {players} escape"),
-    N_("{who} rolled {roll} for the bad stuff of {source}"),
-    N_("{who} discards {card}"),
-    N_("{who} attaches Cheat! to {card}"),
-    N_("{who} loses their class"),
-    N_("{who} loses their race"),
-    N_("{who} loses {card}"),
-    N_("{victim}'s {by} stop {card}"),
-    N_("{by} lifts {card} from {who}"),
-    N_("{source} finds nothing to take from {who}"),
-    N_("Divine Intervention: every cleric goes up a level"),
-    N_("{by}: {who} must roll again"),
-    N_("{by}: {to} takes over the fight"),
-    N_("{who} discards their whole hand"),
-    N_("Illusion on {monster}: tap the monster that replaces it"),
-    N_("{who} gives {card} to {to}"),
-    N_("{who} takes {card} from {giver}"),
-    N_("{who}: tap the item to lose ({source})"),
-    N_("{who} takes off {card}"),
-    N_("{who} had nothing to lose"),
-    N_("{who} sells {cards} for {gold} gold: +{levels} level(s)"),
-    N_("{card} will not fight {who}"),
-    N_("{by} removes {card}"),
-    N_("{card} replaces {old}"),
-    N_("{by} kills {card}"),
-    N_("{card}: the monsters are gone"),
-    N_("{source} will hit {who} in the next combat"),
-    N_("{who} left the game"),
-    N_("{who} is now {what}"),
-    N_("{who} loses the rest from their hand"),
-    N_("{by}: the roll is taken again"),
-    N_("{who} plays {card}"),
-    N_("{who} rolled {roll} and steals {card} from {victim}"),
-    N_("{who} rolled {roll}: the theft of {card} fails"),
-    N_("{by}: {who} draws {n} more treasure(s)"),
-    N_("Wandering Monster: tap the monster that joins the fight"),
-    N_("draw {n} treasure(s)"),
-    N_("{card} cannot be used by a {banned}"),
-    N_("{card} is for {need} only"),
-    N_("{who} already wears {card} as {slot}"),
-    N_("{who}'s hands are full"),
-    N_("{who} cannot carry {card}: already carrying the Big item {big}"),
-    N_("the saved game was damaged after action {n}; resumed from there"),
-    N_("the sales basket is empty again"),
-    N_("reader back online"),
-    N_("tag {uid} names {name}, which is not in the card catalog"),
-    N_("unknown tag {uid}: tap an enrolled copy of the same card to add this tag to it"),
-    N_("that is the unknown tag {uid} again: now tap a copy that is already enrolled"),
-    N_("cannot add tag {uid}: {why}"),
-    N_("tag {uid} is now {card}"),
-    N_("{card} now has {count} tags for {copies} copy"),
-    N_("{card} now has {count} tags for {copies} copies"),
-    N_("tap it again to play it"),
-    N_("UNDO cancels"),
-    N_("UNDO goes back"),
-    N_("{card}: tap the player's token"),
-    N_("{card}: {who} is at level {n}, the lowest"),
-    N_("{card} cannot take {who} to level {n}: the winning level comes only from a kill"),
-    N_("{card}: tap the item"),
-    N_("{card}: ROLL sets the number, NEXT uses it"),
-    N_("{card}: {n}; NEXT uses it"),
-    N_("{button} does nothing here: ROLL sets the number, NEXT uses it, UNDO cancels"),
-    N_("{card} has no ability to use during {phase}"),
-    N_("to sell: {cards}"),
-    N_("NEXT sells, UNDO empties the basket"),
-    N_("{card} taken out of the basket"),
-    N_("{button} does nothing for {card}"),
-    N_("the unknown tag was not added"),
-    N_("cannot {tried} during {phase}; only during {allowed}"),
-    N_("{who} cannot {tried}: it is {active}'s turn"),
-    N_("{who} is not playing"),
-    N_("{who} has already joined"),
-    N_("the table is full ({n} players)"),
-    N_("the game is over"),
-    N_("{who} cannot leave during {phase}"),
-    N_("{who} cannot leave: the game needs two players"),
-    N_("tap at least two player tokens before rolling for who starts"),
-    N_("cannot start with {n} player(s); tap at least {need} player tokens"),
-    N_("cannot {tried} yet: {who} must first tap the item to lose ({kind}, for {source})"),
-    N_("cards are played once the game has started; press NEXT to start"),
-    N_("{card} is already in play with {who}"),
-    N_("{who} is dead until the next turn and cannot play {card}"),
-    N_("{card} ({kind}) is not played through the box"),
-    N_("cannot play {card} while running away"),
-    N_("{who} is already a {card}"),
-    N_("{card} needs a {what} card in front of {who} first"),
-    N_("{card} is played during a combat"),
-    N_("cannot bring out {card} during {phase}: equipment is fixed in a fight"),
-    N_("{card} only on your own turn"),
-    N_("{card} needs a victim: tap a player's token"),
-    N_("{card} cannot take {who} to the winning level"),
-    N_("cannot {action} {card} during {phase}; equipment is fixed until the fight is over"),
-    N_("a player cannot help themselves; tap another player's token"),
-    N_("{who} is already helping; only one helper is allowed"),
-    N_("{who} allows no helpers: fight alone or RUN"),
-    N_("{who} is dead until the next turn"),
-    N_("the fight is already won unless somebody interferes; wait"),
-    N_("the fight is not won yet; press NEXT when the players win"),
-    N_("others may still interfere for {t} s"),
-    N_("nobody can run away from {card}: fight it, or play cards"),
-    N_("nobody has to lose an item now"),
-    N_("{who} chooses the item to lose, not {other}"),
-    N_("tap the item {who} loses"),
-    N_("{card} is not a {kind} item; tap a {kind2} item"),
-    N_("the basket is empty (or names a card twice): add items with the card menu, then NEXT"),
-    N_("{card} has no gold value and cannot be sold"),
-    N_("{card} belongs to {who}"),
-    N_("{names} are worth {total} gold; selling needs 1,000 gold per level"),
-    N_("selling {names} would take {who} to level {n}; the winning level comes only from a kill"),
-    N_("{who} is not fighting"),
-    N_("Turning works only against Undead, and none is in this fight"),
-    N_("cannot equip {card}: {why}"),
-    N_("{card} is not equipped"),
-    N_("{card} is not a carried item"),
-    N_("cannot add {card} to the fight: play a Wandering Monster first (or an Undead beside an Undead)"),
-    N_("{card} is played only after a combat"),
-    N_("{card} is played only in your own combat"),
-    N_("{card} is played right after a run-away roll"),
-    N_("{card} goes on an item outside combat"),
-    N_("{card} needs one of {who}'s items: tap the item"),
-    N_("{card}: tap the token of the player to steal from"),
-    N_("{ability}: discard at least one card"),
-    N_("{who} has no run-away roll left"),
-    N_("charm: discard your whole hand, at least 3 cards"),
-    N_("the halfling re-roll comes right after a failed run-away roll"),
-    N_("{who} is already at level {n}, the lowest"),
-    N_("a correction cannot take {who} to level {n}: the winning level comes only from a kill"),
-    N_("Sell {gold} gold"),
-    N_("Use {n}"),
-    N_("Sex: {sex}"),
-    N_("{who} is dead and cannot loot their own body"),
-    N_("{who} has had their pick from {who2}'s body"),
-    N_("{who} does not loot {who2}'s body"),
-    N_("{card} goes to the next looter, in order: {names} (tap the token, then the card)"),
-    N_("{who} has too many Big items: tap the one to give up"),
-    N_("looting {who}'s body: {who2} picks next (tap the token, then the item)"),
-    N_("not done: {why}"),
-    N_("not undone: {why}"),
-    N_("the game could not be saved ({error}), check the disk at {path}"),
-    N_("{who} cannot outrun {monster}: caught"),
-    N_("no run-away roll is left"),
-    N_("{who} cannot leave while the table waits for an item to be lost, tap it first"),
-    N_("that did not work (an internal error, logged), the game is as last saved"),
-    N_("Make {sex}"),
-    N_("Leave: sure?"),
-    N_("Next monster"),
-    N_("This one"),
-    N_("{who}: tap a card to play it for {who2}, or use the buttons"),
-    N_("{who} leaves the game? NEXT again to confirm, UNDO keeps them"),
-    N_("{card}: tap the monster it is for, or ROLL to choose and NEXT ({monster}, {i} of {n})"),
-    # the tag registry's damage report (cards/tags.py) and the journal's, shown once at start (table/wiring.py)
-    N_("{file} was damaged: skipped {n} bad row(s), kept {count} tag(s)"),
-    N_("the old file is kept as {file}"),
-    N_("{file}: cannot read it ({error})"),
-    N_("starting with no tags"),
-    N_("the saved games were damaged"),
-    N_("kept aside as {file}"),
-    # the readers' reasons (drivers/pn532.py describe(), drivers/mfrc522_spi.py), after "reader offline: "
-    N_("{port} does not exist (is the UART enabled and the reader plugged in?)"),
-    N_("no permission to open {port} (add the user to the dialout group)"),
-    N_("no PN532 answers on {port} ({detail})"),
-    N_("check TX/RX wiring, power and the HSU mode switches"),
-    N_("command {command}: {problem} after {tries} tries"),
-    N_("command {command}: the PN532 answered with an error frame"),
-    N_("PN532 (IC {ic}, firmware {firmware}) ready on {port}"),
-    N_("cannot import the MFRC522 library ({error})"),
-    N_("install it with 'pip install --no-deps mfrc522==0.0.7' plus spidev and rpi-lgpio (./go does this on a Pi)"),
-    N_("RPi.GPIO is already in BOARD numbering"),
-    N_("the MFRC522 reset pin BCM {pin} needs BCM"),
-    N_("{device} does not exist: enable SPI (sudo raspi-config nonint do_spi 0, or dtparam=spi=on) and reboot"),
-    N_("no permission to open {device} or the GPIO: add the user to the spi and gpio groups"),
-    N_("SPI error on {device} while initialising the MFRC522: {error}"),
-    N_("SPI error on {device} reading VersionReg: {error}"),
-    N_("SPI error on {device}: {error}"),
-    N_("MFRC522 on {device} reads VersionReg {version}, so nothing answers: check the wiring: SDA to {ce} "
-       "(header pin {cs_pin}), SCK to pin 23, MOSI to pin 19, MISO to pin 21, RST to BCM {rst} (header pin {rst_pin}), "
-       "3.3V (not 5V) and GND"),
-    N_("the MFRC522 on {device} stopped answering (VersionReg {version})"),
-    N_("check its cable and power"),
-    N_("{kind} (VersionReg {version}) ready on {device}"),
-]
+    def gettext(self, message: str) -> str:
+        return _translation.gettext(message)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return _translation.ngettext(singular, plural, n)
+
+    def card(self, card_id: str, english: str) -> str:
+        return card_name(card_id, english)
+
+    def player(self, player_id: str, english: str) -> str:
+        return player_name(player_id, english)
 
 
-# Placeholders that are a file or a device (no spaces), so "reader offline: /dev/ttyS0 does not exist (…)"
-# matches "reader offline: {why}" and not "{port} does not exist (…)" with the prefix taken for the port.
-NAME_GROUPS = {"port", "file", "device"}
+CURRENT = _Current()
 
 
-def _template_regex(template: str) -> re.Pattern[str]:
-    parts = re.split(r"\{(\w+)\}", template)
-    out = []
-    for i, part in enumerate(parts):
-        if i % 2:
-            out.append(f"(?P<{part}>\\S+?)" if part in NAME_GROUPS else f"(?P<{part}>[^;]+?)")
-        else:
-            out.append(re.escape(part))
-    return re.compile("".join(out))
+def text(value: Any) -> str:
+    """Any message, word, list, card, player or fixed string in the current language."""
+    if value is None or value == "":
+        return ""
+    if isinstance(value, (Msg, Seq, CardRef, PlayerRef, Word)):
+        return str(render_value(value, CURRENT))
+    if isinstance(value, str):
+        translated = _translation.gettext(value)
+        if translated == value and _language != "en":
+            from table.reader_text import translate_message    # a reader's or a damaged file's own sentence
+
+            return translate_message(value)
+        return translated
+    return str(value)
 
 
-def _literal_length(template: str) -> int:
-    return len(re.sub(r"\{\w+\}", "", template))
+# The joiners of engine.messages.Seq, and the default player names, for the catalogs.
+N_(" and ")
+N_(" or ")
+N_(", ")
+N_("; ")
+N_("Player {n}")
+# The buttons, as the soft keys and messages name them.
+N_("ROLL")
+N_("HELP")
+N_("RUN")
+N_("NEXT")
+N_("UNDO")
 
-
-# The most specific template first: "tag {uid} is now {card}" before "{who} is now {what}".
-_COMPILED = sorted(((t, _template_regex(t)) for t in MESSAGE_TEMPLATES), key=lambda tr: -_literal_length(tr[0]))
-
-# Placeholders whose values are words the catalogs translate (a phase, a sex, an ability),
-# lists of names joined with "and", and reasons that are sentences of their own.
-WORD_GROUPS = {"phase", "allowed", "tried", "side", "sex", "what", "ability", "kind", "kind2", "action", "slot", "button",
-               "need", "banned", "problem"}
-LIST_GROUPS = {"winners", "players", "names", "cards"}
-SENTENCE_GROUPS = {"why", "detail"}
-
-
-def translate_message(text: str) -> str:
-    """A controller or engine sentence in the current language, where a template matches."""
-    if _language == "en" or not text:
-        return text
-    whole = _translate_part(text)
-    if whole is not None:
-        return whole
-    out = [_translate_part(part) or part for part in text.split("; ")]
-    return _("; ").join(out)
-
-
-def translate_label(text: str) -> str:
-    """A soft-key label: a fixed word from the catalog, else a template ("Sell {gold} gold")."""
-    translated = _(text)
-    return translated if translated != text else translate_message(text)
-
-
-def _translate_part(part: str) -> str | None:
-    for template, regex in _COMPILED:
-        m = regex.fullmatch(part)
-        if m:
-            values = {k: _translate_value(k, v) for k, v in m.groupdict().items()}
-            try:
-                return _(template).format(**values)
-            except (KeyError, IndexError, ValueError):
-                log.warning("translation of %r does not fit its placeholders", template)
-                return None
-    return None
-
-
-def _translate_word(word: str) -> str:
-    for candidate in (word, word.replace("-", " ")):
-        translated = _(candidate)
-        if translated != candidate:
-            return translated
-    return word
-
-
-def _translate_value(group: str, value: str) -> str:
-    if group in WORD_GROUPS:
-        return _(" or ").join(_translate_word(w) for w in value.split(" or "))
-    if group in LIST_GROUPS:
-        return _(" and ").join(_(", ").join(value.split(", ")) for value in value.split(" and "))
-    if group in SENTENCE_GROUPS:
-        return translate_message(value)
-    return value
-
-
-def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    if args[:1] != ["compile"]:
-        print("usage: python -m table.i18n compile", file=sys.stderr)
-        return 2
-    try:
-        for mo in compile_all():
-            print(f"compiled {mo.relative_to(LOCALE_DIR.parent.parent)}")
-    except PoError as exc:
-        print(f"i18n: {exc}", file=sys.stderr)
-        return 1
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+# Words the screen looks up by value (a slot, a phase, a card kind, a menu action), and the few
+# sentences from outside the engine (a reader's problem, the journal's): written out here for the catalogs.
+for _word in (N_("headgear"), N_("armor"), N_("footgear"), N_("1-hand"), N_("2-hand"),
+              N_("setup"), N_("kick open the door"), N_("look for trouble"), N_("combat"), N_("run away"),
+              N_("charity"), N_("game over"),
+              N_("monster"), N_("curse"), N_("race"), N_("class"), N_("monster-enhancer"), N_("wandering-monster"),
+              N_("special"), N_("item"), N_("one-shot"), N_("go-up-a-level"), N_("human"), N_("door"), N_("treasure"),
+              N_("equip"), N_("unequip"), N_("discard"), N_("give"), N_("escape"), N_("Player"), N_("level {n}"),
+              N_("Skip"), N_("Stop"), N_("Done"), N_("Skipped"), N_("Enrolling tags"), N_("Tap this card:"),
+              N_("no answer"), N_("no ACK"), N_("ACK but no answer"), N_("unknown MFRC522 variant"),
+              N_("the game could not be saved ({error}), check the disk at {path}")):
+    pass

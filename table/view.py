@@ -8,7 +8,7 @@ from typing import Any
 from engine.cards import Catalog, Effect
 from engine.serialize import state_to_json
 from table.controller import Controller
-from table.i18n import _, translate_message
+from table.i18n import _, text as translate_message
 
 BUTTON_ORDER = ("roll", "help", "run", "next", "undo")
 ESCAPE_ON = 5           # engine.game.ESCAPE_ON: a run-away roll of 5 or more escapes

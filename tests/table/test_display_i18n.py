@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from table import i18n
+from engine.messages import msg, nmsg
+from engine.results import Rejected, RejectCode
+from table import catalogs, i18n
 from table.sound import RATE, Sounds, synth_die, synth_victory
 
 PLACEHOLDER = re.compile(r"\{(\w+)[^}]*\}")
@@ -26,51 +28,62 @@ def test_compiled_mo_reads_back_through_gettext(tmp_path: Path) -> None:
         target = tmp_path / lang / "LC_MESSAGES"
         target.mkdir(parents=True)
         (target / po.name).write_text(po.read_text(encoding="utf-8"), encoding="utf-8")
-    written = i18n.compile_all(tmp_path)
+    written = catalogs.compile_all(tmp_path)
     assert len(written) == 2
     for lang in ("es", "zh"):
-        messages = i18n.parse_po(i18n.po_path(lang).read_text(encoding="utf-8"))
         translation = gettext.translation(i18n.DOMAIN, tmp_path, [lang])
-        for msgid, msgstr in messages.items():
-            if msgid:
-                assert translation.gettext(msgid) == msgstr
-
-
-def test_parse_po_skips_fuzzy_and_joins_continued_lines() -> None:
-    text = '#, fuzzy\nmsgid "a"\nmsgstr "x"\n\nmsgid ""\n"b"\n"c"\nmsgstr "y"\n"z"\n'
-    assert i18n.parse_po(text) == {"bc": "yz"}
-    with pytest.raises(i18n.PoError, match=":1:"):
-        i18n.parse_po("msgid_plural \"x\"\n")
+        for message in catalogs.read(lang):
+            if message.id and not isinstance(message.id, tuple):
+                assert translation.gettext(message.id) == message.string
 
 
 @pytest.mark.parametrize("lang", ["es", "zh"])
-def test_every_template_is_translated_with_the_same_placeholders(lang: str) -> None:
-    messages = i18n.parse_po(i18n.po_path(lang).read_text(encoding="utf-8"))
-    for template in i18n.MESSAGE_TEMPLATES:
-        assert template in messages, f"{lang}: {template!r} is not translated"
-        assert set(PLACEHOLDER.findall(messages[template])) == set(PLACEHOLDER.findall(template)), template
+def test_every_message_in_the_code_is_translated_with_the_same_placeholders(lang: str) -> None:
+    template = catalogs.extract()
+    assert len(template) > 350
+    assert catalogs.problems(template, catalogs.read(lang), lang) == []
 
 
-def test_screen_strings_in_the_code_are_all_in_the_catalogs() -> None:
-    root = Path(i18n.__file__).parent
-    used = set()
-    for name in ("display.py", "view.py"):
-        used |= set(re.findall(r'\b_\("((?:[^"\\]|\\.)+)"\)', (root / name).read_text(encoding="utf-8")))
-    for lang in ("es", "zh"):
-        messages = i18n.parse_po(i18n.po_path(lang).read_text(encoding="utf-8"))
-        missing = sorted(u for u in used if u not in messages)
-        assert not missing, f"{lang}: {missing}"
+def test_a_new_or_reworded_english_sentence_fails_until_the_catalogs_have_it() -> None:
+    template = catalogs.extract()
+    template.add("{who} rolled {roll} and ran for it")
+    found = catalogs.problems(template, catalogs.read("zh"), "zh")
+    assert found == ["zh: no translation for '{who} rolled {roll} and ran for it'"]
 
 
-def test_finished_sentences_are_translated_part_by_part() -> None:
+def test_a_translation_with_other_placeholders_fails() -> None:
+    catalog = catalogs.read("es")
+    catalog["{who} helps"].string = "{player} ayuda"
+    template = catalogs.extract()
+    found = catalogs.problems(template, catalog, "es")
+    assert len(found) == 1 and "'{who} helps'" in found[0] and "['player']" in found[0]
+
+
+def test_the_engine_refuses_with_a_template_and_values() -> None:
+    from engine.messages import CardRef, PlayerRef
+
+    refusal = Rejected(RejectCode.ILLEGAL_PLAY, msg("{card} is not equipped", card=CardRef("net-troll", "Net Troll")))
+    assert str(refusal.message) == "Net Troll is not equipped"
+    assert refusal.message.id == "{card} is not equipped" and refusal.values["card"].id == "net-troll"
     i18n.set_language("zh")
-    text = i18n.translate_message("Ana rolled 2: caught by Net Troll; Ana: level 3 → 2")
-    assert text == "Ana 掷出 2：被 Net Troll 抓住；Ana：等级 3 → 2"
-    assert i18n.translate_message("something nobody wrote a template for") == "something nobody wrote a template for"
+    assert i18n.text(refusal.message) == i18n._("{card} is not equipped").format(card="Net Troll")
+    i18n.set_card_names({"zh": {"net-troll": "网巨魔"}})
+    try:
+        assert "网巨魔" in i18n.text(refusal.message)
+    finally:
+        i18n.set_card_names({})
+    assert i18n.text(msg("{who} helps", who=PlayerRef("player-2", "Player 2"))) == "玩家 2 前来帮忙"
+    assert i18n.text(msg("{who} helps", who=PlayerRef("player-2", "Ana"))) == "Ana 前来帮忙"
+
+
+def test_counts_take_their_plural_form_through_ngettext() -> None:
+    one = nmsg("+{n} level", "+{n} levels", "n", n=1)
+    two = nmsg("+{n} level", "+{n} levels", "n", n=2)
+    assert (str(one), str(two)) == ("+1 level", "+2 levels")
     i18n.set_language("es")
-    assert i18n._("Kick") == "Patada"
-    i18n.set_language("en")
-    assert i18n.translate_message("Ana helps") == "Ana helps"
+    assert (i18n.text(one), i18n.text(two)) == ("+1 nivel", "+2 niveles")
+    i18n.set_language("zh")
+    assert (i18n.text(one), i18n.text(two)) == ("+1 级", "+2 级")
 
 
 # Table scripts that bring up the messages players see often: every scene, the golden games, and
@@ -170,8 +183,8 @@ def test_what_the_table_shows_in_chinese_is_chinese_but_for_names(tmp_path: Path
             players = sorted((p.name for p in ctl.state.players), key=len, reverse=True)
             texts = [ctl.message.text if ctl.message else "", ctl.prompt.text if ctl.prompt else ""]
             i18n.set_language("zh")
-            shown_now = [i18n.translate_message(t) for t in texts if t]
-            shown_now += [i18n.translate_label(k) for k in ctl.soft_keys().values() if k]
+            shown_now = [i18n.text(t) for t in texts if t]
+            shown_now += [i18n.text(k) for k in ctl.soft_keys().values() if k]
             i18n.set_language("en")
             for english, chinese in zip([t for t in texts if t] + [k for k in ctl.soft_keys().values() if k], shown_now):
                 shown += 1
@@ -189,7 +202,7 @@ def _fake_event_data(name: str, catalog, state) -> dict:
               "winners": ids[:2], "card": "boots-of-butt-kicking", "monster": "net-troll", "by": "elf",
               "source": "curse-lose-a-level", "old": "net-troll", "cards": ["boots-of-butt-kicking", "helm-of-courage"],
               "seat": 2, "roll": 3, "levels": 1, "treasures": 2, "n": 2, "count": 1, "gold": 1200, "bonus": 3,
-              "seconds": 2.6, "side": "monsters", "sex": "female", "ability": "berserk", "why": "Player 1's hands are full",
+              "seconds": 2.6, "side": "monsters", "sex": "female", "ability": "berserk", "why": msg("{player}'s hands are full", player=state.players[0]),
               "text": "lose your armor", "automatic": name == "RunAwaySucceeded"}
     if name in ("LevelGained", "LevelLost"):
         values.update({"from": 2, "to": 3})
@@ -229,7 +242,7 @@ def test_every_engine_event_sentence_has_a_chinese_template(tmp_path: Path) -> N
         english = describe.describe(Event(name, _fake_event_data(name, catalog, state)), state, catalog)
         assert english, name
         i18n.set_language("zh")
-        chinese = i18n.translate_message(english)
+        chinese = i18n.text(english)
         i18n.set_language("en")
         if _english_left(chinese, catalog, [*players, *card_words]):
             left[name] = f"{english} -> {chinese}"
@@ -237,15 +250,19 @@ def test_every_engine_event_sentence_has_a_chinese_template(tmp_path: Path) -> N
 
 
 def test_soft_key_labels_with_numbers_and_words_inside_translate() -> None:
+    from engine.messages import Seq, word
+    from engine.state import Phase
+
     i18n.set_language("zh")
-    assert i18n.translate_label("Sell 1200 gold") == "出售 1200 金币"
-    assert i18n.translate_label("Use 4") == "使用 4"
-    assert i18n.translate_label("Sex: female") == "性别：女"
-    assert i18n.translate_label("Berserk") == "狂暴"
-    assert i18n.translate_message("cannot ask for help during look for trouble; only during combat") == \
-        "找麻烦阶段不能求助；只能在战斗阶段"
+    assert i18n.text(msg("Sell {gold} gold", gold=1200)) == "出售 1200 金币"
+    assert i18n.text(msg("Use {n}", n=4)) == "使用 4"
+    assert i18n.text(word("Berserk")) == "狂暴"
+    refused = msg("cannot {tried} during {phase}; only during {allowed}", tried=word("ask for help"),
+                  phase=Phase.LOOK_FOR_TROUBLE, allowed=Seq([Phase.COMBAT], "or"))
+    assert str(refused) == "cannot ask for help during look for trouble; only during combat"
+    assert i18n.text(refused) == "找麻烦阶段不能求助；只能在战斗阶段"
     i18n.set_language("es")
-    assert i18n.translate_label("Empty basket") == "Vaciar cesta"
+    assert i18n.text(word("Empty basket")) == "Vaciar cesta"
 
 
 def test_sounds_are_short_and_silent_in_tests() -> None:
@@ -336,10 +353,10 @@ def test_tag_damage_and_reader_reasons_are_translated(tmp_path: Path, lang: str)
         assert any(needle in r for r in offline), needle
     i18n.set_language(lang)
     for english in reports + reasons:
-        shown = i18n.translate_message(english)
+        shown = i18n.text(english)
         assert shown != english and not _english_words(shown), f"{english!r} -> {shown!r}"
     if lang == "zh":
-        assert i18n.translate_message(offline[0]).startswith("读卡器离线：")
+        assert i18n.text(offline[0]).startswith("读卡器离线：")
 
 
 def test_a_damaged_tags_file_and_an_offline_reader_reach_the_screen_translated(tmp_path: Path) -> None:
