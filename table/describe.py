@@ -77,7 +77,7 @@ def describe(event: Event, state: GameState, catalog: Catalog) -> Msg | str:
         case "RunAwayDeclared":
             return msg("running away: press ROLL for each roll (5 or more escapes)")
         case "PlayersMustAct":
-            return msg("{who}: {text}", who=who, text=d["text"])
+            return msg("{who}: {text}", who=who, text=word(d["text"]) if d["text"] else "")
         case "CursePlayed":
             return msg("{card} hits {victim}", card=card, victim=_name(state, d["victim"]))
         case "RoomLooted":

@@ -52,7 +52,7 @@ def describe_effect(effect: Effect, catalog: Catalog) -> str:
     """One bad-stuff step in words, for the combat screen."""
     op = effect.op
     if op == "manual":
-        return str(effect.get("text", ""))
+        return _(str(effect.get("text", "")))       # the card's instruction, from the catalogs (cards/data)
     if op == "lose-levels":
         n = int(effect.get("n", 1))
         return _("lose 1 level") if n == 1 else _("lose {n} levels").format(n=n)
