@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cards.files import write_atomically
+from engine.messages import Seq, msg
 from engine.state import PLAYER_TOKENS
 
 log = logging.getLogger(__name__)
@@ -132,7 +133,8 @@ class TagRegistry:
         except FileNotFoundError:
             return
         except OSError as exc:
-            self._problem(f"{path}: cannot read it ({exc.strerror or exc}); starting with no tags")
+            self._problem(Seq([msg("{file}: cannot read it ({error})", file=str(path), error=exc.strerror or str(exc)),
+                               msg("starting with no tags")], "sentences"))
             return
         text = raw.decode("utf-8-sig", errors="replace")
         rows, problems = parse_tag_csv(text, known, {})
@@ -145,7 +147,8 @@ class TagRegistry:
         try:
             self.save()
         except OSError as exc:
-            self._problem(f"{path}: cannot write a clean copy ({exc.strerror or exc}); using the good rows anyway")
+            self._problem(msg("{file}: cannot write a clean copy ({error}); using the good rows anyway",
+                              file=str(path), error=exc.strerror or str(exc)))
 
     def _problem(self, text: str) -> None:
         log.warning("tag registry: %s", text)
@@ -161,7 +164,8 @@ class TagRegistry:
         try:
             aside.write_bytes(raw)      # exactly what was read, for whoever wants to recover a row by hand
         except OSError as exc:
-            self._problem(f"{path}: cannot keep the damaged file aside ({exc.strerror or exc})")
+            self._problem(msg("{file}: cannot keep the damaged file aside ({error})", file=str(path),
+                              error=exc.strerror or str(exc)))
             return None
         log.warning("tag registry: kept the damaged %s aside as %s", path, aside)
         return aside
@@ -172,9 +176,10 @@ class TagRegistry:
             return None
         skipped = sum(1 for p in self.problems if p.endswith("row skipped"))
         name = self.path.name if self.path else "the tag registry"
-        head = f"{name} was damaged: skipped {skipped} bad row(s), kept {len(self)} tag(s)" if skipped else self.problems[0]
+        head = msg("{file} was damaged: skipped {n} bad row(s), kept {count} tag(s)", file=name, n=skipped,
+                   count=len(self)) if skipped else self.problems[0]
         if self.moved_aside is not None:
-            head += f"; the old file is kept as {self.moved_aside.name}"
+            return Seq([head, msg("the old file is kept as {file}", file=self.moved_aside.name)], "sentences")
         return head
 
     def lookup(self, uid: str) -> str | None:

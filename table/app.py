@@ -105,7 +105,7 @@ def run(config: Config, *, sim: bool) -> int:
         threading.Thread(target=_pipe_script, args=(keyboard, buttons, table), daemon=True).start()
     reader.start()
     buttons.start()
-    picker = Picker()
+    picker = Picker({cid: (card.name, *card.names.values()) for cid, card in ctl.catalog.items()})
 
     def view():  # type: ignore[no-untyped-def]
         v = build_view(ctl, entry=picker.entry, language=language)
@@ -174,7 +174,8 @@ def run(config: Config, *, sim: bool) -> int:
 class Picker:
     """The simulator's typed entry and its type-ahead suggestions."""
 
-    def __init__(self) -> None:
+    def __init__(self, other_names: dict[str, tuple[str, ...]] | None = None) -> None:
+        self.other_names = other_names or {}      # card id -> every name it has, in any language
         self.entry = ""
         self.pick = 0
         self.suggestions: list[tuple[str, str]] = []
@@ -187,7 +188,7 @@ class Picker:
         key = (self.entry, len(view.state["players"]))
         if key != self._for:
             players = [(p["id"], p["name"]) for p in view.state["players"]]
-            self.suggestions = suggest(self.entry, view.names, players)
+            self.suggestions = suggest(self.entry, view.names, players, other_names=self.other_names)
             self.pick = min(self.pick, max(0, len(self.suggestions) - 1))
             self._for = key
 

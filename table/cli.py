@@ -65,7 +65,13 @@ def cmd_cards(args: argparse.Namespace) -> int:
             return 1
         print(f"ok: {len(cards)} cards, {sum(c.copies for c in cards)} copies in {len(paths)} file(s)")
         return 0
-    catalog = load_catalog(config.card_set_files())
+    from cards.names import with_names
+
+    catalog = with_names(load_catalog(config.card_set_files()), config.state_dir)
+    if args.action == "names":
+        from table.names_cli import names_command
+
+        return names_command(args, catalog, config.state_dir)
     if args.action == "search":
         if not args.args:
             print("munchkin-table cards search: say what to look for, e.g. 'cards search dragon'", file=sys.stderr)
@@ -190,9 +196,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_simulate)
     p = with_config(sub.add_parser("state", help="print the state JSON of the current game"))
     p.set_defaults(func=cmd_state)
-    p = with_config(sub.add_parser("cards", help="list the catalog; 'cards validate [PATH...]'; 'cards search TEXT'"))
-    p.add_argument("action", nargs="?", choices=["validate", "search"])
+    p = with_config(sub.add_parser("cards", help="list the catalog; 'cards validate [PATH...]'; 'cards search TEXT'; "
+                                                 "'cards names export --lang es' / 'cards names import FILE.csv'"))
+    p.add_argument("action", nargs="?", choices=["validate", "search", "names"])
     p.add_argument("args", nargs="*", metavar="PATH|TEXT")
+    p.add_argument("--lang", choices=["es", "zh"], help="cards names export: the language of the names")
     p.add_argument("--json", action="store_true", help="print a JSON list of card objects")
     p.set_defaults(func=cmd_cards)
     p = with_config(sub.add_parser("tags", help="'tags import FILE.csv' or 'tags export [FILE.csv]'"))

@@ -16,11 +16,12 @@ def as_uid(entry: str) -> str | None:
 
 
 def suggest(entry: str, names: dict[str, str], players: Iterable[tuple[str, str]] = (), *,
-            limit: int = 6) -> list[tuple[str, str]]:
+            other_names: dict[str, Iterable[str]] | None = None, limit: int = 6) -> list[tuple[str, str]]:
     """(id, label) pairs that ``entry`` could mean, best first.
 
     A digit 1-6 means that player's token; otherwise prefix matches of ids, names and
-    player names come before matches inside a word.
+    player names come before matches inside a word. A card is found by any of its names
+    (``other_names``: card id -> its names in every language), shown by its name in ``names``.
     """
     typed = entry.strip().lower()
     if not typed:
@@ -30,18 +31,24 @@ def suggest(entry: str, names: dict[str, str], players: Iterable[tuple[str, str]
         return [(pid, label) for pid, label in tokens if pid == f"player-{typed}"][:limit]
     candidates = tokens + [(cid, f"{name}") for cid, name in names.items()]
     scored = []
+    other = other_names or {}
     for cid, label in candidates:
-        low_id, low_label = cid.lower(), label.lower()
-        if low_id == typed:
-            rank = 0
-        elif low_id.startswith(typed) or low_label.startswith(typed):
-            rank = 1
-        elif any(w.startswith(typed) for w in low_label.replace("-", " ").split()):
-            rank = 2
-        elif typed in low_id or typed in low_label:
-            rank = 3
-        else:
+        ranks = [_rank(typed, cid.lower(), alias.lower()) for alias in (label, *other.get(cid, ()))]
+        found = [r for r in ranks if r is not None]
+        if not found:
             continue
-        scored.append((rank, len(label), label, cid))
+        scored.append((min(found), len(label), label, cid))
     scored.sort()
     return [(cid, label) for _r, _n, label, cid in scored[:limit]]
+
+
+def _rank(typed: str, low_id: str, low_label: str) -> int | None:
+    if low_id == typed:
+        return 0
+    if low_id.startswith(typed) or low_label.startswith(typed):
+        return 1
+    if any(w.startswith(typed) for w in low_label.replace("-", " ").split()):
+        return 2
+    if typed in low_id or typed in low_label:
+        return 3
+    return None

@@ -10,13 +10,16 @@ from pathlib import Path
 from typing import Any
 
 from cards.loader import load_catalog
+from cards.names import with_names
 from cards.tags import TagRegistry
 from drivers.base import Clock
 from drivers.events import InputEvent
 from engine.cards import Catalog
 from engine.errors import MunchkinError
+from engine.messages import Seq, msg
 from table.config import Config
 from table.controller import Controller, PlayerDefaults
+from table.i18n import set_card_names
 from table.journal import Journal
 
 log = logging.getLogger(__name__)
@@ -127,18 +130,19 @@ def build_table(config: Config, clock: Clock, *, state_dir: Path | None = None, 
                 feedback: Any = None, seed_source: Any = None) -> Table:
     directory = state_dir or config.state_dir
     directory.mkdir(parents=True, exist_ok=True)
-    catalog = catalog or load_catalog(config.card_set_files())
+    catalog = with_names(catalog or load_catalog(config.card_set_files()), directory)
+    set_card_names({lang: {c.id: c.names[lang] for c in catalog.values() if c.names.get(lang)} for lang in ("es", "zh")})
     registry = TagRegistry(directory / TAGS_FILE, known=catalog)
     journal = Journal(directory / JOURNAL_FILE)
     players = PlayerDefaults({token: (p.name, p.sex) for token, p in config.players.items()})
     controller = Controller(catalog, journal, registry, clock, ruleset=config.rules, feedback=feedback,
                             token_seconds=config.table.token_seconds,
                             players=players, seed_source=seed_source)
-    damage = []
+    damage: list[Any] = []
     if journal.moved_aside is not None:
-        damage.append(f"the saved games were damaged; kept aside as {journal.moved_aside.name}")
+        damage.append(msg("the saved games were damaged; kept aside as {file}", file=journal.moved_aside.name))
     if registry.problems:
         damage.append(registry.damage_report())
     if damage:
-        controller.say("; ".join(d for d in damage if d), "refusal")
+        controller.say(Seq([d for d in damage if d], "sentences"), "refusal")
     return Table(config, catalog, registry, journal, controller, EventQueue())
