@@ -32,6 +32,7 @@ from drivers.base import Clock, EventSink
 from drivers.events import ReaderStatus
 from drivers.iso14443 import bcc, crc_a
 from drivers.presence import PollingReader
+from drivers.said import Said, reason
 
 log = logging.getLogger(__name__)
 
@@ -65,14 +66,12 @@ class _BadFrame(Exception):
     """A poll's answer was spoilt (CRC, collision, bad BCC); the poll is dropped."""
 
 
-def wiring_message(version: int, *, spi_bus: int, spi_device: int, reset_pin: int) -> str:
-    cs_pin = {0: 24, 1: 26}.get(spi_device, "?")
-    rst = f"BCM {reset_pin} (header pin {BCM_TO_HEADER.get(reset_pin, '?')})"
-    return (
-        f"MFRC522 on /dev/spidev{spi_bus}.{spi_device} reads VersionReg 0x{version:02X}, so nothing answers: "
-        f"check the wiring: SDA to CE{spi_device} (header pin {cs_pin}), SCK to pin 23, MOSI to pin 19, "
-        f"MISO to pin 21, RST to {rst}, 3.3V (not 5V) and GND"
-    )
+def wiring_message(version: int, *, spi_bus: int, spi_device: int, reset_pin: int) -> Said:
+    return Said("MFRC522 on {device} reads VersionReg {version}, so nothing answers: check the wiring: SDA to {ce} "
+                "(header pin {cs_pin}), SCK to pin 23, MOSI to pin 19, MISO to pin 21, RST to BCM {rst} "
+                "(header pin {rst_pin}), 3.3V (not 5V) and GND",
+                device=f"/dev/spidev{spi_bus}.{spi_device}", version=f"0x{version:02X}", ce=f"CE{spi_device}",
+                cs_pin={0: 24, 1: 26}.get(spi_device, "?"), rst=reset_pin, rst_pin=BCM_TO_HEADER.get(reset_pin, "?"))
 
 
 class Mfrc522Reader(PollingReader):
@@ -123,17 +122,18 @@ class Mfrc522Reader(PollingReader):
             import RPi.GPIO as GPIO
             from mfrc522 import MFRC522
         except ImportError as exc:
-            raise Mfrc522Error(
-                f"cannot import the MFRC522 library ({exc}); install it with "
-                "'pip install --no-deps mfrc522==0.0.7' plus spidev and rpi-lgpio (./go does this on a Pi)"
-            ) from exc
+            raise Mfrc522Error(Said(
+                "cannot import the MFRC522 library ({error}); install it with "
+                "'pip install --no-deps mfrc522==0.0.7' plus spidev and rpi-lgpio (./go does this on a Pi)",
+                error=str(exc))) from exc
         # 0.0.7 takes pin_rst in whatever numbering RPi.GPIO is in, and picks BOARD
         # if none is set: make it BCM, like the config's pin numbers.
         mode = GPIO.getmode()
         if mode is None:
             GPIO.setmode(GPIO.BCM)
         elif mode != GPIO.BCM:
-            raise Mfrc522Error(f"RPi.GPIO is already in BOARD numbering; the MFRC522 reset pin BCM {self.reset_pin} needs BCM")
+            raise Mfrc522Error(Said("RPi.GPIO is already in BOARD numbering; the MFRC522 reset pin BCM {pin} needs BCM",
+                                    pin=self.reset_pin))
         self._gpio = GPIO
         logger = logging.getLogger("mfrc522Logger")
         handlers = list(logger.handlers)
@@ -141,15 +141,18 @@ class Mfrc522Reader(PollingReader):
         try:
             chip = MFRC522(bus=self.spi_bus, device=self.spi_device, spd=self.spi_speed, pin_rst=self.reset_pin)
         except FileNotFoundError as exc:
-            raise Mfrc522Error(f"{path} does not exist: enable SPI (sudo raspi-config nonint do_spi 0, or dtparam=spi=on) and reboot") from exc
+            raise Mfrc522Error(Said("{device} does not exist: enable SPI (sudo raspi-config nonint do_spi 0, "
+                                    "or dtparam=spi=on) and reboot", device=path)) from exc
         except PermissionError as exc:
-            raise Mfrc522Error(f"no permission to open {path} or the GPIO: add the user to the spi and gpio groups") from exc
+            raise Mfrc522Error(Said("no permission to open {device} or the GPIO: add the user to the spi and gpio groups",
+                                    device=path)) from exc
         except OSError as exc:
             # the constructor opened the SPI device, then its initialisation failed: close
             # that handle, or every reconnection attempt would leak a file descriptor
             _close_half_built(exc, MFRC522)
             self._free_reset_pin()
-            raise Mfrc522Error(f"SPI error on {path} while initialising the MFRC522: {exc}") from exc
+            raise Mfrc522Error(Said("SPI error on {device} while initialising the MFRC522: {error}", device=path,
+                                    error=str(exc))) from exc
         finally:
             # every MFRC522() adds a StreamHandler, so its lines would repeat; use ours
             for handler in logger.handlers[:]:
@@ -160,7 +163,7 @@ class Mfrc522Reader(PollingReader):
         except OSError as exc:
             self.chip = chip
             self._release()
-            raise Mfrc522Error(f"SPI error on {path} reading VersionReg: {exc}") from exc
+            raise Mfrc522Error(Said("SPI error on {device} reading VersionReg: {error}", device=path, error=str(exc))) from exc
         if version in NO_CHIP:
             self.chip = chip
             self._release()
@@ -173,12 +176,13 @@ class Mfrc522Reader(PollingReader):
             version = self.open()
         except (Mfrc522Error, OSError) as exc:
             self._release()
-            self._report(False, f"reader offline: {exc}")
+            self._report(False, Said("reader offline: {why}", why=reason(exc)))
             return False
         if self.online is False:
             self.reconnects += 1
-        kind = KNOWN_VERSIONS.get(version, "unknown MFRC522 variant")
-        self._report(True, f"{kind} (VersionReg 0x{version:02X}) ready on spi{self.spi_bus}.{self.spi_device}")
+        kind = KNOWN_VERSIONS.get(version) or Said("unknown MFRC522 variant")
+        self._report(True, Said("{kind} (VersionReg {version}) ready on {device}", kind=kind, version=f"0x{version:02X}",
+                                device=f"spi{self.spi_bus}.{self.spi_device}"))
         return True
 
     def _release(self) -> None:
@@ -218,7 +222,9 @@ class Mfrc522Reader(PollingReader):
             return
         except OSError as exc:
             self._release()
-            self._report(False, f"reader offline: SPI error on spi{self.spi_bus}.{self.spi_device}: {exc}")
+            self._report(False, Said("reader offline: {why}", why=Said("SPI error on {device}: {error}",
+                                                                    device=f"spi{self.spi_bus}.{self.spi_device}",
+                                                                    error=str(exc))))
             return
         self._saw(uid)
 
@@ -232,8 +238,9 @@ class Mfrc522Reader(PollingReader):
         version = chip.Read_MFRC522(VERSION_REG)
         if version in NO_CHIP:
             self._release()
-            self._report(False, f"reader offline: the MFRC522 on spi{self.spi_bus}.{self.spi_device} stopped answering "
-                                f"(VersionReg 0x{version:02X}); check its cable and power")
+            self._report(False, Said("reader offline: {why}", why=Said(
+                "the MFRC522 on {device} stopped answering (VersionReg {version}); check its cable and power",
+                device=f"spi{self.spi_bus}.{self.spi_device}", version=f"0x{version:02X}")))
             return False
         if not chip.Read_MFRC522(TX_CONTROL_REG) & ANTENNA_ON:
             log.warning("%r: the chip lost its set-up (power-cycled?); initialising it again", self)

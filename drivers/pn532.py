@@ -18,6 +18,7 @@ import serial
 
 from drivers.base import Clock, EventSink
 from drivers.events import ReaderStatus
+from drivers.said import Said, reason
 from drivers.hsu import ACK, CHIP_TFI, Frame, FrameKind, FrameParser, encode
 from drivers.presence import PollingReader
 
@@ -103,12 +104,13 @@ class Pn532Reader(PollingReader):
             self.call(RF_CONFIGURATION, bytes([0x05, 0xFF, 0x01, self.passive_retries]))
         except (serial.SerialException, OSError, Pn532Error) as exc:
             self._release()
-            self._report(False, f"reader offline: {describe(exc, self.port)}")
+            self._report(False, Said("reader offline: {why}", why=describe(exc, self.port)))
             return False
         if self.online is False:
             self.reconnects += 1
         ic, ver, rev = self.firmware[:3] if len(self.firmware) >= 3 else (0, 0, 0)
-        self._report(True, f"PN532 (IC {ic:02X}, firmware {ver}.{rev}) ready on {self.port}")
+        self._report(True, Said("PN532 (IC {ic}, firmware {firmware}) ready on {port}", ic=f"{ic:02X}",
+                                firmware=f"{ver}.{rev}", port=self.port))
         return True
 
     def poll_once(self) -> None:
@@ -124,7 +126,7 @@ class Pn532Reader(PollingReader):
             return
         except (serial.SerialException, OSError) as exc:
             self._release()
-            self._report(False, f"reader offline: {describe(exc, self.port)}")
+            self._report(False, Said("reader offline: {why}", why=describe(exc, self.port)))
             return
         self._saw(uid)
 
@@ -145,20 +147,22 @@ class Pn532Reader(PollingReader):
             self._serial.write(request)
             frame = self._next_frame(self.ack_timeout)
             if frame is None or frame.kind is not FrameKind.ACK:
-                problem = "no ACK" if frame is None else f"{frame.kind.name} instead of ACK"
+                problem = Said("no ACK") if frame is None else Said("{kind} instead of ACK", kind=frame.kind.name)
                 continue
             deadline = time.monotonic() + self.answer_timeout
             while True:
                 frame = self._next_frame(deadline - time.monotonic())
                 if frame is None:
-                    problem = "ACK but no answer"
+                    problem = Said("ACK but no answer")
                     break
                 if frame.kind is FrameKind.ERROR:
-                    raise Pn532Error(f"command {command:02X}: the PN532 answered with an error frame")
+                    raise Pn532Error(Said("command {command}: the PN532 answered with an error frame",
+                                          command=f"{command:02X}"))
                 if frame.kind is FrameKind.DATA and frame.tfi == CHIP_TFI and frame.data[:1] == bytes([command + 1]):
                     return frame.data[1:]
-                problem = f"unexpected {frame!r}"
-        raise Pn532Error(f"command {command:02X}: {problem} after {self.retries} tries")
+                problem = Said("unexpected {frame}", frame=repr(frame))
+        raise Pn532Error(Said("command {command}: {problem} after {tries} tries", command=f"{command:02X}",
+                              problem=problem, tries=self.retries))
 
     def _next_frame(self, timeout: float) -> Frame | None:
         deadline = time.monotonic() + max(timeout, 0)
@@ -185,13 +189,14 @@ class Pn532Reader(PollingReader):
             self.sink.put(ReaderStatus(self.name, online, message, self.clock.monotonic()))
 
 
-def describe(exc: BaseException, port: str) -> str:
+def describe(exc: BaseException, port: str) -> Said:
     """A short reason for the screen, naming the port."""
     errno = getattr(exc, "errno", None)
     if errno == 2:
-        return f"{port} does not exist (is the UART enabled and the reader plugged in?)"
+        return Said("{port} does not exist (is the UART enabled and the reader plugged in?)", port=port)
     if errno == 13:
-        return f"no permission to open {port} (add the user to the dialout group)"
+        return Said("no permission to open {port} (add the user to the dialout group)", port=port)
     if isinstance(exc, Pn532Error):
-        return f"no PN532 answers on {port} ({exc}); check TX/RX wiring, power and the HSU mode switches"
-    return f"{port}: {exc}"
+        return Said("no PN532 answers on {port} ({detail}); check TX/RX wiring, power and the HSU mode switches",
+                    port=port, detail=reason(exc))
+    return Said("{port}: {error}", port=port, error=str(exc))

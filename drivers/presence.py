@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 from drivers.base import Clock, EventSink, SystemClock
 from drivers.events import Tap
+from drivers.said import Said
 
 
 log = logging.getLogger(__name__)
@@ -141,7 +142,7 @@ class PollingReader:
             except Exception as exc:  # a driver bug or a library surprise must not end the thread for good
                 log.exception("%r: unexpected error; reconnecting", self)
                 self._release()
-                self._report(False, f"reader offline: unexpected error: {exc!r}")
+                self._report(False, Said("reader offline: {why}", why=Said("unexpected error: {error}", error=repr(exc))))
                 self._stop.wait(next(delays))
                 continue
             self._stop.wait(self.poll_interval)

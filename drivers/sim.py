@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from drivers.base import Clock, EventSink, SystemClock
 from drivers.events import BUTTONS, Press, ReaderStatus, Release, Tap, normalise_uid
+from drivers.said import Said
 
 
 class SimReader:
@@ -19,7 +20,7 @@ class SimReader:
 
     def start(self) -> None:
         self.is_open = True
-        self.sink.put(ReaderStatus(self.name, True, "simulated reader ready", self.clock.monotonic()))
+        self.sink.put(ReaderStatus(self.name, True, Said("simulated reader ready"), self.clock.monotonic()))
 
     def scan(self, uid: str) -> None:
         """Present a tag to the simulated pad."""
@@ -29,7 +30,7 @@ class SimReader:
         """Present a card (or player token) by name, as if its tag were enrolled."""
         self.sink.put(Tap("", self.clock.monotonic(), self.name, card=name))
 
-    def unplug(self, message: str = "simulated reader unplugged") -> None:
+    def unplug(self, message: str = Said("simulated reader unplugged")) -> None:
         self.sink.put(ReaderStatus(self.name, False, message, self.clock.monotonic()))
 
     def close(self) -> None:

@@ -11,11 +11,12 @@ from __future__ import annotations
 import logging
 import random
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Any, Callable
 
 from cards.tags import TagRegistry, is_player_token
 from drivers.base import Clock, Feedback
 from drivers.events import InputEvent, Press, ReaderStatus, Release, Tap
+from drivers.said import Said
 from drivers.sim import NullFeedback
 from engine import commands as c
 from engine.cards import Catalog, CardDef, Kind
@@ -26,6 +27,7 @@ from engine.state import GameState, Phase
 from engine.rules import Ruleset
 from table.describe import describe_events
 from table.history import History
+from table.i18n import from_driver
 from table.journal import Journal, JournalError
 
 log = logging.getLogger(__name__)
@@ -56,11 +58,14 @@ ABILITY_LABELS = {"berserk": word("Berserk"), "turning": word("Turning"), "charm
 
 
 def reader_reason(event: ReaderStatus) -> str:
-    """A reader's reason as a message: the driver sends its template and values beside the English."""
-    template = getattr(event, "template", "")
-    if template:
-        return Msg(template, **dict(getattr(event, "values", ()) or ()))
-    return event.message
+    """A reader's reason as a message: the driver's ``Said`` keeps its template and values beside the English."""
+    return from_driver(event.message)
+
+
+def reason_of(exc: BaseException) -> Any:
+    """What an error says: the message it was raised with, else its text."""
+    first = exc.args[0] if exc.args else None
+    return first if isinstance(first, (Msg, Said)) else str(exc)
 
 
 # What a card needs besides being tapped, by the effect that needs it: a player's token,
@@ -132,7 +137,7 @@ class Controller:
         try:
             self.game = self.journal.new_game(self.seed_source(), self.ruleset)
         except JournalError as exc:
-            self.refuse(msg("no new game: {why}", why=exc))
+            self.refuse(msg("no new game: {why}", why=reason_of(exc)))
             return
         self.history = History(self.catalog, self.game.seed, self.game.ruleset)
         self.state = self.history.state
@@ -177,7 +182,7 @@ class Controller:
         try:
             self.journal.append(self.game.id, cmd)      # durable before anything shows it
         except JournalError as exc:
-            return self.refuse(msg("not done: {why}", why=exc))
+            return self.refuse(msg("not done: {why}", why=reason_of(exc)))
         self.history.push(cmd, result.state)
         self.state = result.state
         self.last_events = result.events
@@ -198,7 +203,7 @@ class Controller:
         try:
             popped = self.journal.pop(self.game.id)
         except JournalError as exc:
-            return self.refuse(msg("not undone: {why}", why=exc))
+            return self.refuse(msg("not undone: {why}", why=reason_of(exc)))
         if not popped:
             return self.refuse(msg("nothing to undo: this game has no actions yet"))
         self.state = self.history.pop()
@@ -234,7 +239,7 @@ class Controller:
         if isinstance(event, ReaderStatus):
             was_online = self.reader_online
             self.reader_online = event.online
-            self.reader_message = event.message
+            self.reader_message = reader_reason(event)
             self.feedback.reader_online(event.online)
             self.revision += 1
             if not event.online:

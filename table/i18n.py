@@ -17,6 +17,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
+from drivers.said import Said
 from engine.messages import CardRef, Msg, PlayerRef, Seq, Word, render_value
 
 log = logging.getLogger(__name__)
@@ -124,19 +125,23 @@ class _Current:
 CURRENT = _Current()
 
 
+def from_driver(said: Any) -> Any:
+    """A driver's ``Said`` (and the ones inside it) as an engine message; anything else as it is."""
+    if isinstance(said, Said):
+        return Msg(said.template, **{k: from_driver(v) for k, v in said.values.items()})
+    return said
+
+
 def text(value: Any) -> str:
     """Any message, word, list, card, player or fixed string in the current language."""
     if value is None or value == "":
         return ""
+    if isinstance(value, Said):
+        value = from_driver(value)
     if isinstance(value, (Msg, Seq, CardRef, PlayerRef, Word)):
         return str(render_value(value, CURRENT))
     if isinstance(value, str):
-        translated = _translation.gettext(value)
-        if translated == value and _language != "en":
-            from table.reader_text import translate_message    # a reader's or a damaged file's own sentence
-
-            return translate_message(value)
-        return translated
+        return _translation.gettext(value)
     return str(value)
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from engine.commands import Command, command_from_dict, command_to_dict
 from engine.errors import MunchkinError
+from engine.messages import msg
 from engine.rules import Ruleset
 
 log = logging.getLogger(__name__)
@@ -108,7 +109,8 @@ class Journal:
             return self.db.execute(sql, args)
         except sqlite3.Error as exc:
             log.error("journal %s: cannot write: %s", self.path, exc)
-            raise JournalError(f"the game could not be saved ({exc}), check the disk at {self.path.parent}") from exc
+            raise JournalError(msg("the game could not be saved ({error}), check the disk at {path}", error=str(exc),
+                                   path=str(self.path.parent))) from exc
 
     def pop(self, game: int) -> bool:
         """Drop the last command of ``game``; False when there is none."""

@@ -310,6 +310,7 @@ def _reader_reasons(tmp_path: Path) -> list[str]:
     from drivers.emulators.pn532 import Pn532Emulator
     from drivers.mfrc522_spi import Mfrc522Reader
     from drivers.pn532 import Pn532Reader, describe
+    from drivers.said import Said
 
     sink: queue.Queue = queue.Queue()
     clock = ManualClock(1.0)
@@ -319,7 +320,7 @@ def _reader_reasons(tmp_path: Path) -> list[str]:
         emu.inject("silence", times=3)
         reader.connect()
         reader.close()
-    said = ["reader offline: " + describe(PermissionError(13, "Permission denied"), "/dev/serial0")]
+    said = [Said("reader offline: {why}", why=describe(PermissionError(13, "Permission denied"), "/dev/serial0"))]
     hw = install_fakes()
     hw.clear()
     try:
