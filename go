@@ -53,17 +53,15 @@ setup() {
     touch "$stamp"
 }
 
-# Chinese needs a CJK font: apt's fonts-wqy-microhei (1.6 MB) where we may use apt,
-# else the same font from PyPI (paperang-p2-fonts-cjk), which needs no root.
+# Chinese needs a CJK font: apt's fonts-wqy-microhei (1.6 MB) where we may use apt. Without
+# it the table uses the subset of Noto Sans SC it ships (table/assets/fonts, under the OFL).
 fonts() {
-    "$VENV/bin/python" -m table.fonts --check zh >/dev/null 2>&1 && return
+    "$VENV/bin/python" -m table.fonts --check-system zh >/dev/null 2>&1 && return
     if [ "$(id -u)" = 0 ] || sudo -n true 2>/dev/null; then
         as_root apt-get install -y -q fonts-wqy-microhei >/dev/null 2>&1 \
-            || { as_root apt-get update -q >/dev/null 2>&1 && as_root apt-get install -y -q fonts-wqy-microhei >/dev/null 2>&1; } || true
+            || { as_root apt-get update -q >/dev/null 2>&1 && as_root apt-get install -y -q fonts-wqy-microhei >/dev/null 2>&1; } \
+            || echo "go: could not install fonts-wqy-microhei; Chinese uses the font in table/assets/fonts" >&2
     fi
-    "$VENV/bin/python" -m table.fonts --check zh >/dev/null 2>&1 && return
-    "$VENV/bin/python" -m pip install -q paperang-p2-fonts-cjk \
-        || echo "go: no Chinese font installed; Chinese text will fall back (see table/fonts.py)" >&2
 }
 
 cmd=${1:-run}

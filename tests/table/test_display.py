@@ -150,7 +150,7 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 def test_chinese_screen_draws_real_glyphs_not_boxes(rig_factory) -> None:
     rig = rig_factory((800, 480), "zh").run(SCENES["combat"])
     painter = rig.display.painter
-    assert painter.font_choice.has_cjk, "no CJK font: ./go installs fonts-wqy-microhei or paperang-p2-fonts-cjk"
+    assert painter.font_choice.has_cjk, "no CJK font: ./go installs fonts-wqy-microhei, and table/assets/fonts ships one"
     chars = sorted({ch for d in rig.display.drawn for ch in d.text if CJK.match(ch)})
     assert len(chars) >= 10, chars
     font = painter.font(32)
