@@ -22,12 +22,12 @@ SIZES = [(800, 480), (1920, 1080), (720, 1280)]
 NOTES = """## Notes
 
 - **Language**: `[display] language = "en" | "es" | "zh"`. Catalogs are
-  `table/locale/<lang>/LC_MESSAGES/munchkin_table.po`; `./go` compiles them
-  (`python -m table.i18n compile`). Controller and engine sentences are matched against
-  templates in `table/i18n.py` and shown in English when none matches.
+  `table/locale/<lang>/LC_MESSAGES/munchkin_table.po`, kept with Babel; `./go` compiles them
+  (`python -m table.catalogs compile`). The engine and the controller hand over messages as
+  templates with values; `table/i18n.py` turns them into words in the screen's language.
 - **Chinese font**: `python -m table.fonts` shows the font per language. `./go` installs
-  `fonts-wqy-microhei` with apt when it may, else the PyPI package `paperang-p2-fonts-cjk`
-  (the same Micro Hei, no root). Noto Sans CJK SC (`fonts-noto-cjk`, face 2 of the .ttc) is
+  `fonts-wqy-microhei` with apt when it may; otherwise the subset of Noto Sans SC shipped in
+  `table/assets/fonts` is used (SIL Open Font License). Noto Sans CJK SC (`fonts-noto-cjk`, face 2 of the .ttc) is
   preferred when installed. `[display] font = "/path/to/font.ttc"` overrides.
   A missing font is logged and the screen falls back to a Latin font.
 - **Sound**: die roll and victory, synthesised in `table/sound.py`; `[display] sound = false`
