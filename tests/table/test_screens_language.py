@@ -50,13 +50,15 @@ def _uncut(text: str, names: list[str]) -> str:
         return text
     words = text[:-1].split(" ")
     for i in range(len(words)):
-        tail = " ".join(words[i:])
+        tail = " ".join(words[i:]).lstrip("(（「“:：")
         if tail and any(name.startswith(tail) for name in names):
             return " ".join(words[:i])
     return " ".join(words[:-1])
 
 
-SCRIPTS = {**{f"scene {k}": v for k, v in SCENES.items()}, "mixed": MIXED}
+GOLDEN = sorted((Path(__file__).parent.parent / "golden").glob("*.txt"))
+SCRIPTS = {**{f"scene {k}": v for k, v in SCENES.items()}, "mixed": MIXED,
+           **{p.name: p.read_text(encoding="utf-8") for p in GOLDEN}}
 
 
 @pytest.mark.parametrize("lang", ["es", "zh"])
