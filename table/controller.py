@@ -26,6 +26,7 @@ from engine.rules import Ruleset
 from table.describe import describe_events
 from table.history import History
 from table.journal import Journal, JournalError
+from table.records import Records
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +74,8 @@ class Controller:
     def __init__(self, catalog: Catalog, journal: Journal, registry: TagRegistry, clock: Clock, *,
                  ruleset: Ruleset | None = None, feedback: Feedback | None = None,
                  token_seconds: float = 8.0,
-                 players: PlayerDefaults | None = None, seed_source: Callable[[], int] | None = None) -> None:
+                 players: PlayerDefaults | None = None, seed_source: Callable[[], int] | None = None,
+                 wall: Callable[[], float] | None = None) -> None:
         self.catalog = catalog
         self.journal = journal
         self.registry = registry
@@ -92,6 +94,7 @@ class Controller:
         self.last_events: tuple[Event, ...] = ()
         self.basket: list[str] = []            # items chosen for selling; NEXT sells them
         self.revision = 0
+        self.records = Records(journal.path, catalog, wall=wall)
         self._resume()
 
     # ------------------------------------------------------------ game lifecycle
@@ -109,6 +112,7 @@ class Controller:
             log.error("journal does not replay whole: action %d is refused; keeping the %d before it", kept + 1, kept)
             self.journal.truncate(record.id, kept)
             self.say(f"the saved game was damaged after action {kept}; resumed from there", "refusal")
+        self.records.resume(record, self.history.commands, self.state)
 
     @property
     def history_len(self) -> int:
@@ -116,10 +120,13 @@ class Controller:
 
     def start_new_game(self) -> None:
         try:
-            self.game = self.journal.new_game(self.seed_source(), self.ruleset)
+            game = self.journal.new_game(self.seed_source(), self.ruleset)
         except JournalError as exc:
             self.refuse(f"no new game: {exc}")
             return
+        self.records.leaving(self.state, len(self.history))    # an unfinished game stays listed, as abandoned
+        self.game = game
+        self.records.begin(game)
         self.history = History(self.catalog, self.game.seed, self.game.ruleset)
         self.state = self.history.state
         self.prompt = None
@@ -164,7 +171,8 @@ class Controller:
         except JournalError as exc:
             return self.refuse(f"not done: {exc}")
         self.history.push(cmd, result.state)
-        self.state = result.state
+        before, self.state = self.state, result.state
+        self.records.accepted(len(self.history), before, result.events, self.state)
         self.last_events = result.events
         text = describe_events(result.events, self.state, self.catalog)
         message = self.say(text, "event") if text else None
@@ -187,6 +195,7 @@ class Controller:
         if not popped:
             return self.refuse("nothing to undo: this game has no actions yet")
         self.state = self.history.pop()
+        self.records.undone(len(self.history), self.state)
         self.acting_override = None
         self.feedback.accepted()
         return Outcome(True, self.say("undone: the last action was taken back"))
