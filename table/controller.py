@@ -26,6 +26,7 @@ from engine.rules import Ruleset
 from table.describe import describe_events
 from table.history import History
 from table.journal import Journal, JournalError
+from table import records_menu
 from table.records import Records
 
 log = logging.getLogger(__name__)
@@ -95,7 +96,10 @@ class Controller:
         self.basket: list[str] = []            # items chosen for selling; NEXT sells them
         self.revision = 0
         self.records = Records(journal.path, catalog, wall=wall)
+        self.records_screen: dict[str, list] = {}      # the standings and past games, while shown
+        self.name_choices: list[str] = []              # the names a token may take, while chosen
         self._resume()
+        records_menu.resume_notice(self)
 
     # ------------------------------------------------------------ game lifecycle
 
@@ -247,6 +251,11 @@ class Controller:
         name = tap.card or self.registry.lookup(tap.uid)
         if name is None:
             return self.unknown_tag(tap.uid)
+        if self.prompt is not None and self.prompt.kind in ("standings", "games", "resume"):
+            self.prompt = None          # a tap goes back to the game, and acts
+        if self.prompt is not None and self.prompt.kind == "name" and not (
+                is_player_token(name) and self.state.has_player(name)):
+            self.prompt = None
         if is_player_token(name):
             return self.tap_token(name)
         if name not in self.catalog:
@@ -298,7 +307,7 @@ class Controller:
         state = self.state
         if state.phase is Phase.SETUP:
             if state.has_player(token):
-                return self.refuse(f"{state.player(token).name} has already joined; NEXT starts the game")
+                return records_menu.open_names(self, token)       # choose the name from those seen before
             name, sex = self.players.names.get(token, ("", "male"))
             return self.submit(c.Join(player=token, at=self.now, name_=name, sex=sex))
         if not state.has_player(token):
@@ -473,9 +482,12 @@ class Controller:
             leave = "Leave: sure?" if self.prompt.value else "Leave game"
             return {"roll": "Make " + ("female" if p.sex == "male" else "male"), "help": "Level +1",
                     "run": "Level −1", "next": leave, "undo": "Back"}
+        mine = records_menu.soft_keys(self)
+        if mine is not None:
+            return mine
         if self.prompt is not None:
             return {"roll": "", "help": "", "run": "", "next": "", "undo": "Cancel"}
-        keys = legal_buttons(self.state, self.catalog)
+        keys = records_menu.setup_keys(self, legal_buttons(self.state, self.catalog))
         if self.basket:
             gold = sum(self.catalog[c_].gold or 0 for c_ in self.basket)
             keys = {**keys, "next": f"Sell {gold} gold", "undo": "Empty basket"}
@@ -488,6 +500,10 @@ class Controller:
             return self.undo()
         if self.prompt is not None and self.prompt.kind == "enroll":
             self.prompt = None          # a button means the players moved on: the unknown tag is dropped
+        if self.prompt is not None and self.prompt.kind in records_menu.PROMPTS:
+            return records_menu.press(self, button)
+        if self.prompt is None and state.phase is Phase.SETUP and button in ("help", "run") and not self.basket:
+            return records_menu.open_screen(self, "standings" if button == "help" else "games")
         if self.prompt is not None and self.prompt.kind == "value":
             return self.press_in_value_prompt(button)
         if self.prompt is not None and self.prompt.kind == "monster":

@@ -126,6 +126,8 @@ def describe(event: Event, state: GameState, catalog: Catalog) -> str:
             return f"{_card(catalog, d['source'])} will hit {who} in the next combat"
         case "PlayerLeft":
             return f"{who} left the game"
+        case "PlayerRenamed":
+            return f"{d['player']} is now {d['name']}"
         case "RaceChosen" | "ClassChosen":
             return f"{who} is now {card}"
         case "RestFromHand":

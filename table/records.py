@@ -460,14 +460,12 @@ def open_read_only(path: Path) -> sqlite3.Connection | None:
     """The journal file opened for reading only; None when there is none yet."""
     if not path.exists():
         return None
-    uri = f"file:{path}?mode=ro"
-    db = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=5)
-    try:
-        db.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone()
-    except sqlite3.OperationalError:
-        db.close()
-        # A WAL database in a folder we may not write to (no -shm): read the file as it is.
-        db = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True, isolation_level=None)
+    if not Path(f"{path}-wal").exists():
+        # Nobody has the journal open (a table that has it open keeps its -wal file): read the file
+        # as it is, without the -wal and -shm files a WAL reader would otherwise leave behind.
+        return sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True, isolation_level=None)
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None, timeout=5)
+    db.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone()
     return db
 
 
