@@ -41,7 +41,7 @@ def do_rename(state: GameState, cmd: c.Rename, catalog: Catalog, events: list[Ev
         raise refuse(RejectCode.ILLEGAL_PLAY, f"a name has 1 to {NAME_LENGTH} characters")
     other = next((p for p in state.players if p.id != player.id and p.name.casefold() == name.casefold()), None)
     if other is not None:
-        raise refuse(RejectCode.ILLEGAL_PLAY, f"{other.id} is already called {name}")
+        raise refuse(RejectCode.ILLEGAL_PLAY, f"another player is already called {name}")
     player.name = name
     events.append(Event("PlayerRenamed", {"player": player.id, "name": name}))
 

@@ -127,7 +127,8 @@ def describe(event: Event, state: GameState, catalog: Catalog) -> str:
         case "PlayerLeft":
             return f"{who} left the game"
         case "PlayerRenamed":
-            return f"{d['player']} is now {d['name']}"
+            seat = next((i for i, p in enumerate(state.players, 1) if p.id == d["player"]), 0)
+            return f"the player in seat {seat} is now called {who}"
         case "RaceChosen" | "ClassChosen":
             return f"{who} is now {card}"
         case "RestFromHand":

@@ -106,9 +106,10 @@ def name_text(ctl: Controller) -> str:
     prompt = ctl.prompt
     assert prompt is not None
     name = ctl.name_choices[prompt.value]
+    who = ctl.state.player(prompt.player).name
     if len(ctl.name_choices) == 1:
-        return f"{prompt.player}: {name}; no other names seen yet (name players in the config)"
-    return (f"{prompt.player}: {name} ({prompt.value + 1} of {len(ctl.name_choices)}); ROLL or the token: next name, "
+        return f"{who}: no other names seen yet (name the players in the config)"
+    return (f"{who} → {name} ({prompt.value + 1} of {len(ctl.name_choices)}); ROLL or the token: next name, "
             f"RUN: previous, NEXT: take it, UNDO: keep the old")
 
 
@@ -163,7 +164,7 @@ def press(ctl: Controller, button: str) -> Outcome:
             ctl.prompt = None
             chosen = ctl.name_choices[prompt.value]
             if chosen == ctl.state.player(prompt.player).name:
-                return _outcome(ctl, f"{prompt.player} keeps the name {chosen}")
+                return _outcome(ctl, f"{chosen} keeps their name")
             return ctl.submit(c.Rename(player=prompt.player, name_=chosen, at=ctl.now))
         return ctl.refuse(f"{button.upper()} does nothing here: ROLL and RUN choose the name, NEXT takes it, "
                           f"UNDO keeps the old")

@@ -350,7 +350,7 @@ def test_the_engine_refuses_a_name_already_at_the_table(catalog) -> None:
     for token, name in (("player-1", "Ann"), ("player-2", "Bob")):
         state = apply(state, c.Join(player=token, name_=name), catalog).state
     refused = apply(state, c.Rename(player="player-2", name_="ann"), catalog)
-    assert isinstance(refused, Rejected) and "already called" in refused.message
+    assert isinstance(refused, Rejected) and refused.message == "another player is already called ann"
     assert isinstance(apply(state, c.Rename(player="player-2", name_=" "), catalog), Rejected)
     renamed = apply(state, c.Rename(player="player-2", name_="  Dee  "), catalog)
     assert renamed.state.player("player-2").name == "Dee"
@@ -396,3 +396,40 @@ def test_json_and_csv_exclude_each_other() -> None:
     with pytest.raises(SystemExit) as exc:
         main(["history", "--json", "--csv"])
     assert exc.value.code == 2
+
+
+def test_what_these_flows_say_is_translated(tmp_path: Path) -> None:
+    """Every message, prompt and soft key of the names, standings, past games and resume flows, in es and zh."""
+    from table import i18n
+
+    table = controller(tmp_path)
+    run(table, "tap player-1\ntap player-2\ntap player-3\npress next\n")
+    table.journal.close()
+    table = controller(tmp_path)                 # the unfinished game is found on start
+    ctl = table.controller
+    seen: list[tuple[str, bool]] = []
+
+    def note() -> None:
+        for text in (ctl.message.text if ctl.message else "", ctl.prompt.text if ctl.prompt else ""):
+            if text:
+                seen.append((text, False))
+        seen.extend((k, True) for k in ctl.soft_keys().values() if k)
+
+    note()
+    for line in ("press next", "press next", "tap player-1", "tap player-2", "tap player-3", "tap player-2",
+                 "press roll", "press help", "press next", "tap player-2", "press next", "tap player-1",
+                 "press undo", "press help", "press next", "press run", "press roll", "press undo"):
+        run(table, line + "\n")
+        note()
+    assert len({t for t, _k in seen}) > 15
+    untranslated = []
+    for lang in ("es", "zh"):
+        i18n.set_language(lang)
+        try:
+            for text, key in seen:
+                shown = i18n.translate_label(text) if key else i18n.translate_message(text)
+                if shown == text:
+                    untranslated.append(f"{lang}: {text}")
+        finally:
+            i18n.set_language("en")
+    assert not untranslated, "\n".join(sorted(set(untranslated)))
