@@ -290,6 +290,7 @@ class Records:
         self.facts = GameFacts()
         self.game = 0
         self.failed = False
+        self._shape: tuple[Any, ...] | None = None      # what the stored row's facts were made from
         self.db: sqlite3.Connection | None = None
         try:
             db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=5)
@@ -361,8 +362,16 @@ class Records:
     def write(self, state: GameState, actions: int) -> None:
         if self.db is None or not self.game:
             return
-        summary = self.facts.summary(self.game, state, actions)
+        facts = self.facts
+        shape = (self.game, len(facts.entries), facts.status(state), state.turn, tuple(state.winners), facts.started,
+                 facts.ended, facts.abandoned, tuple((p.id, p.name, p.level) for p in state.players))
         try:
+            if shape == self._shape and not self.failed:
+                # Most actions change no fact: only the count and the time of the last one.
+                self.db.execute("UPDATE game_record SET actions = ?, last = ? WHERE game = ?",
+                                (actions, facts.last, self.game))
+                return
+            summary = facts.summary(self.game, state, actions)
             self.db.execute(
                 "INSERT INTO game_record (game, status, started, ended, last, actions, summary, log) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(game) DO UPDATE SET status = excluded.status, "
@@ -370,6 +379,7 @@ class Records:
                 "actions = excluded.actions, summary = excluded.summary, log = excluded.log",
                 (self.game, summary["status"], summary["started"], summary["ended"], self.facts.last, actions,
                  json.dumps(summary, separators=(",", ":"), ensure_ascii=False), self.facts.log_json()))
+            self._shape = shape
             if self.failed:
                 log.info("records: writing again")
             self.failed = False
@@ -474,17 +484,24 @@ def read_summaries(db: sqlite3.Connection | None) -> list[dict[str, Any]]:
     if db is None:
         return []
     try:
-        rows = db.execute("SELECT summary FROM game_record WHERE status != ? ORDER BY game", (SETUP,)).fetchall()
+        rows = db.execute("SELECT summary, actions, last FROM game_record WHERE status != ? ORDER BY game",
+                          (SETUP,)).fetchall()
     except sqlite3.OperationalError as exc:
         if "no such table" in str(exc):
             return []
         raise
     out = []
-    for (text,) in rows:
+    for text, actions, last in rows:
         try:
-            out.append(json.loads(text))
+            summary = json.loads(text)
         except ValueError:
             log.error("records: a damaged summary row is left out")
+            continue
+        # the summary is rewritten when a fact changes; the count and the clock move with every action
+        summary["actions"] = actions
+        if summary["status"] == UNFINISHED and summary["started"] is not None and last is not None:
+            summary["minutes"] = round(max(0.0, last - summary["started"]) / 60, 1)
+        out.append(summary)
     return out
 
 
