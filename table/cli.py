@@ -51,18 +51,18 @@ def cmd_state(args: argparse.Namespace) -> int:
 
 
 def cmd_history(args: argparse.Namespace) -> int:
-    from table.records_cli import load_summaries, print_history
+    from table.records_cli import load, print_history
 
-    print_history(load_summaries(_config(args).state_dir), args.format)
+    print_history(load(_config(args).state_dir, "games"), args.format)
     return 0
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
     from cards.loader import load_catalog
-    from table.records_cli import load_summaries, print_stats
+    from table.records_cli import load, print_stats
 
     config = _config(args)
-    print_stats(load_summaries(config.state_dir), args.format, load_catalog(config.card_set_files()))
+    print_stats(load(config.state_dir, "tallies"), args.format, load_catalog(config.card_set_files()))
     return 0
 
 

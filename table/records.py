@@ -43,7 +43,8 @@ CREATE TABLE IF NOT EXISTS game_record (
     ended REAL,
     last REAL,
     actions INTEGER NOT NULL,
-    summary TEXT NOT NULL,
+    brief TEXT NOT NULL,
+    tally TEXT NOT NULL,
     log TEXT NOT NULL
 );
 """
@@ -237,6 +238,16 @@ class GameFacts:
                    abandoned=data.get("abandoned"))
 
 
+# What ``history`` reads of a game, and what ``stats`` reads of each player in it: stored apart,
+# so that listing hundreds of games parses only what it shows.
+BRIEF = ("id", "status", "started", "ended", "players", "winners", "turns", "actions", "minutes")
+TALLY = ("name", "won", "kills", "deaths", "runs", "escaped", "highest_level", "helped")
+
+
+def _json(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
 def _totals(state: GameState, combat: Any, catalog: Catalog) -> tuple[int, int]:
     from engine.strength import combat_totals
 
@@ -372,13 +383,16 @@ class Records:
                                 (actions, facts.last, self.game))
                 return
             summary = facts.summary(self.game, state, actions)
+            brief = {key: summary[key] for key in BRIEF}
+            tally = {"per_player": [{key: p[key] for key in TALLY} for p in summary["per_player"]],
+                     "monsters": summary["monsters"]}
             self.db.execute(
-                "INSERT INTO game_record (game, status, started, ended, last, actions, summary, log) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(game) DO UPDATE SET status = excluded.status, "
+                "INSERT INTO game_record (game, status, started, ended, last, actions, brief, tally, log) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(game) DO UPDATE SET status = excluded.status, "
                 "started = excluded.started, ended = excluded.ended, last = excluded.last, "
-                "actions = excluded.actions, summary = excluded.summary, log = excluded.log",
+                "actions = excluded.actions, brief = excluded.brief, tally = excluded.tally, log = excluded.log",
                 (self.game, summary["status"], summary["started"], summary["ended"], self.facts.last, actions,
-                 json.dumps(summary, separators=(",", ":"), ensure_ascii=False), self.facts.log_json()))
+                 _json(brief), _json(tally), self.facts.log_json()))
             self._shape = shape
             if self.failed:
                 log.info("records: writing again")
@@ -479,44 +493,57 @@ def open_read_only(path: Path) -> sqlite3.Connection | None:
     return db
 
 
-def read_summaries(db: sqlite3.Connection | None) -> list[dict[str, Any]]:
-    """The summary of every game that was started, oldest first."""
+def _rows(db: sqlite3.Connection | None, sql: str) -> list[tuple[Any, ...]]:
     if db is None:
         return []
     try:
-        rows = db.execute("SELECT summary, actions, last FROM game_record WHERE status != ? ORDER BY game",
-                          (SETUP,)).fetchall()
+        return db.execute(sql, (SETUP,)).fetchall()
     except sqlite3.OperationalError as exc:
-        if "no such table" in str(exc):
+        if "no such table" in str(exc):         # a journal no table of this version has opened yet
             return []
         raise
+
+
+def read_games(db: sqlite3.Connection | None) -> list[dict[str, Any]]:
+    """The brief facts of every game that was started, oldest first: what ``history`` lists."""
     out = []
-    for text, actions, last in rows:
+    for text, actions, last in _rows(db, "SELECT brief, actions, last FROM game_record WHERE status != ? ORDER BY game"):
         try:
-            summary = json.loads(text)
+            brief = json.loads(text)
         except ValueError:
-            log.error("records: a damaged summary row is left out")
+            log.error("records: a damaged row is left out")
             continue
-        # the summary is rewritten when a fact changes; the count and the clock move with every action
-        summary["actions"] = actions
-        if summary["status"] == UNFINISHED and summary["started"] is not None and last is not None:
-            summary["minutes"] = round(max(0.0, last - summary["started"]) / 60, 1)
-        out.append(summary)
+        # the facts are rewritten when one changes; the count and the clock move with every action
+        brief["actions"] = actions
+        if brief["status"] == UNFINISHED and brief["started"] is not None and last is not None:
+            brief["minutes"] = round(max(0.0, last - brief["started"]) / 60, 1)
+        out.append(brief)
     return out
 
 
-def history_rows(summaries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def read_tallies(db: sqlite3.Connection | None) -> list[dict[str, Any]]:
+    """Per game, each player's counts and each monster's: what ``stats`` adds up."""
+    out = []
+    for (text,) in _rows(db, "SELECT tally FROM game_record WHERE status != ? ORDER BY game"):
+        try:
+            out.append(json.loads(text))
+        except ValueError:
+            log.error("records: a damaged row is left out")
+    return out
+
+
+def history_rows(games: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """One object per game, as ``history --json`` prints it."""
     return [{"id": s["id"], "started": iso(s["started"]), "ended": iso(s["ended"]), "status": s["status"],
              "abandoned": s["status"] == ABANDONED, "players": s["players"], "winners": s["winners"],
-             "turns": s["turns"], "actions": s["actions"], "minutes": s["minutes"]} for s in summaries]
+             "turns": s["turns"], "actions": s["actions"], "minutes": s["minutes"]} for s in games]
 
 
-def stats(summaries: list[dict[str, Any]], catalog: Catalog | None = None) -> dict[str, Any]:
+def stats(tallies: list[dict[str, Any]], catalog: Catalog | None = None) -> dict[str, Any]:
     """Per player name and per monster card, over every game, as ``stats --json`` prints it."""
     players: dict[str, dict[str, Any]] = {}
     monsters: dict[str, dict[str, Any]] = {}
-    for s in summaries:
+    for s in tallies:
         for p in s["per_player"]:
             row = players.setdefault(p["name"], {"name": p["name"], "games": 0, "wins": 0, "kills": 0, "deaths": 0,
                                                  "runs": {"attempted": 0, "escaped": 0}, "highest_level": 0,
@@ -536,13 +563,13 @@ def stats(summaries: list[dict[str, Any]], catalog: Catalog | None = None) -> di
                 row[key] += m[key]
     ordered_players = sorted(players.values(), key=lambda r: (-r["wins"], -r["games"], -r["kills"], r["name"].lower()))
     ordered_monsters = sorted(monsters.values(), key=lambda r: (-r["fought"], -r["won"], r["card"]))
-    return {"games": len(summaries), "players": ordered_players, "monsters": ordered_monsters}
+    return {"games": len(tallies), "players": ordered_players, "monsters": ordered_monsters}
 
 
 def known_names(db: sqlite3.Connection | None, limit: int = 60) -> list[str]:
     """The players' names the box has seen, the most recently played first."""
     seen: list[str] = []
-    for s in reversed(read_summaries(db)):
+    for s in reversed(read_games(db)):
         for name in s["players"]:
             if name not in seen:
                 seen.append(name)

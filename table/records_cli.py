@@ -11,21 +11,22 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from engine.errors import MunchkinError
-from table.records import history_rows, open_read_only, read_summaries, stats
+from table.records import history_rows, open_read_only, read_games, read_tallies, stats
 
 
 class RecordsError(MunchkinError):
     """The saved games could not be read."""
 
 
-def load_summaries(state_dir: Path) -> list[dict[str, Any]]:
+def load(state_dir: Path, what: str) -> list[dict[str, Any]]:
+    """``games`` (for history) or ``tallies`` (for stats) of the state directory's journal."""
     from table.wiring import JOURNAL_FILE
 
     path = state_dir / JOURNAL_FILE
     try:
         db = open_read_only(path)
         try:
-            return read_summaries(db)
+            return read_games(db) if what == "games" else read_tallies(db)
         finally:
             if db is not None:
                 db.close()
@@ -33,11 +34,11 @@ def load_summaries(state_dir: Path) -> list[dict[str, Any]]:
         raise RecordsError(f"cannot read the saved games in {path}: {exc}") from None
 
 
-def print_history(summaries: list[dict[str, Any]], fmt: str, out: TextIO | None = None) -> None:
+def print_history(games: list[dict[str, Any]], fmt: str, out: TextIO | None = None) -> None:
     out = out or sys.stdout
-    rows = history_rows(summaries)
-    if fmt == "json":
-        out.write(json.dumps(rows, indent=2, ensure_ascii=False) + "\n")
+    rows = history_rows(games)
+    if fmt == "json":           # one game a line: readable, and json's fast encoder (no indent)
+        out.write("[\n" + ",\n".join(json.dumps(r, ensure_ascii=False) for r in rows) + ("\n]\n" if rows else "]\n"))
         return
     if fmt == "csv":
         buf = io.StringIO()
@@ -60,9 +61,9 @@ def print_history(summaries: list[dict[str, Any]], fmt: str, out: TextIO | None 
     out.write(f"{len(rows)} game(s)\n")
 
 
-def print_stats(summaries: list[dict[str, Any]], fmt: str, catalog: Any = None, out: TextIO | None = None) -> None:
+def print_stats(tallies: list[dict[str, Any]], fmt: str, catalog: Any = None, out: TextIO | None = None) -> None:
     out = out or sys.stdout
-    data = stats(summaries, catalog)
+    data = stats(tallies, catalog)
     if fmt == "json":
         out.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
         return

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine import commands as c
 from engine.state import Phase
-from table.records import history_rows, known_names, read_summaries, stats
+from table.records import history_rows, known_names, read_games, read_tallies, stats
 
 if TYPE_CHECKING:
     from table.controller import Controller, Outcome
@@ -38,9 +38,9 @@ def _outcome(ctl: Controller, text: str, accepted: bool = True) -> Outcome:
 def open_screen(ctl: Controller, kind: str) -> Outcome:
     from table.controller import Prompt
 
-    summaries = read_summaries(ctl.records.db) if ctl.records.db is not None else []
-    ctl.records_screen = {"standings": stats(summaries, ctl.catalog)["players"],
-                          "games": list(reversed(history_rows(summaries)))}
+    db = ctl.records.db
+    ctl.records_screen = {"standings": stats(read_tallies(db), ctl.catalog)["players"],
+                          "games": list(reversed(history_rows(read_games(db))))}
     ctl.prompt = Prompt(kind, "")
     ctl.prompt.text = screen_text(ctl)
     return _outcome(ctl, ctl.prompt.text)
