@@ -14,14 +14,15 @@ from engine.errors import MunchkinError
 from table.records import history_rows, open_read_only, read_games, read_tallies, stats
 
 
+JOURNAL_FILE = "journal.sqlite3"        # table.wiring.JOURNAL_FILE, without importing the whole table
+
+
 class RecordsError(MunchkinError):
     """The saved games could not be read."""
 
 
 def load(state_dir: Path, what: str) -> list[dict[str, Any]]:
     """``games`` (for history) or ``tallies`` (for stats) of the state directory's journal."""
-    from table.wiring import JOURNAL_FILE
-
     path = state_dir / JOURNAL_FILE
     try:
         db = open_read_only(path)

@@ -433,3 +433,9 @@ def test_what_these_flows_say_is_translated(tmp_path: Path) -> None:
         finally:
             i18n.set_language("en")
     assert not untranslated, "\n".join(sorted(set(untranslated)))
+
+
+def test_the_commands_read_the_journal_the_table_writes() -> None:
+    from table import records_cli, wiring
+
+    assert records_cli.JOURNAL_FILE == wiring.JOURNAL_FILE
