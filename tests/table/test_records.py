@@ -439,3 +439,42 @@ def test_the_commands_read_the_journal_the_table_writes() -> None:
     from table import records_cli, wiring
 
     assert records_cli.JOURNAL_FILE == wiring.JOURNAL_FILE
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_screens_show_the_facts(tmp_path: Path, size) -> None:
+    """Game over: the facts beside the chart; setup: standings and past games; a name being chosen."""
+    from table.display import Display
+    from table.view import build_view
+
+    table = controller(tmp_path)
+    run(table, GAME_ONE)
+    display = Display(size, language="en")
+    try:
+        def shown(script: str = "") -> list[str]:
+            run(table, script)
+            display.render(build_view(table.controller, language="en"))
+            screen = display.window.get_rect()
+            for d in display.drawn:
+                assert d.box.contains(d.rect) and screen.contains(d.box), d.text
+            return [d.text for d in display.drawn]
+
+        texts = shown()
+        assert "game-facts" in display.panels and "chart" in display.panels
+        facts = " ".join(texts)
+        for expected in ("Kills: Ann 2", "Deaths: Cy 1", "Ann helped Bob", "4 turns, 0.1 min"):
+            assert expected in facts, (expected, texts)
+        assert "Biggest fight: Cy vs Unspeakably Awful" in facts
+        texts = shown("press next\npress help\n")
+        assert "records" in display.panels and "Standings" in texts
+        row = texts[texts.index("Ann"):texts.index("Ann") + 7]
+        assert row == ["Ann", "1", "1", "2", "0", "3", "1"]      # games, wins, kills, deaths, best level, helped
+        texts = shown("press run\n")
+        assert "Past games" in texts and "#1" in texts and "won: Ann" in texts and "Ann, Bob, Cy" in texts
+        texts = shown("press undo\ntap player-3\ntap player-3\n")
+        assert "name-choice" in display.panels and "Cy" in texts and "1 / 4" in texts     # Cy, Ann, Bob, Player 3
+        texts = shown("press roll\n")
+        assert "Ann" in texts and "2 / 4" in texts
+    finally:
+        display.close()
+        table.journal.close()
