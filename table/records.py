@@ -303,13 +303,16 @@ class Records:
         self.failed = False
         self._shape: tuple[Any, ...] | None = None      # what the stored row's facts were made from
         self.db: sqlite3.Connection | None = None
+        self._ready = False
         try:
             db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=5)
             # Not waiting for the disk here: the row is rebuilt from the journal when it is behind,
             # and the journal's own commit right after the next action syncs it.
             db.execute("PRAGMA synchronous=NORMAL")
-            db.executescript(SCHEMA)
             self.db = db
+            # Nothing is written until the table accepts an action or an undo: opening a game
+            # to read it (``munchkin-table state``) leaves the file as it was.
+            self._ready = False
         except sqlite3.Error as exc:
             log.error("records: cannot open %s (%s); history and stats are not kept this time", path, exc)
 
@@ -327,9 +330,8 @@ class Records:
                 log.error("records: the facts of game %d are damaged (%s); rebuilding them", game.id, exc)
         if facts is None:
             facts = self._rebuild(game, commands, started=row[2] if row is not None else None)
+            self._shape = ("rebuilt",)          # written with the next action
         self.facts = facts
-        self.write(state, len(commands))
-        self.backfill(exclude=game.id)
 
     def _rebuild(self, game: Any, commands: list[c.Command], *, started: float | None) -> GameFacts:
         created = self._created(game.id)
@@ -373,6 +375,16 @@ class Records:
     def write(self, state: GameState, actions: int) -> None:
         if self.db is None or not self.game:
             return
+        if not self._ready:
+            try:
+                self.db.executescript(SCHEMA)
+            except sqlite3.Error as exc:
+                log.error("records: cannot prepare %s (%s); history and stats are not kept", self.path, exc)
+                return
+            self._ready = True
+            self.write(state, actions)
+            self.backfill(exclude=self.game)      # older games without facts: once, now that we write
+            return
         facts = self.facts
         shape = (self.game, len(facts.entries), facts.status(state), state.turn, tuple(state.winners), facts.started,
                  facts.ended, facts.abandoned, tuple((p.id, p.name, p.level) for p in state.players))
@@ -408,7 +420,8 @@ class Records:
         try:
             return self.db.execute("SELECT actions, log, started FROM game_record WHERE game = ?", (game,)).fetchone()
         except sqlite3.Error as exc:
-            log.error("records: cannot read the facts of game %d: %s", game, exc)
+            if "no such table" not in str(exc):
+                log.error("records: cannot read the facts of game %d: %s", game, exc)
             return None
 
     def _created(self, game: int) -> float | None:

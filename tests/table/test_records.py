@@ -277,10 +277,13 @@ def test_rows_missing_or_behind_the_journal_are_rebuilt(tmp_path: Path, capsys) 
     db.commit()
     db.close()
     assert cli_json(capsys, "history", "--json", "--config", str(config)) == []
-    play(config, "press undo\n", tmp_path, "three.txt")      # the table starts (UNDO: play on): it rebuilds them
+    play(config, "press undo\n", tmp_path, "three.txt")      # opened, no action: nothing is written
+    assert cli_json(capsys, "history", "--json", "--config", str(config)) == []
+    play(config, "press undo\npress next\n", tmp_path, "four.txt")      # UNDO plays on; the first action rebuilds
     history = cli_json(capsys, "history", "--json", "--config", str(config))
-    assert [(g["id"], g["status"], g["actions"]) for g in history] == [(1, "finished", 22), (2, "unfinished", 5)]
-    assert cli_json(capsys, "stats", "--json", "--config", str(config)) == before
+    assert [(g["id"], g["status"], g["actions"]) for g in history] == [(1, "finished", 22), (2, "unfinished", 6)]
+    after = cli_json(capsys, "stats", "--json", "--config", str(config))
+    assert after == before
 
 
 def test_history_and_stats_only_read(tmp_path: Path, capsys) -> None:
@@ -478,3 +481,20 @@ def test_the_screens_show_the_facts(tmp_path: Path, size) -> None:
     finally:
         display.close()
         table.journal.close()
+
+
+def test_opening_a_game_to_read_it_writes_no_facts(tmp_path: Path, capsys) -> None:
+    config = setup_dir(tmp_path)
+    play(config, "tap player-1\ntap player-2\ntap player-3\npress next\n", tmp_path)
+
+    def rows() -> list:
+        db = sqlite3.connect(tmp_path / "state" / "journal.sqlite3")
+        try:
+            return db.execute("SELECT * FROM game_record").fetchall()
+        finally:
+            db.close()
+
+    before = rows()
+    assert len(before) == 1
+    assert main(["state", "--config", str(config)]) == 0
+    assert rows() == before
