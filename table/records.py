@@ -574,6 +574,8 @@ def stats(tallies: list[dict[str, Any]], catalog: Catalog | None = None) -> dict
             row = monsters.setdefault(card, {"card": card, "name": name, "fought": 0, "won": 0, "killed": 0})
             for key in ("fought", "won", "killed"):
                 row[key] += m[key]
+    for row in players.values():       # the same two counts flat, as the CSV has them
+        row["runs_attempted"], row["runs_escaped"] = row["runs"]["attempted"], row["runs"]["escaped"]
     ordered_players = sorted(players.values(), key=lambda r: (-r["wins"], -r["games"], -r["kills"], r["name"].lower()))
     ordered_monsters = sorted(monsters.values(), key=lambda r: (-r["fought"], -r["won"], r["card"]))
     return {"games": len(tallies), "players": ordered_players, "monsters": ordered_monsters}
