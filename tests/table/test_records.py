@@ -527,3 +527,26 @@ def test_facts_after_any_undos_equal_those_of_the_game_as_it_stands(tmp_path: Pa
         kept.pop(key), rebuilt.pop(key)
     assert kept == rebuilt
     assert sum(p["runs"] for p in kept["per_player"]) > 10          # the game did run from monsters
+
+
+def test_history_reads_while_the_table_plays(tmp_path: Path, capsys) -> None:
+    """With the table running (its journal open, the -wal file present), the facts are current."""
+    config = setup_dir(tmp_path)
+    from drivers.base import ManualClock
+    from table.config import load_config
+    from table.wiring import build_table
+
+    clock = ManualClock()
+    table = build_table(load_config(config), clock, seed_source=lambda: 1)
+    try:
+        run(table, "tap player-1\ntap player-2\ntap player-3\npress next\ntap boots-of-butt-kicking\ntap lame-goblin\n"
+                   "press next\nwait 3\n")
+        assert (tmp_path / "state" / "journal.sqlite3-wal").exists()
+        history = cli_json(capsys, "history", "--json", "--config", str(config))
+        assert [(g["status"], g["actions"], g["turns"]) for g in history] == [("unfinished", 8, 1)]
+        stats = cli_json(capsys, "stats", "--json", "--config", str(config))
+        assert stats["players"][0]["name"] == "Ann" and stats["players"][0]["kills"] == 1
+        run(table, "press next\n")
+        assert cli_json(capsys, "history", "--json", "--config", str(config))[0]["actions"] == 9
+    finally:
+        table.journal.close()
