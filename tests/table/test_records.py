@@ -550,3 +550,28 @@ def test_history_reads_while_the_table_plays(tmp_path: Path, capsys) -> None:
         assert cli_json(capsys, "history", "--json", "--config", str(config))[0]["actions"] == 9
     finally:
         table.journal.close()
+
+
+def test_web_pages_and_api_carry_the_same_facts(tmp_path: Path, capsys) -> None:
+    from table import i18n
+    from table.records_web import api_json, history_data, history_page, stats_data, stats_page
+
+    config = setup_dir(tmp_path)
+    play(config, GAME_ONE, tmp_path)
+    state_dir = tmp_path / "state"
+    assert json.loads(api_json(history_data(state_dir))) == cli_json(capsys, "history", "--json", "--config", str(config))
+    from cards.loader import load_catalog
+
+    stats = stats_data(state_dir, load_catalog())
+    assert json.loads(api_json(stats)) == cli_json(capsys, "stats", "--json", "--config", str(config))
+    page = history_page(history_data(state_dir), key="k<1>")
+    assert "Ann, Bob, Cy" in page and "won: Ann" in page and "k<1>" not in page and "k&lt;1&gt;" in page
+    page = stats_page(stats)
+    assert "<td>Ann</td>" in page and "Net Troll" in page
+    i18n.set_language("zh")
+    try:
+        page = stats_page(stats, "zh", names={"net-troll": "网巨魔"})
+        assert "排行榜" in page and "网巨魔" in page and "怪物" in page
+    finally:
+        i18n.set_language("en")
+    assert "no games yet" in history_page([]) and "no games yet" in stats_page({"players": [], "monsters": []})
