@@ -142,6 +142,7 @@ def resume_notice(ctl: Controller) -> None:
     players = ", ".join(p.name for p in state.players)
     ctl.prompt = Prompt("resume", f"game {ctl.game.id} resumed (turn {state.turn}, {players}): play on, "
                                   f"or NEXT twice to abandon it and start a new game")
+    ctl.say(ctl.prompt.text)
 
 
 # ------------------------------------------------------------------ buttons
