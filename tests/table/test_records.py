@@ -575,3 +575,35 @@ def test_web_pages_and_api_carry_the_same_facts(tmp_path: Path, capsys) -> None:
     finally:
         i18n.set_language("en")
     assert "no games yet" in history_page([]) and "no games yet" in stats_page({"players": [], "monsters": []})
+
+
+def test_hundreds_of_games_are_listed_from_their_facts_without_a_replay(tmp_path: Path, capsys, monkeypatch) -> None:
+    """300 games: history lists them all and stats adds them up, and neither replays a game."""
+    import engine.game
+    import table.records
+
+    config = setup_dir(tmp_path)
+    play(config, GAME_ONE, tmp_path)
+    db = sqlite3.connect(tmp_path / "state" / "journal.sqlite3")
+    with db:
+        for gid in range(2, 301):
+            db.execute("INSERT INTO game (id, seed, ruleset, created) SELECT ?, seed, ruleset, created FROM game "
+                       "WHERE id = 1", (gid,))
+            db.execute("INSERT INTO command SELECT ?, seq, body, crc FROM command WHERE game = 1", (gid,))
+            db.execute("INSERT INTO game_record SELECT ?, status, started, ended, last, actions, "
+                       "json_set(brief, '$.id', ?), tally, log FROM game_record WHERE game = 1", (gid, gid))
+    db.close()
+
+    def no_replay(*args, **kwargs):
+        raise AssertionError("history and stats must not replay games")
+
+    monkeypatch.setattr(table.records, "fold_commands", no_replay)
+    monkeypatch.setattr(engine.game, "apply", no_replay)
+    history = cli_json(capsys, "history", "--json", "--config", str(config))
+    assert [g["id"] for g in history] == list(range(1, 301))
+    assert all(g["winners"] == ["Ann"] and g["actions"] == 22 for g in history)
+    stats = cli_json(capsys, "stats", "--json", "--config", str(config))
+    ann = stats["players"][0]
+    assert (stats["games"], ann["name"], ann["games"], ann["wins"], ann["kills"]) == (300, "Ann", 300, 300, 600)
+    troll = next(m for m in stats["monsters"] if m["card"] == "net-troll")
+    assert (troll["fought"], troll["won"]) == (300, 300)
