@@ -159,6 +159,9 @@ def describe(event: Event, state: GameState, catalog: Catalog) -> Msg | str:
             return msg("{source} will hit {who} in the next combat", source=_card(catalog, d["source"]), who=who)
         case "PlayerLeft":
             return msg("{who} left the game", who=who)
+        case "PlayerRenamed":
+            seat = next((i for i, p in enumerate(state.players, 1) if p.id == d["player"]), 0)
+            return msg("the player in seat {seat} is now called {who}", seat=seat, who=who)
         case "RaceChosen" | "ClassChosen":
             return msg("{who} is now {card}", who=who, card=card)
         case "RestFromHand":

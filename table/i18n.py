@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import gettext
 import logging
+import re
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,7 @@ LANGUAGES = ("en", "es", "zh")
 _translation: gettext.NullTranslations = gettext.NullTranslations()
 _language = "en"
 _card_names: dict[str, dict[str, str]] = {}     # language -> card id -> name
+DEFAULT_NAME = re.compile(r"Player (\d+)")       # the engine's name for a token nobody named
 
 
 def _(text: str) -> str:
@@ -100,10 +102,13 @@ def card_name(card_id: str, english: str) -> str:
 
 def player_name(player_id: str, name: str) -> str:
     """A player's own name as it is; the default "Player N" in the current language."""
-    number = player_id.rsplit("-", 1)[-1]
-    if name == f"Player {number}":
-        return _("Player {n}").format(n=number)
-    return name
+    return shown_name(name)
+
+
+def shown_name(name: str) -> str:
+    """A player's name as the screen shows it: their own as it is, the default "Player N" translated."""
+    default = DEFAULT_NAME.fullmatch(name)
+    return _("Player {n}").format(n=default.group(1)) if default else name
 
 
 class _Current:

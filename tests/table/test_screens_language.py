@@ -64,13 +64,24 @@ SCRIPTS = {**{f"scene {k}": v for k, v in SCENES.items()}, "mixed": MIXED,
 @pytest.mark.parametrize("lang", ["es", "zh"])
 def test_every_screen_draws_no_english_but_names(tmp_path: Path, monkeypatch, lang: str) -> None:
     drawn: list[str] = []
-    original = Painter.render
+    wrapping = []
+    original, original_wrap = Painter.render, Painter.wrap
 
     def recording(self, text, size, color):
-        drawn.append(text)
+        if not wrapping:                 # a wrapped line is checked whole, not line by line
+            drawn.append(text)
         return original(self, text, size, color)
 
+    def recording_wrap(self, text, *args, **kwargs):
+        drawn.append(text)
+        wrapping.append(True)
+        try:
+            return original_wrap(self, text, *args, **kwargs)
+        finally:
+            wrapping.pop()
+
     monkeypatch.setattr(Painter, "render", recording)
+    monkeypatch.setattr(Painter, "wrap", recording_wrap)
     english_words = _english_only_words()
     found: dict[str, str] = {}
     screens = 0
