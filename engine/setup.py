@@ -7,7 +7,7 @@ import random
 from engine import commands as c
 from engine.cards import Catalog
 from engine.flow import acting, die_roll, phase_name, refuse, require_phase
-from engine.messages import msg
+from engine.messages import msg, nmsg
 from engine.results import Event, RejectCode
 from engine.state import PLAYER_TOKENS, GameState, Phase, Player
 from engine.turns import begin_turn, next_seat
@@ -94,7 +94,9 @@ def do_start(state: GameState, cmd: c.StartGame, catalog: Catalog, events: list[
     need = state.ruleset.min_players
     if len(state.players) < need:
         raise refuse(RejectCode.ILLEGAL_PLAY,
-                     "cannot start with {n} player(s); tap at least {need} player tokens", n=len(state.players), need=need)
+                     nmsg("cannot start with {n} player; tap at least {need} player tokens",
+                          "cannot start with {n} players; tap at least {need} player tokens", "n",
+                          n=len(state.players), need=need))
     if len(state.players) < 3:
         state.warnings.append(f"{len(state.players)} players: a practice game (the rules ask for 3 to 6)")
     first = state.first_player or state.players[0].id

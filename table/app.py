@@ -18,6 +18,7 @@ from drivers.base import SystemClock
 from drivers.events import BUTTONS, Press
 from drivers.factory import DriverError
 from drivers.sim import SimButtons, SimReader
+from engine.messages import msg
 from table.config import Config, is_raspberry_pi
 from table.picker import as_uid, suggest
 from table.script import ScriptError, parse_script, tap_or_press
@@ -243,7 +244,7 @@ def _key(event, picker: Picker, reader: SimReader, buttons, ctl) -> bool:  # typ
         elif chosen:
             reader.scan_card(chosen)
         else:
-            ctl.refuse(f"no card or player token {typed!r}")
+            ctl.refuse(msg("no card or player token {typed!r}", typed=typed))
         return True
     if event.unicode and (event.unicode.isalnum() or event.unicode in "-: "):
         picker.entry += event.unicode.lower()
