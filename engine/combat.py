@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine import commands as c
+from engine.card_menu import keep_promises
 from engine.cards import Catalog
 from engine.flow import (check_winners, combat_of, end_combat, monster_treasures, refuse, require_active,
                          require_no_pending_loss, require_phase, set_level)
@@ -105,5 +106,6 @@ def resolve(state: GameState, catalog: Catalog, events: list[Event]) -> None:
     events.append(Event("MonstersKilled", {"player": active.id, "monsters": [m.card for m in combat.monsters],
                                            "levels": levels, "treasures": treasures,
                                            "face_up": helper is not None}))
+    keep_promises(state, catalog, events)
     end_combat(state, events, how="kill")
     check_winners(state, events)

@@ -60,7 +60,7 @@ class PlayCard(Command):
 
 @dataclass(frozen=True, kw_only=True)
 class UseCard(Command):
-    """A card menu action on a card in play: equip, unequip, discard, sell, give."""
+    """A card menu action on a card in play: equip, unequip, discard, give, promise (to a helper), escape."""
     card: str
     action: str
     target: str = ""
@@ -121,8 +121,12 @@ class UseAbility(Command):
 
 @dataclass(frozen=True, kw_only=True)
 class LoseItem(Command):
-    """The player tapped the item to lose, as the screen asked; empty card: the rest from the hand."""
+    """The player tapped the item to lose, as the screen asked; empty card: the rest from the hand.
+
+    An item the player can no longer carry goes to the lowest-level player: ``target`` picks one
+    where several are tied."""
     card: str = ""
+    target: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -19,7 +19,7 @@ from engine.card_menu import do_lose_item, do_use
 from engine.cards import Catalog
 from engine.combat import do_add_helper, do_fight, do_resolve
 from engine.flow import acting, combat_of, refuse, set_level
-from engine.items import enforce_big_limit
+from engine.items import enforce_big_limit, settle_equipment
 from engine.plays import do_play
 from engine.results import Accepted, Event, Refusal, RejectCode, Rejected
 from engine.rules import Ruleset
@@ -78,6 +78,7 @@ def apply(state: GameState, cmd: c.Command, catalog: Catalog) -> Accepted | Reje
     try:
         handler(new, cmd, catalog, events)
         if new.phase is not Phase.SETUP:
+            settle_equipment(new, catalog, events)
             enforce_big_limit(new, catalog, events)
     except Refusal as refusal:
         return Rejected(refusal.code, refusal.message)

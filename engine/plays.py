@@ -97,6 +97,10 @@ def play_curse(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player,
         victim, from_door = player, True
     else:
         raise refuse(RejectCode.ILLEGAL_TARGET, f"{card.name} needs a victim: tap a player's token")
+    if from_door:
+        # The door is kicked once a turn: the curse was the door's card, the turn moves on.
+        state.phase = Phase.LOOK_FOR_TROUBLE
+        events.append(Event("DoorClosed", {"player": player.id, "by": card.id}, automatic=True))
     if from_door and any(catalog[i].has_effect("curse-immunity-door") for i in victim.equipped):
         events.append(Event("CurseBlocked", {"card": card.id, "victim": victim.id,
                                              "by": "sandals-of-protection"}))
@@ -210,6 +214,10 @@ def play_item(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player, 
     big = big_problem(card, player, catalog)
     if big:
         raise refuse(RejectCode.ILLEGAL_PLAY, big)
+    if card.big and player.big_discarded_turn == state.turn:
+        raise refuse(RejectCode.ILLEGAL_PLAY,
+                     f"{player.name} discarded a Big item this turn: a Big item is not discarded to make room "
+                     f"for another (sell it, trade it, lose it or spend it on an ability)")
     why_not = restriction_problem(card, player) or slot_problem(card, player, catalog)
     if why_not is None:
         player.equipped.append(card.id)
