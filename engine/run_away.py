@@ -39,8 +39,8 @@ def do_run_away(state: GameState, cmd: c.RunAway, catalog: Catalog, events: list
     if players_win(state, combat, catalog):
         players, monsters = combat_totals(state, combat, catalog)
         raise refuse(RejectCode.ILLEGAL_PLAY,
-                     f"no need to run: the players win ({players} vs {monsters}); running away is for a fight "
-                     f"the players cannot win")
+                     f"no need to run: the players win ({players} vs {monsters}); "
+                     f"running away is for a fight the players cannot win")
     combat.window_until = None
     state.flight = Flight(pending=[])
     state.phase = Phase.RUN_AWAY

@@ -45,7 +45,7 @@ def cmd_state(args: argparse.Namespace) -> int:
         print(json.dumps(state_to_json(new_game(0, config.rules), catalog), indent=2, ensure_ascii=False))
         return 0
     table = build_table(config, SystemClock())
-    print(json.dumps(state_to_json(table.controller.state, table.catalog), indent=2, ensure_ascii=False))
+    print(json.dumps(table.controller.state_json(), indent=2, ensure_ascii=False))
     table.journal.close()
     return 0
 

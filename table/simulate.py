@@ -10,7 +10,6 @@ from typing import TextIO
 
 from drivers.base import ManualClock
 from drivers.sim import SimButtons, SimReader
-from engine.serialize import state_to_json
 from table.config import Config
 from table.controller import Outcome
 from table.script import Action, read_script, tap_or_press
@@ -68,7 +67,7 @@ def simulate(script: Path, config: Config, *, screenshots: Path | None = None,
             if display is not None and screenshots is not None:
                 display.render(build_view(table.controller, language=config.display.language))
                 display.save(screenshots / f"{number:04d}.png")
-        print(json.dumps(state_to_json(table.controller.state, table.catalog), indent=2, ensure_ascii=False), file=out)
+        print(json.dumps(table.controller.state_json(), indent=2, ensure_ascii=False), file=out)
         table.journal.close()
         if display is not None:
             display.close()
