@@ -77,6 +77,16 @@ def do_resolve(state: GameState, cmd: c.ResolveCombat, catalog: Catalog, events:
     resolve(state, catalog, events)
 
 
+def do_reopen_window(state: GameState, cmd: c.ReopenWindow, catalog: Catalog, events: list[Event]) -> None:
+    require_phase(state, "reopen the interference window", Phase.COMBAT)
+    combat = combat_of(state)
+    if combat.window_until is None:
+        raise refuse(RejectCode.ILLEGAL_PLAY, "no interference window to reopen: the fight is not won yet")
+    seconds = state.ruleset.interference_seconds
+    combat.window_until = cmd.at + seconds
+    events.append(Event("WindowReopened", {"until": combat.window_until, "seconds": seconds}))
+
+
 def resolve(state: GameState, catalog: Catalog, events: list[Event]) -> None:
     """The players killed every monster: levels, treasure, and perhaps the win."""
     combat = combat_of(state)

@@ -83,6 +83,11 @@ class ResolveCombat(Command):
 
 
 @dataclass(frozen=True, kw_only=True)
+class ReopenWindow(Command):
+    """UNDO brought back a fight whose interference window had run: it opens again, in full."""
+
+
+@dataclass(frozen=True, kw_only=True)
 class RunAway(Command):
     pass
 
@@ -143,7 +148,7 @@ class AdjustLevel(Command):
 COMMANDS: dict[str, type[Command]] = {
     cls.__name__: cls
     for cls in (Join, Leave, ChooseFirstPlayer, StartGame, PlayCard, UseCard, AddHelper, Fight,
-                ResolveCombat, RunAway, Roll, EndPhase, SetSex, AdjustLevel, Sell, UseAbility, LoseItem)
+                ResolveCombat, ReopenWindow, RunAway, Roll, EndPhase, SetSex, AdjustLevel, Sell, UseAbility, LoseItem)
 }
 
 

@@ -17,7 +17,7 @@ from engine import commands as c
 from engine.abilities import do_use_ability
 from engine.card_menu import do_lose_item, do_use
 from engine.cards import Catalog
-from engine.combat import do_add_helper, do_fight, do_resolve
+from engine.combat import do_add_helper, do_fight, do_reopen_window, do_resolve
 from engine.flow import acting, combat_of, refuse, set_level
 from engine.items import enforce_big_limit, settle_equipment
 from engine.plays import do_play
@@ -62,7 +62,7 @@ HANDLERS: dict[type[c.Command], Callable[..., None]] = {
     c.PlayCard: do_play, c.UseCard: do_use, c.AddHelper: do_add_helper, c.Fight: do_fight,
     c.ResolveCombat: do_resolve, c.RunAway: do_run_away, c.Roll: do_roll, c.EndPhase: do_end_phase,
     c.SetSex: do_set_sex, c.AdjustLevel: do_adjust_level, c.Sell: do_sell, c.UseAbility: do_use_ability,
-    c.LoseItem: do_lose_item,
+    c.LoseItem: do_lose_item, c.ReopenWindow: do_reopen_window,
 }
 
 

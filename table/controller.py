@@ -168,7 +168,7 @@ class Controller:
 
     # ------------------------------------------------------------ applying commands
 
-    def submit(self, cmd: c.Command) -> Outcome:
+    def submit(self, cmd: c.Command, *, keep_prompt: bool = False) -> Outcome:
         result = apply(self.state, cmd, self.catalog)
         if isinstance(result, Rejected):
             return self.refuse(result.message)
@@ -181,7 +181,7 @@ class Controller:
         self.last_events = result.events
         text = describe_events(result.events, self.state, self.catalog)
         closed = self.prompt
-        if closed is not None and closed.kind not in KEPT_OPEN:
+        if closed is not None and closed.kind not in KEPT_OPEN and not keep_prompt:
             # an accepted action that did not answer the open prompt closes it, and says so
             self.prompt = None
             text = f"{text}; no longer waiting: {closed.text}" if text else f"no longer waiting: {closed.text}"
@@ -203,29 +203,30 @@ class Controller:
             self.basket = []
             self.revision += 1
             return Outcome(True, self.say("the sales basket is empty again"))
-        try:
-            popped = self.journal.pop(self.game.id)
-        except JournalError as exc:
-            return self.refuse(f"not undone: {exc}")
-        if not popped:
-            return self.refuse("nothing to undo: this game has no actions yet")
-        self.state = self.history.pop()
-        self.reopen_window()
+        while True:
+            try:
+                popped = self.journal.pop(self.game.id)
+            except JournalError as exc:
+                return self.refuse(f"not undone: {exc}")
+            if not popped:
+                return self.refuse("nothing to undo: this game has no actions yet")
+            last = self.history.commands[-1]
+            self.state = self.history.pop()
+            # a reopened window belongs to the UNDO that made it: the next UNDO takes back what came before
+            if not isinstance(last, c.ReopenWindow) or not self.history.commands:
+                break
         self.acting_override = None
         self.feedback.accepted()
-        return Outcome(True, self.say("undone: the last action was taken back"))
-
-    def reopen_window(self) -> None:
-        """A fight restored by UNDO (a kill taken back) has its interference window open in full again,
-        not the window that had already run out: the players get their seconds to interfere."""
+        message = self.say("undone: the last action was taken back")
         combat = self.state.combat
-        if combat is None or combat.window_until is None:
-            return
-        state = self.state.clone()
-        assert state.combat is not None
-        state.combat.window_until = self.now + state.ruleset.interference_seconds
-        self.state = state
-        self.history.state = state
+        if combat is not None and combat.window_until is not None:
+            # The fight comes back as it was: the interference window open in full, not the window that
+            # had run out (which would kill the monsters again at once). Journaled, so it lasts.
+            reopened = self.submit(c.ReopenWindow(player=self.state.active_player or "", at=self.now))
+            if reopened.accepted:
+                message = self.say("undone: the fight is back; the players win unless someone interferes "
+                                   f"within {self.state.ruleset.interference_seconds:g} s")
+        return Outcome(True, message)
 
     # ------------------------------------------------------------ input
 
@@ -734,7 +735,7 @@ class Controller:
             if ability == "backstab" and self.state.combat is not None:
                 target = self.state.combat.fighters[0]
             return self.submit(c.UseAbility(player=prompt.player, ability=ability, count=1 if ability != "charm" else 3,
-                                            target=target, at=self.now))
+                                            target=target, at=self.now), keep_prompt=True)   # HELP again: one more
         if card.kind in (Kind.ITEM, Kind.ONE_SHOT) and button == "help":
             if prompt.card not in self.basket:
                 self.basket.append(prompt.card)

@@ -359,6 +359,8 @@ MESSAGE_TEMPLATES = [
     N_("Make {sex}"),
     N_("Leave: sure?"),
     # rules at the edges: giving, promising, selling from the hand, one-shots for either side
+    N_("the fight is back: the players win unless someone interferes within {seconds} s"),
+    N_("undone: the fight is back"),
     N_("give {card} to whom? tap the receiver's token"),
     N_("promise {card} to whom, if the fight is won? tap the helper's token"),
     N_("{card} goes to the lowest-level player: tap the token of {names}"),

@@ -12,6 +12,7 @@ from drivers.base import ManualClock
 from drivers.sim import SimButtons, SimReader
 from table.config import Config
 from table.controller import Outcome
+from table.export import ScriptSettings
 from table.script import Action, read_script, tap_or_press
 from table.wiring import Table, build_table
 
@@ -34,8 +35,24 @@ def perform(action: Action, table: Table, reader: SimReader, buttons: SimButtons
     return outcomes
 
 
+def script_settings(script: Path) -> ScriptSettings:
+    """The seed, ruleset and players a script's header names (nothing for a script that cannot be read:
+    reading it again says why)."""
+    from table.export import ExportError, read_settings
+    from table.script import ScriptError
+
+    try:
+        text = script.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ScriptSettings()
+    try:
+        return read_settings(text, source=str(script))
+    except ExportError as exc:
+        raise ScriptError(str(exc)) from None
+
+
 def simulate(script: Path, config: Config, *, screenshots: Path | None = None,
-             out: TextIO | None = None, err: TextIO | None = None) -> int:
+             out: TextIO | None = None, err: TextIO | None = None, seed: int | None = None) -> int:
     from table.display import Display, use_headless_drivers
     from table.script import ScriptError
 
@@ -45,7 +62,14 @@ def simulate(script: Path, config: Config, *, screenshots: Path | None = None,
     with tempfile.TemporaryDirectory(prefix="munchkin-sim-") as tmp:
         state_dir = config.state_dir if config.storage.state_dir else Path(tmp)
         clock = ManualClock()
-        table = build_table(config, clock, state_dir=state_dir, seed_source=lambda: SIMULATION_SEED)
+        try:        # an exported game names its seed, ruleset and players in its first lines
+            settings = script_settings(script)
+        except ScriptError as exc:
+            print(f"script error: {exc}", file=err)
+            return 2
+        config = settings.apply(config)
+        chosen = seed if seed is not None else settings.seed if settings.seed is not None else SIMULATION_SEED
+        table = build_table(config, clock, state_dir=state_dir, seed_source=lambda: chosen)
         try:
             actions = read_script(script, table.catalog)
         except ScriptError as exc:
