@@ -190,3 +190,63 @@ def test_a_one_shot_from_outside_the_fight_can_help_the_players(catalog):
     assert t.strengths() == (6, 1)
     t.play("magic-missile", "player-2", side="monsters")
     assert t.strengths() == (6, 6)
+
+
+# ---- sentences of the seed rulebooks that no other test spelled out
+
+def test_no_second_copy_of_a_race_or_class(catalog):
+    t = scenario(catalog, races={1: ["elf"]}, classes={1: ["wizard"]}).play("half-breed").play("super-munchkin")
+    for card in ("elf", "wizard"):
+        again = t.attempt(c.PlayCard(player="player-1", card=card))
+        assert isinstance(again, Rejected) and "already a" in again.message
+
+
+def test_only_items_on_the_table_are_given_not_cards_from_the_hand(catalog):
+    t = scenario(catalog)
+    hand = t.attempt(c.UseCard(player="player-1", card="helm-of-courage", action="give", target="player-2"))
+    assert isinstance(hand, Rejected) and hand.code is RejectCode.NOT_IN_HAND
+    t.play("elf")
+    race = t.attempt(c.UseCard(player="player-1", card="elf", action="give", target="player-2"))
+    assert isinstance(race, Rejected) and "only items" in race.message
+
+
+def test_a_card_in_play_does_not_go_back_to_the_hand(catalog):
+    t = scenario(catalog, items={1: ["helm-of-courage"]})
+    back = t.attempt(c.UseCard(player="player-1", card="helm-of-courage", action="return"))
+    assert isinstance(back, Rejected) and t.p(1).equipped == ["helm-of-courage"]
+
+
+def test_treasure_is_drawn_face_down_alone_and_face_up_with_help(catalog):
+    alone = scenario(catalog, levels={1: 3}, monster="lame-goblin").win_fight()
+    assert alone.state.treasures_to_draw == 1 and not alone.state.treasures_face_up
+    helped = scenario(catalog, levels={1: 1, 2: 2}, monster="lame-goblin").help("player-2").win_fight()
+    assert helped.state.treasures_face_up and helped.p(2).level == 2       # the helper gains nothing
+
+
+def test_fleeing_gives_no_level_no_treasure_and_no_loot(catalog):
+    t = scenario(catalog, levels={1: 2}, monster="net-troll").run().roll(6)
+    assert t.p(1).level == 2 and t.state.treasures_to_draw == 0 and t.state.phase.value == "charity"
+
+
+def test_a_next_combat_curse_played_during_the_combat_counts_in_it(catalog):
+    t = scenario(catalog, levels={1: 8}, monster="lame-goblin")
+    assert t.strengths()[0] == 8
+    t.play("curse-change-sex", "player-2", target="player-1")
+    assert t.strengths()[0] == 3
+
+
+def test_no_theft_while_anyone_is_in_combat(catalog):
+    t = scenario(catalog, classes={2: ["thief"]}, items={1: ["helm-of-courage"]}, monster="net-troll")
+    theft = t.attempt(c.UseAbility(player="player-2", ability="theft", target="player-1", card="helm-of-courage"))
+    assert isinstance(theft, Rejected) and theft.code is RejectCode.WRONG_PHASE
+
+
+def test_defeating_without_killing_gives_no_level(catalog):
+    t = scenario(catalog, monster="net-troll").play("friendship-potion")
+    assert t.p(1).level == 1 and t.state.combat is None
+
+
+def test_combat_strength_may_be_negative_but_the_level_not(catalog):
+    t = scenario(catalog, monster="lame-goblin")
+    t.play("curse-change-sex", "player-2", target="player-1")
+    assert t.strengths()[0] == -4 and t.p(1).level == 1
