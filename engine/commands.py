@@ -94,8 +94,10 @@ class RunAway(Command):
 
 @dataclass(frozen=True, kw_only=True)
 class Roll(Command):
-    """ROLL: the die for a run away. ``forced`` is a simulated die (``die N``)."""
+    """ROLL: the die for a run away. ``forced`` is a simulated die (``die N``); ``monster`` picks which
+    monster the roll is against (the fleeing players choose the order); -1: the next in line."""
     forced: int | None = None
+    monster: int = -1
 
 
 @dataclass(frozen=True, kw_only=True)

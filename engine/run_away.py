@@ -93,6 +93,14 @@ def do_roll(state: GameState, cmd: c.Roll, catalog: Catalog, events: list[Event]
     if cmd.forced is not None and not 1 <= cmd.forced <= 6:
         raise refuse(RejectCode.ILLEGAL_PLAY, f"a die shows 1 to 6, not {cmd.forced}")
     flight = state.flight
+    if cmd.monster >= 0 and flight is not None and flight.pending:
+        roller = flight.pending[0][0]
+        entry = (roller, cmd.monster)
+        if entry not in flight.pending:
+            raise refuse(RejectCode.ILLEGAL_TARGET,
+                         f"{state.player(roller).name} has no roll left against that monster")
+        flight.pending.remove(entry)
+        flight.pending.insert(0, entry)        # the fleeing player chooses the order of the rolls
     if flight is not None and flight.pending and cannot_be_outrun(catalog, combat_of(state).monsters[flight.pending[0][1]]):
         take_automatic_catches(state, catalog, events)      # after a choice of item to lose: no die here
         return

@@ -104,6 +104,7 @@ class Controller:
         self.reader_message = ""
         self.last_events: tuple[Event, ...] = ()
         self.basket: list[str] = []            # items chosen for selling; NEXT sells them
+        self.roll_against: int | None = None   # running away: the monster the next ROLL is against
         self.revision = 0
         self._resume()
 
@@ -402,6 +403,15 @@ class Controller:
         if self.prompt is not None and self.prompt.kind == "side" and state.combat is not None:
             if card_id in [m.card for m in state.combat.monsters]:
                 return self.play_on_side("monsters")
+        if (self.prompt is None and state.phase is Phase.RUN_AWAY and state.flight is not None
+                and state.flight.pending and state.combat is not None):
+            roller = state.flight.pending[0][0]
+            left = [i for p, i in state.flight.pending if p == roller and state.combat.monsters[i].card == card_id]
+            if left:        # the fleeing player chooses which monster the next roll is against
+                self.roll_against = left[0]
+                self.revision += 1
+                return Outcome(True, self.say(f"{state.player(roller).name} rolls next against {card.name}: "
+                                              f"press ROLL"))
         if self.prompt is not None and self.prompt.kind == "sell":
             return self.tap_in_sale(card)
         if self.prompt is not None and self.prompt.kind == "player-menu":
@@ -658,7 +668,10 @@ class Controller:
                 return self.submit(c.ChooseFirstPlayer(player=acting, at=now, forced=forced))
             if state.phase is Phase.RUN_AWAY and state.flight is not None and state.flight.pending:
                 roller = state.flight.pending[0][0]
-                return self.submit(c.Roll(player=roller, at=now, forced=forced))
+                against, self.roll_against = self.roll_against, None
+                pending = state.flight.pending
+                monster = against if against is not None and (roller, against) in pending else -1
+                return self.submit(c.Roll(player=roller, at=now, forced=forced, monster=monster))
             if state.phase is Phase.RUN_AWAY:
                 self.forced_die = forced
                 waiting = self.standing_prompt()[1]

@@ -170,6 +170,8 @@ class Exporter:
         if isinstance(cmd, (c.Join,)):
             self.tap(cmd.player)
         elif isinstance(cmd, (c.ChooseFirstPlayer, c.Roll)):
+            if isinstance(cmd, c.Roll) and cmd.monster >= 0 and state.combat is not None:
+                self.tap(state.combat.monsters[cmd.monster].card)
             if cmd.forced is not None:
                 self.emit(f"die {cmd.forced}")
             self.press("roll")

@@ -359,6 +359,8 @@ MESSAGE_TEMPLATES = [
     N_("Make {sex}"),
     N_("Leave: sure?"),
     # rules at the edges: giving, promising, selling from the hand, one-shots for either side
+    N_("{who} rolls next against {card}: press ROLL"),
+    N_("{who} has no roll left against that monster"),
     N_("the fight is back: the players win unless someone interferes within {seconds} s"),
     N_("undone: the fight is back"),
     N_("give {card} to whom? tap the receiver's token"),

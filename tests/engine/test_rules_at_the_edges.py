@@ -250,3 +250,13 @@ def test_combat_strength_may_be_negative_but_the_level_not(catalog):
     t = scenario(catalog, monster="lame-goblin")
     t.play("curse-change-sex", "player-2", target="player-1")
     assert t.strengths()[0] == -4 and t.p(1).level == 1
+
+
+def test_the_fleeing_player_chooses_the_order_of_the_monsters(catalog):
+    t = scenario(catalog, levels={1: 2}, monster="net-troll")
+    t.play("wandering-monster", "player-2").play("bigfoot", "player-2").run()
+    assert [i for _, i in t.state.flight.pending] == [0, 1]
+    t.do(c.Roll(player="player-1", forced=1, monster=1))          # Bigfoot first: it takes the headgear
+    assert t.state.flight.results[0][1] == 1 and [i for _, i in t.state.flight.pending] == [0]
+    wrong = t.attempt(c.Roll(player="player-1", forced=6, monster=1))
+    assert isinstance(wrong, Rejected) and "no roll left" in wrong.message

@@ -180,3 +180,13 @@ def test_the_fighter_plays_a_one_shot_for_the_players_without_being_asked(tmp_pa
     t.go(START + "tap net-troll\ntap magic-missile\n")
     assert t.json["prompt"] is None and t.json["combat"]["players_strength"] == 6
     t.close()
+
+
+def test_a_tap_of_a_monster_chooses_which_one_the_next_roll_is_against(tmp_path: Path) -> None:
+    t = Driven(tmp_path)
+    t.go(START + "tap net-troll\ntap player-2\ntap wandering-monster\ntap player-2\ntap bigfoot\npress run\n")
+    assert t.ctl.state.phase.value == "run-away"
+    t.go("tap bigfoot\ndie 6\npress roll\n")
+    assert t.ctl.state.flight.results[0][:2] == ("player-1", 1)
+    assert [i for _, i in t.ctl.state.flight.pending] == [0]
+    t.close()
