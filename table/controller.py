@@ -388,6 +388,8 @@ class Controller:
         acting = self.acting_player()
         if state.phase is Phase.GAME_OVER:
             return self.refuse("the game is over; press NEXT for a new game")
+        if self.prompt is not None and self.prompt.kind == "sell":
+            return self.tap_in_sale(card)       # selling on one's turn settles an item one can no longer carry too
         loss = self.tap_item_to_lose(card_id)
         if loss is not None:
             return loss
@@ -412,8 +414,6 @@ class Controller:
                 self.revision += 1
                 return Outcome(True, self.say(f"{state.player(roller).name} rolls next against {card.name}: "
                                               f"press ROLL"))
-        if self.prompt is not None and self.prompt.kind == "sell":
-            return self.tap_in_sale(card)
         if self.prompt is not None and self.prompt.kind == "player-menu":
             self.prompt = None          # the menu's player plays this card (the token made them the actor)
         # The acting player's own copy comes first: with two Warriors at the table, each one's tap of
@@ -541,7 +541,7 @@ class Controller:
         if loss is not None and state.has_player(loss.player):
             name = state.player(loss.player).name
             if loss.source == "big-item-limit":
-                return "loss", f"{name} has too many Big items: tap the one to give up"
+                return "loss", f"{name} has too many Big items: tap the one that goes to the lowest-level player, or sell it"
             source = self.catalog[loss.source].name if loss.source in self.catalog else loss.source
             return "loss", f"{name}: tap the item to lose ({source})"
         loot = state.looting

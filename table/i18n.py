@@ -359,6 +359,7 @@ MESSAGE_TEMPLATES = [
     N_("Make {sex}"),
     N_("Leave: sure?"),
     # rules at the edges: giving, promising, selling from the hand, one-shots for either side
+    N_("{who} has too many Big items: tap the one that goes to the lowest-level player, or sell it"),
     N_("{who} rolls next against {card}: press ROLL"),
     N_("{who} has no roll left against that monster"),
     N_("the fight is back: the players win unless someone interferes within {seconds} s"),

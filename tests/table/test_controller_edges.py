@@ -190,3 +190,14 @@ def test_a_tap_of_a_monster_chooses_which_one_the_next_roll_is_against(tmp_path:
     assert t.ctl.state.flight.results[0][:2] == ("player-1", 1)
     assert [i for _, i in t.ctl.state.flight.pending] == [0]
     t.close()
+
+
+def test_an_item_no_longer_carried_is_sold_through_the_basket_on_the_own_turn(tmp_path: Path) -> None:
+    t = Driven(tmp_path)
+    t.go(START + "tap dwarf\ntap huge-rock\ntap chainsaw-of-bloody-dismemberment\ntap boots-of-butt-kicking\n"
+         "tap player-2\ntap curse-lose-your-race\ntap player-1\n")
+    assert t.json["prompt"]["kind"] == "give-up-big-item"
+    t.go("press help\ntap chainsaw-of-bloody-dismemberment\ntap boots-of-butt-kicking\npress next\n")
+    assert t.p(1).level == 2 and t.json["prompt"] is None
+    assert t.p(1).equipped + t.p(1).carried == ["huge-rock"]
+    t.close()

@@ -128,7 +128,8 @@ def test_the_screen_keeps_asking_for_the_item_to_lose_until_it_is_tapped(tmp_pat
         perform(action, table, reader, buttons, clock)
     clock.advance(30)                                   # long after any message would have gone
     view = build_view(table.controller)
-    assert view.prompt_kind == "loss" and view.prompt == "Player 1 has too many Big items: tap the one to give up"
+    assert view.prompt_kind == "loss" and view.prompt == ("Player 1 has too many Big items: tap the one that goes to the lowest-level player, "
+                                                     "or sell it")
     perform(parse_script("tap huge-rock\n", table.catalog)[0], table, reader, buttons, clock)
     view = build_view(table.controller)      # never just discarded: it goes to a lowest-level player, who?
     assert view.prompt_kind == "receiver" and "Player 2, Player 3" in view.prompt
