@@ -73,7 +73,8 @@ def big_problem(card: CardDef, player: Player, catalog: Catalog) -> str | None:
     if not card.big:
         return None
     limit = big_limit(player, catalog)
-    bigs = [catalog[i].name for i in [*player.equipped, *player.carried] if catalog[i].big and i != card.id]
+    bigs = [catalog[i].name for i in [*player.equipped, *player.carried]
+            if catalog[i].big and i != card.id and i != player.cheat_on]      # a Big item under Cheat! is free
     if limit is not None and len(bigs) >= limit:
         return f"{player.name} cannot carry {card.name}: already carrying the Big item {bigs[0]}"
     return None

@@ -260,3 +260,11 @@ def test_the_fleeing_player_chooses_the_order_of_the_monsters(catalog):
     assert t.state.flight.results[0][1] == 1 and [i for _, i in t.state.flight.pending] == [0]
     wrong = t.attempt(c.Roll(player="player-1", forced=6, monster=1))
     assert isinstance(wrong, Rejected) and "no roll left" in wrong.message
+
+
+def test_a_big_item_under_cheat_leaves_room_for_another(catalog):
+    t = scenario(catalog, items={1: ["huge-rock"]})
+    refused = t.attempt(c.PlayCard(player="player-1", card="tuba-of-charm"))
+    assert isinstance(refused, Rejected) and "Big item" in refused.message
+    t.play("cheat", item="huge-rock").play("tuba-of-charm")
+    assert "tuba-of-charm" in t.p(1).equipped + t.p(1).carried and t.state.pending_loss is None
