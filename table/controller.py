@@ -438,8 +438,8 @@ class Controller:
         if need is not None:
             return need
         if self.needs_side(card, acting):
-            self.prompt = Prompt("side", f"{card.name}: for the players (ROLL) or the monsters (RUN)? "
-                                         f"or tap a fighter's token or a monster", card=card_id, player=acting)
+            self.prompt = Prompt("side", f"{card.name}: for the players (ROLL) or the monsters (RUN)?",
+                                 card=card_id, player=acting)
             self.revision += 1
             return Outcome(True, self.say(self.prompt.text))
         return self.submit(c.PlayCard(player=acting, card=card_id, at=self.now))
@@ -680,8 +680,8 @@ class Controller:
             return self.refuse(f"ROLL does nothing during {state.phase.value.replace('-', ' ')}")
         if button == "help":
             if state.phase is not Phase.COMBAT and self.may_sell(state.active_player or ""):
-                self.prompt = Prompt("sell", "selling: tap the items to sell, from the table or the hand; "
-                                             "NEXT sells, UNDO cancels", player=state.active_player or "")
+                self.prompt = Prompt("sell", "selling: tap the items to sell, from the table or the hand",
+                                     player=state.active_player or "")
                 self.revision += 1
                 return Outcome(True, self.say(self.prompt.text))
             if state.phase is not Phase.COMBAT:

@@ -359,6 +359,7 @@ MESSAGE_TEMPLATES = [
     N_("Make {sex}"),
     N_("Leave: sure?"),
     # rules at the edges: giving, promising, selling from the hand, one-shots for either side
+    N_("{card}: for the players (ROLL) or the monsters (RUN)?"),
     N_("{who} has too many Big items: tap the one that goes to the lowest-level player, or sell it"),
     N_("{who} rolls next against {card}: press ROLL"),
     N_("{who} has no roll left against that monster"),

@@ -88,6 +88,8 @@ def test_every_screen_keeps_its_text_inside_its_panels(rig_factory, scene: str, 
     ("run-away", "run-away", "run-away"), ("charity", "charity", "charity"), ("game-over", "game-over", "chart"),
     ("card-menu", "kick-open-the-door", "card-menu"), ("helper-prompt", "combat", "prompt"),
     ("sales-basket", "kick-open-the-door", "basket"),
+    ("side-prompt", "combat", "prompt"), ("give-prompt", "kick-open-the-door", "prompt"),
+    ("sell-from-hand", "kick-open-the-door", "prompt"),
 ])
 def test_each_scene_reaches_its_screen(rig_factory, scene: str, phase: str, panel: str) -> None:
     rig = rig_factory().run(SCENES[scene])
