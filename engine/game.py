@@ -130,8 +130,8 @@ def legal_buttons(state: GameState, catalog: Catalog) -> dict[str, str]:
     elif phase is Phase.COMBAT:
         combat = combat_of(state)
         labels["help"] = "" if combat.helper else "Ask for help"
-        labels["run"] = "Run away"
         winning = players_win(state, combat, catalog)
+        labels["run"] = "" if winning else "Run away"        # running away is for a fight the players cannot win
         labels["next"] = "Fight!" if winning and combat.window_until is None else ""
     elif phase is Phase.RUN_AWAY:
         labels["roll"] = "Roll to flee"

@@ -268,3 +268,12 @@ def test_a_big_item_under_cheat_leaves_room_for_another(catalog):
     assert isinstance(refused, Rejected) and "Big item" in refused.message
     t.play("cheat", item="huge-rock").play("tuba-of-charm")
     assert "tuba-of-charm" in t.p(1).equipped + t.p(1).carried and t.state.pending_loss is None
+
+
+def test_the_run_button_is_offered_only_when_the_players_cannot_win(catalog):
+    from engine.game import legal_buttons
+
+    t = scenario(catalog, levels={1: 5}, monster="lame-goblin")
+    assert legal_buttons(t.state, catalog)["run"] == "" and legal_buttons(t.state, catalog)["next"] == "Fight!"
+    t.play("ancient", "player-2")
+    assert legal_buttons(t.state, catalog)["run"] == "Run away" and legal_buttons(t.state, catalog)["next"] == ""

@@ -142,7 +142,7 @@ def test_refusal_stands_out_with_its_reason(rig_factory) -> None:
 def test_soft_keys_say_what_each_button_does(rig_factory) -> None:
     rig = rig_factory().run(SCENES["combat"])
     texts = {d.text for d in rig.display.drawn}
-    assert {"Run away", "Undo"} <= texts
+    assert {"Fight!", "Undo"} <= texts and "Run away" not in texts      # the players win: no running
     assert rig.display.hit(rig.display.panels["key-run"].center) == ("button", "run")
 
 
