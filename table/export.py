@@ -127,6 +127,7 @@ class Exporter:
         self.reader = SimReader(self.table.events, clock=self.clock)
         self.buttons = SimButtons(self.table.events, clock=self.clock)
         self.lines: list[str] = []
+        self.offset = 0.0           # the table's clock restarts at a reboot: later times are moved past it
 
     def emit(self, line: str) -> None:
         from table.script import parse_script
@@ -160,7 +161,11 @@ class Exporter:
     def command(self, cmd: c.Command) -> None:
         ctl = self.ctl
         state = ctl.state
-        for wait in _wait_to(self.clock.monotonic(), cmd.at):
+        target = cmd.at + self.offset
+        if target < self.clock.monotonic():       # the clock went back (a restart): keep the order, not the gap
+            self.offset += self.clock.monotonic() - target
+            target = self.clock.monotonic()
+        for wait in _wait_to(self.clock.monotonic(), target):
             self.emit(f"wait {wait!r}")
         if isinstance(cmd, c.ResolveCombat):
             if len(ctl.history.commands) and isinstance(ctl.history.commands[-1], c.ResolveCombat):

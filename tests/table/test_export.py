@@ -123,3 +123,17 @@ def test_a_bad_seed_or_header_is_one_clear_line(tmp_path: Path, capsys) -> None:
     assert main(["simulate", str(script)]) == 2
     err = capsys.readouterr().err
     assert "s.txt:1" in err and "winning" in err and "Traceback" not in err
+
+
+def test_a_game_whose_clock_went_back_at_a_restart_still_exports(tmp_path: Path, capsys) -> None:
+    from engine import commands as c
+    from table.export import export_script
+
+    commands = [c.Join(player=p, at=500.0) for p in ("player-1", "player-2", "player-3")]
+    commands += [c.StartGame(player="", at=501.0), c.AdjustLevel(player="player-1", delta=1, at=502.0),
+                 # the box restarted: its clock begins again near 0
+                 c.PlayCard(player="player-1", card="lame-goblin", at=3.0), c.Fight(player="player-1", at=4.0),
+                 c.ResolveCombat(player="player-1", at=6.6)]
+    text = export_script(Config(), 11, Ruleset(), commands)
+    got = simulate(tmp_path, text, capsys)
+    assert got["players"][0]["level"] == 3 and got["combat"] is None and got["phase"] == "charity"
