@@ -113,3 +113,16 @@ def test_the_hireling_carries_one_more(catalog):
     t = scenario(catalog, races={1: ["dwarf"]}, items={1: ["hireling", "huge-rock", "tuba-of-charm"]})
     t.play("curse-lose-your-race", "player-2", target="player-1")
     assert t.state.pending_loss is None
+
+
+def test_a_dwarf_who_discards_a_big_item_made_no_room_and_may_play_another(catalog):
+    t = scenario(catalog, races={1: ["dwarf"]}, items={1: ["huge-rock"]})
+    t.use("huge-rock", "discard").play("tuba-of-charm")
+    assert "tuba-of-charm" in t.p(1).equipped + t.p(1).carried
+
+
+def test_with_a_hireling_one_big_item_discarded_from_two_made_room(catalog):
+    t = scenario(catalog, items={1: ["hireling", "huge-rock", "chainsaw-of-bloody-dismemberment"]})
+    t.use("huge-rock", "discard")
+    refused = t.attempt(c.PlayCard(player="player-1", card="tuba-of-charm"))
+    assert isinstance(refused, Rejected) and "make room" in refused.message
