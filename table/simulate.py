@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import TextIO
 
@@ -69,7 +70,9 @@ def simulate(script: Path, config: Config, *, screenshots: Path | None = None,
             return 2
         config = settings.apply(config)
         chosen = seed if seed is not None else settings.seed if settings.seed is not None else SIMULATION_SEED
-        table = build_table(config, clock, state_dir=state_dir, seed_source=lambda: chosen)
+        begun = time.time()         # the games' wall times: the script's waits are its minutes
+        table = build_table(config, clock, state_dir=state_dir, seed_source=lambda: chosen,
+                            wall=lambda: begun + clock.monotonic())
         try:
             actions = read_script(script, table.catalog)
         except ScriptError as exc:
@@ -92,6 +95,7 @@ def simulate(script: Path, config: Config, *, screenshots: Path | None = None,
                 display.render(build_view(table.controller, language=config.display.language))
                 display.save(screenshots / f"{number:04d}.png")
         print(json.dumps(table.controller.state_json(), indent=2, ensure_ascii=False), file=out)
+        table.controller.records.close()
         table.journal.close()
         if display is not None:
             display.close()
