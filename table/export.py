@@ -154,6 +154,7 @@ class Exporter:
             self.press("undo")                       # closes the menu; takes back nothing
 
     def close(self) -> None:
+        self.ctl.records.close()
         self.table.journal.close()
 
     # ------------------------------------------------------------ one command

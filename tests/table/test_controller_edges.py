@@ -40,6 +40,7 @@ class Driven:
         return self.ctl.state_json()
 
     def close(self) -> None:
+        self.ctl.records.close()
         self.table.journal.close()
 
 

@@ -41,6 +41,7 @@ def play_random_game(state_dir: Path, seed: int, steps: int = 150, ruleset: Rule
         return table.controller.state
     finally:
         logging.disable(logging.NOTSET)
+        table.controller.records.close()
         table.journal.close()
 
 
@@ -86,6 +87,7 @@ def test_export_of_an_earlier_game_by_id(tmp_path: Path, capsys) -> None:
     clock = ManualClock()
     table = build_table(Config(storage=StorageConfig(state_dir=str(state_dir))), clock, catalog=CATALOG)
     table.controller.start_new_game()                 # the live game is now game 2
+    table.controller.records.close()
     table.journal.close()
     text = export(tmp_path, state_dir, capsys, "--game", "1")
     assert "of game 1" in text.splitlines()[0]
