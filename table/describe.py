@@ -126,6 +126,13 @@ def describe(event: Event, state: GameState, catalog: Catalog) -> Msg | str:
             return msg("Illusion on {monster}: tap the monster that replaces it", monster=_card(catalog, d["monster"]))
         case "ItemGiven":
             return msg("{who} gives {card} to {to}", who=who, card=card, to=_name(state, d["to"]))
+        case "WindowReopened":
+            return msg("the fight is back: the players win unless someone interferes within {seconds:g} s",
+                       seconds=d["seconds"])
+        case "ItemPromised":
+            return msg("{who} promises {card} to {to} if the fight is won", who=who, card=card, to=_name(state, d["to"]))
+        case "CurseRemoved":
+            return msg("{who}: {card} goes with the headgear", who=who, card=card)
         case "ItemTaken":
             return msg("{who} takes {card} from {giver}", who=who, card=card, giver=_name(state, d["from"]))
         case "ItemToLoseAsked":

@@ -115,7 +115,7 @@ class EnrollApp:
             was_online = self.reader_online
             self.reader_online, self.reader_message = event.online, event.message
             if not event.online:
-                self.line = Line(say("reader offline: {why}", why=event.message), "refusal")
+                self.line = Line(say("reader offline: {why}", why=_said(event.message)), "refusal")
             elif was_online is False:
                 self.line = Line(say("reader back online"), "good")
             self.revision += 1
@@ -249,3 +249,12 @@ def enroll(config: Config, *, sim: bool, set_id: str | None = None, tokens: bool
         return 1
     app.screen = EnrollScreen.for_config(config, fullscreen=wants_fullscreen(config))
     return app.run()
+
+
+def _said(value):  # type: ignore[no-untyped-def]
+    """A reader's ``Said`` (drivers/said.py) as the wizard's own ``Say``, so that it is translated too."""
+    from drivers.said import Said
+
+    if isinstance(value, Said):
+        return say(value.template, **{k: _said(v) for k, v in value.values.items()})
+    return value
