@@ -786,7 +786,7 @@ class Controller:
         if loss.source == BIG_LIMIT and self.catalog[card_id].big:
             receivers = big_item_receivers(self.state, player, self.catalog[card_id], self.catalog)
             if len(receivers) > 1:
-                names = Seq((self.state.player(r) for r in receivers), "or")
+                names = Seq((self.state.player(r) for r in receivers), "list")
                 self.prompt = Prompt("receiver", msg("{card} goes to the lowest-level player: tap the token of {names}",
                                                      card=self.catalog[card_id], names=names),
                                      card=card_id, player=player.id)
