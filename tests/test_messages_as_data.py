@@ -1,0 +1,74 @@
+"""Messages are data until the screen: no refusal, notice, prompt or message template is an f-string,
+and every refusal the engine makes along a game names its values."""
+
+from __future__ import annotations
+
+import ast
+import string
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+# Calls whose text argument is a message template (or a message): (name, index of that argument).
+MESSAGE_CALLS = {"refuse": None, "Refusal": 1, "msg": 0, "nmsg": 0, "say": 0, "Said": 0, "word": 0, "Prompt": 1}
+
+
+def _f_string_messages(path: Path) -> list[str]:
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+        if name not in MESSAGE_CALLS:
+            continue
+        args = node.args
+        for arg in args[:2] if MESSAGE_CALLS[name] is None else args[MESSAGE_CALLS[name]:MESSAGE_CALLS[name] + 1]:
+            if isinstance(arg, ast.JoinedStr) and any(isinstance(v, ast.FormattedValue) for v in arg.values):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {name}(f\"...\")")
+    return found
+
+
+def test_no_message_is_built_as_an_f_string() -> None:
+    files = [p for d in ("engine", "table", "cards", "drivers") for p in sorted((ROOT / d).rglob("*.py"))]
+    found = [line for path in files for line in _f_string_messages(path)]
+    assert not found, "write a template and its values instead:\n" + "\n".join(found)
+
+
+def test_the_check_sees_an_f_string_refusal(tmp_path: Path) -> None:
+    bad = ROOT / "engine" / "_probe_for_test.py"
+    try:
+        bad.write_text('def f(card):\n    raise refuse(RejectCode.ILLEGAL_PLAY, f"{card.name} is not equipped")\n',
+                       encoding="utf-8")
+        assert _f_string_messages(bad) == ["engine/_probe_for_test.py:2: refuse(f\"...\")"]
+    finally:
+        bad.unlink()
+
+
+def test_every_refusal_along_a_game_is_a_template_with_its_values(tmp_path: Path) -> None:
+    from drivers.base import ManualClock
+    from drivers.sim import SimButtons, SimReader
+    from engine.messages import Msg
+    from table.config import parse_config
+    from table.script import parse_script
+    from table.simulate import perform
+    from table.wiring import build_table
+    from tests.table.test_display_i18n import MIXED
+
+    table = build_table(parse_config({}), ManualClock(), state_dir=tmp_path, seed_source=lambda: 1)
+    ctl = table.controller
+    reader, buttons = SimReader(table.events, clock=ctl.clock), SimButtons(table.events, clock=ctl.clock)
+    refusals = []
+    try:
+        for action in parse_script(MIXED, table.catalog, source="mixed"):
+            perform(action, table, reader, buttons, ctl.clock)
+            if ctl.message is not None and ctl.message.kind == "refusal":
+                refusals.append(ctl.message.text)
+    finally:
+        table.journal.close()
+    assert len(refusals) >= 10
+    for text in refusals:
+        assert isinstance(text, Msg), text
+        names = {field for _lit, field, _spec, _conv in string.Formatter().parse(text.id) if field}
+        assert names <= set(text.values), text
