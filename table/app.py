@@ -106,19 +106,26 @@ def run(config: Config, *, sim: bool) -> int:
     reader.start()
     buttons.start()
     picker = Picker()
+    web = None
 
     def view():  # type: ignore[no-untyped-def]
         v = build_view(ctl, entry=picker.entry, language=language)
+        if web is not None:
+            v.web_url, v.web_address = web.url, web.url_text
         if sim_strip:
             picker.refresh(v)
             v.suggestions, v.pick = picker.suggestions, picker.pick
         return v
 
-    display.render(view())
+    first = view()
+    display.render(first)
     notify("READY=1")
     if os.environ.get("MUNCHKIN_EXIT_AFTER_FIRST_FRAME"):     # for the start-time benchmark
         log.info("first frame shown; exiting as asked")
         return 0
+    web = _start_web(config, table, language, first)
+    if web is not None:
+        display.render(view())                  # the join address and QR code
     log.info("table ready: reader %s, state in %s", reader_type, config.state_dir)
     watchdog = watchdog_interval()
     last_ping = time.monotonic()
@@ -158,17 +165,40 @@ def run(config: Config, *, sim: bool) -> int:
                 notify("WATCHDOG=1")
                 last_ping = now
             if dirty or ctl.revision != shown or animating:
-                display.render(view())
+                frame = view()
+                display.render(frame)
+                if web is not None and ctl.revision != shown:
+                    web.publish(frame)      # after the frame: the table never waits on the web
                 shown = ctl.revision
     except KeyboardInterrupt:
         return 0
     finally:
         notify("STOPPING=1")
+        if web is not None:
+            web.close()
         reader.close()
         buttons.close()
         feedback.close()
         table.journal.close()
         display.close()
+
+
+def _start_web(config: Config, table, language: str, first):  # type: ignore[no-untyped-def]
+    """The web view when the config turns it on; a port or key it cannot use is said on screen, and the
+    table plays on without it."""
+    if not config.web.enabled:
+        return None
+    from table.web import start_web
+
+    try:
+        web = start_web(config, table.catalog, language, first=first)
+    except (OSError, ImportError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        log.error("web view not started on %s:%d: %s", config.web.bind, config.web.port, reason)
+        table.controller.say(f"web view not started on port {config.web.port}: {reason}", "refusal")
+        return None
+    print(f"munchkin-table: web view on {web.url_text} (key in the QR code on the setup screen)", file=sys.stderr)
+    return web
 
 
 class Picker:
