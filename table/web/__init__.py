@@ -30,14 +30,14 @@ def web_key(state_dir: Path, configured: str = "") -> str:
         return configured
     path = state_dir / KEY_FILE
     try:
-        text = path.read_text(encoding="ascii").strip()
+        text = path.read_text(encoding="ascii", errors="replace").strip()
         if re.fullmatch(r"[A-Za-z0-9_-]{8,128}", text):
             return text
         log.warning("%s does not hold a usable key; making a new one", path)
     except FileNotFoundError:
         pass
-    except (OSError, UnicodeDecodeError) as exc:
-        raise WebKeyError(f"cannot read the web key {path}: {getattr(exc, 'strerror', None) or exc}") from None
+    except OSError as exc:
+        raise WebKeyError(f"cannot read the web key {path}: {exc.strerror or exc}") from None
     key = secrets.token_urlsafe(12)
     try:
         state_dir.mkdir(parents=True, exist_ok=True)

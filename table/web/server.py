@@ -3,8 +3,9 @@
 Starlette + uvicorn (with h11, no compiled extras) rather than aiohttp: on this
 box's Python the pair adds about 16 MB to a process, aiohttp about 23 MB, and the
 table has 80 MB in all. Everything is bounded: requests other than GET and HEAD
-get 405, a URL longer than MAX_URL 414, more than MAX_HEADERS headers 431, a
-request line and headers beyond H11_MAX_EVENT bytes 400 (h11), connections
+get 405, a URL longer than MAX_URL 414, more than MAX_HEADERS headers or
+MAX_HEADER_BYTES of them 431, a request still incomplete after H11_MAX_EVENT bytes 400 (h11), a
+connection that has not sent its first request within REQUEST_TIMEOUT seconds is closed, connections
 beyond MAX_CONNECTIONS 503 (uvicorn), event-stream clients beyond the hub's
 limit 503, and a client that does not take an event within SEND_TIMEOUT seconds
 is dropped.
@@ -37,9 +38,11 @@ COOKIE = "munchkin_key"
 ALLOWED_METHODS = ("GET", "HEAD")
 MAX_URL = 2048                  # bytes of path and query
 MAX_HEADERS = 48
+MAX_HEADER_BYTES = 8 * 1024     # names and values together
 H11_MAX_EVENT = 16 * 1024       # request line and headers together
 MAX_CONNECTIONS = 64            # uvicorn answers 503 beyond this many connections and tasks
 KEEP_ALIVE = 5                  # seconds an idle kept-alive connection stays open
+REQUEST_TIMEOUT = 10.0          # seconds a new connection has to send its whole first request
 SEND_TIMEOUT = 5.0              # a client that takes no event for this long is dropped
 PING_SECONDS = 15.0             # a comment line on a quiet stream, so a dead client is found
 
@@ -76,7 +79,7 @@ class Guard:
         if len(scope.get("raw_path") or scope["path"].encode()) + len(query) > MAX_URL:
             await _plain(send, 414, "URL too long\n")
             return
-        if len(scope["headers"]) > MAX_HEADERS:
+        if len(scope["headers"]) > MAX_HEADERS or sum(len(k) + len(v) for k, v in scope["headers"]) > MAX_HEADER_BYTES:
             await _plain(send, 431, "too many headers\n")
             return
         given = parse_qs(query.decode("latin-1")).get("key", [""])[0].encode("latin-1")
@@ -183,8 +186,10 @@ async def _disconnected(receive: Any) -> None:
 class WebApp:
     """The routes of the web view, over one hub, one key and one page context."""
 
-    def __init__(self, hub: Hub, key: str, context: PageContext) -> None:
+    def __init__(self, hub: Hub, key: str, context: PageContext, *, send_timeout: float = SEND_TIMEOUT,
+                 ping: float = PING_SECONDS) -> None:
         self.hub, self.key, self.context = hub, key, context
+        self.send_timeout, self.ping = send_timeout, ping
         self.assets = {name: (STATIC / name).read_bytes() for name in ASSETS}
 
     def routes(self) -> list[Any]:
@@ -195,7 +200,7 @@ class WebApp:
             Route("/p/{player}", self.player, methods=list(ALLOWED_METHODS)),
             Route("/overlay", self.overlay, methods=list(ALLOWED_METHODS)),
             Route("/api/state", self.api_state, methods=list(ALLOWED_METHODS)),
-            Route("/events", EventStream(self.hub)),
+            Route("/events", EventStream(self.hub, ping=self.ping, send_timeout=self.send_timeout)),
             Route("/static/{name}", self.asset, methods=list(ALLOWED_METHODS)),
         ]
 
@@ -279,6 +284,29 @@ def render_page(context: PageContext, key: str, mode: str, player: str = "") -> 
 """
 
 
+def bounded_h11() -> type:
+    """uvicorn's h11 protocol, plus a deadline for a new connection's first request: uvicorn
+    times out idle kept-alive connections, but not one that connects and never finishes asking."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class BoundedH11Protocol(H11Protocol):  # type: ignore[misc]
+        request_timeout = REQUEST_TIMEOUT
+
+        def connection_made(self, transport: Any) -> None:
+            super().connection_made(transport)
+            self._first_request = self.loop.call_later(self.request_timeout, self._no_request)
+
+        def _no_request(self) -> None:
+            if self.cycle is None and not self.transport.is_closing():
+                self.transport.close()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._first_request.cancel()
+            super().connection_lost(exc)
+
+    return BoundedH11Protocol
+
+
 class WebServer:
     """uvicorn serving a WebApp from a thread of its own; ``start`` binds first, so a busy port is an
     OSError in the caller's thread."""
@@ -311,7 +339,7 @@ class WebServer:
         self.port = sock.getsockname()[1]
         config = uvicorn.Config(
             self.app.asgi(), log_config=None, access_log=False, server_header=False, lifespan="on",
-            loop="asyncio", http="h11", ws="none", limit_concurrency=MAX_CONNECTIONS,
+            loop="asyncio", http=bounded_h11(), ws="none", limit_concurrency=MAX_CONNECTIONS,
             timeout_keep_alive=KEEP_ALIVE, h11_max_incomplete_event_size=H11_MAX_EVENT,
             timeout_graceful_shutdown=1)
         self._server = uvicorn.Server(config)
