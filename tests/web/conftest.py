@@ -115,6 +115,8 @@ def running_table(tmp_path: Path):  # type: ignore[no-untyped-def]
 def browser():  # type: ignore[no-untyped-def]
     """Headless Chromium from Debian, through its chromedriver, on a fresh profile."""
     reason = chromium_missing()
+    if reason and os.environ.get("CI"):
+        pytest.fail(reason)             # CI installs it (.ci/run): missing there is a failure, not a skip
     if reason:
         pytest.skip(reason)
     os.environ.setdefault("SE_OFFLINE", "true")         # Selenium Manager: download nothing, ever
