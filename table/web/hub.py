@@ -22,11 +22,14 @@ class TooManyClients(Exception):
 
 
 class Client:
-    """One event-stream client: the revision it has been sent, and a wake-up for the next one."""
+    """One event-stream client: the revision it has been sent, and a wake-up for the next one
+    (a new board, a ping that is due, or the client gone)."""
 
     def __init__(self) -> None:
         self.sent = -1
         self.ready = asyncio.Event()
+        self.ping_due = False
+        self.gone = False
 
     def __repr__(self) -> str:
         return f"<web Client sent={self.sent}>"
@@ -38,7 +41,8 @@ class Hub:
         self._lock = threading.Lock()
         self._latest: dict[str, Any] | None = None
         self._revision = 0
-        self._encoded: tuple[int, str, str] | None = None     # (revision, event JSON, state JSON)
+        self._event: tuple[int, bytes] | None = None      # (revision, the encoded event)
+        self._state: tuple[int, str] | None = None        # (revision, the state JSON), made when asked
         self._loop: asyncio.AbstractEventLoop | None = None
         self.clients: set[Client] = set()
         self.published = 0
@@ -88,19 +92,35 @@ class Hub:
     def revision(self) -> int:
         return self._revision
 
-    def encoded(self) -> tuple[int, str, str] | None:
-        """(revision, the event's JSON with the board, the bare state JSON), encoded once per revision."""
+    def ping_all(self) -> None:
+        for client in self.clients:
+            client.ping_due = True
+            client.ready.set()
+
+    def _current(self) -> tuple[int, dict[str, Any] | None]:
         with self._lock:
-            latest, revision = self._latest, self._revision
-            cached = self._encoded
+            return self._revision, self._latest
+
+    def event(self) -> tuple[int, bytes] | None:
+        """(revision, the Server-Sent Event with the newest board), encoded once per revision for every client."""
+        cached = self._event
+        revision, latest = self._current()
         if latest is None:
             return None
         if cached is not None and cached[0] == revision:
             return cached
+        data = json.dumps(latest, ensure_ascii=False, separators=(",", ":"))
+        self._event = (revision, f"id: {revision}\ndata: {data}\n\n".encode())
+        return self._event
+
+    def state_json(self) -> str | None:
+        """The newest state JSON alone, as ``munchkin-table state`` prints it."""
+        cached = self._state
+        revision, latest = self._current()
+        if latest is None:
+            return None
+        if cached is not None and cached[0] == revision:
+            return cached[1]
         state = {k: v for k, v in latest.items() if k != "board"}
-        out = (revision, json.dumps(latest, ensure_ascii=False, separators=(",", ":")),
-               json.dumps(state, indent=2, ensure_ascii=False))
-        with self._lock:
-            if self._revision == revision:
-                self._encoded = out
-        return out
+        self._state = (revision, json.dumps(state, indent=2, ensure_ascii=False))
+        return self._state[1]

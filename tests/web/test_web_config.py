@@ -76,8 +76,9 @@ def test_publish_never_waits_and_each_client_holds_one_board() -> None:
         for n in range(10_000):                         # no one reads: nothing piles up
             hub.publish({"n": n})
         loop.run_until_complete(asyncio.sleep(0))
-        revision, event, _state = hub.encoded()
-        assert revision == 10_000 and event == '{"n":9999}'
+        revision, event = hub.event()
+        assert revision == 10_000 and event == b'id: 10000\ndata: {"n":9999}\n\n'
+        assert hub.state_json() == '{\n  "n": 9999\n}'
         assert client.ready.is_set()
         hub.join()
         with pytest.raises(TooManyClients):
@@ -96,4 +97,4 @@ def test_publish_after_the_web_loop_closed_is_harmless() -> None:
     loop.close()
     done = threading.Event()
     threading.Thread(target=lambda: (hub.publish({"n": 1}), done.set())).start()
-    assert done.wait(5) and hub.encoded()[0] == 1
+    assert done.wait(5) and hub.event()[0] == 1
