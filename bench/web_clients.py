@@ -110,6 +110,8 @@ def play(size: tuple[int, int], *, web: bool) -> tuple[list[float], dict[str, in
                 reader.scan_card(action.arg)
             else:
                 buttons.press(action.arg)
+            if hub is not None:
+                hub.busy(True)                              # as the table's loop says when it wakes
             for event in table.events.drain():
                 if ctl.handle(event) is None:
                     continue
@@ -118,6 +120,8 @@ def play(size: tuple[int, int], *, web: bool) -> tuple[list[float], dict[str, in
                 latencies.append(clock.monotonic() - event.at)
                 if hub is not None:
                     hub.publish(board_payload(frame))      # after the frame, as the table's loop does
+            if hub is not None:
+                hub.busy(False)
         result = {}
         if phones is not None and hub is not None:
             connected = len(hub.clients)

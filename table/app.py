@@ -142,6 +142,8 @@ def run(config: Config, *, sim: bool) -> int:
             if watchdog:
                 timeout = min(timeout, watchdog / 2)
             sleep_until_woken(woken, timeout)
+            if web is not None:
+                web.busy(True)              # the fan-out steps back while this pass handles input and draws
             dirty = False
             for event in pygame.event.get():
                 if event.type == pygame.QUIT:
@@ -170,6 +172,8 @@ def run(config: Config, *, sim: bool) -> int:
                 if web is not None and ctl.revision != shown:
                     web.publish(frame)      # after the frame: the table never waits on the web
                 shown = ctl.revision
+            if web is not None:
+                web.busy(False)
     except KeyboardInterrupt:
         return 0
     finally:

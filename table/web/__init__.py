@@ -138,6 +138,9 @@ class WebView:
     def publish(self, view: Any) -> None:
         self.hub.publish(board_payload(view))
 
+    def busy(self, flag: bool) -> None:
+        self.hub.busy(flag)
+
     def close(self) -> None:
         self.server.stop()
 

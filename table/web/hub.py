@@ -46,6 +46,7 @@ class Hub:
         self._loop: asyncio.AbstractEventLoop | None = None
         self.clients: set[Client] = set()
         self.published = 0
+        self.table_busy = False         # set by the table's loop while it handles input and draws
 
     def __repr__(self) -> str:
         return f"<web Hub revision={self._revision} clients={len(self.clients)}/{self.max_clients}>"
@@ -63,6 +64,11 @@ class Hub:
                 loop.call_soon_threadsafe(self._wake_all)
             except RuntimeError:        # the web loop has stopped
                 pass
+
+    def busy(self, flag: bool) -> None:
+        """The table's loop says when it is handling input and drawing: the fan-out waits meanwhile
+        (a bounded wait), so the web thread does not take the processor from a tap's frame."""
+        self.table_busy = flag
 
     # --- the web thread's side --------------------------------------------------------
     def attach(self, loop: asyncio.AbstractEventLoop) -> None:

@@ -43,6 +43,8 @@ H11_MAX_EVENT = 16 * 1024       # request line and headers together
 MAX_CONNECTIONS = 64            # uvicorn answers 503 beyond this many connections and tasks
 KEEP_ALIVE = 5                  # seconds an idle kept-alive connection stays open
 REQUEST_TIMEOUT = 10.0          # seconds a new connection has to send its whole first request
+YIELD_SECONDS = 0.005           # while the table draws a frame, the fan-out steps back this long at a time
+YIELD_AT_MOST = 0.25            # and no longer than this in all, per event
 SEND_TIMEOUT = 5.0              # a client that takes no event for this long is dropped
 PING_SECONDS = 15.0             # a comment line on a quiet stream, so a dead client is found
 
@@ -154,6 +156,10 @@ class EventStream:
                 client.ready.clear()
                 if client.gone:
                     return
+                waited = 0.0
+                while self.hub.table_busy and waited < YIELD_AT_MOST:
+                    await asyncio.sleep(YIELD_SECONDS)
+                    waited += YIELD_SECONDS
                 event = self.hub.event()
                 if event is not None and event[0] != client.sent:
                     client.sent = event[0]
