@@ -111,7 +111,7 @@ def run(config: Config, *, sim: bool) -> int:
     def view():  # type: ignore[no-untyped-def]
         v = build_view(ctl, entry=picker.entry, language=language)
         if web is not None:
-            v.web_url, v.web_address = web.url, web.url_text
+            v.web_url = web.url
         if sim_strip:
             picker.refresh(v)
             v.suggestions, v.pick = picker.suggestions, picker.pick

@@ -47,7 +47,6 @@ class View:
     breakdown: dict[str, list[tuple[str, str, int]]] = field(default_factory=dict)
     # fighter -> what their combat strength is made of: ("level", "", n), ("item", name, bonus), ("other", "", n)
     web_url: str = ""                     # the web view's address with its key (for the QR code), when it runs
-    web_address: str = ""                 # the same without the key, shown as text
 
 
 def describe_effect(effect: Effect, catalog: Catalog) -> str:
