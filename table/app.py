@@ -201,7 +201,8 @@ def _start_web(config: Config, table, language: str, first):  # type: ignore[no-
         log.error("web view not started on %s:%d: %s", config.web.bind, config.web.port, reason)
         table.controller.say(f"web view not started on port {config.web.port}: {reason}", "refusal")
         return None
-    print(f"munchkin-table: web view on {web.url_text} (key in the QR code on the setup screen)", file=sys.stderr)
+    print(f"munchkin-table: web view on {web.url_text}: phones scan the QR code on the setup screen, or open {web.url}",
+          file=sys.stderr)
     return web
 
 

@@ -98,3 +98,19 @@ def test_publish_after_the_web_loop_closed_is_harmless() -> None:
     done = threading.Event()
     threading.Thread(target=lambda: (hub.publish({"n": 1}), done.set())).start()
     assert done.wait(5) and hub.event()[0] == 1
+
+
+@pytest.mark.parametrize("language", ["es", "zh"])
+def test_every_word_of_the_web_page_is_translated(catalog, language: str) -> None:
+    from table.i18n import set_language
+    from table.web import page_context
+
+    set_language("en")
+    english = page_context(catalog, "en")
+    set_language(language)
+    try:
+        translated = page_context(catalog, language)
+    finally:
+        set_language("en")
+    assert [k for k in english.labels if english.labels[k] == translated.labels[k]] == []
+    assert translated.names["boots-of-butt-kicking"] == catalog["boots-of-butt-kicking"].name_in(language)

@@ -40,7 +40,8 @@
     box.dataset.player = p.id;
     box.style.setProperty("--c", colorOf(state, p.id));
     const head = el("div", "head");
-    const name = el("span", "name", p.name);
+    const name = el(mine ? "span" : "a", "name", p.name);
+    if (!mine) name.href = "/p/" + p.id + "?key=" + encodeURIComponent(cfg.key);   // your own page, large
     if (last && last.board && last.board.acting === p.id && p.id !== state.active_player) name.append(el("span", "tag", L.acting));
     if (!p.alive) name.append(el("span", "tag", L.dead));
     const nums = el("span", "nums");
