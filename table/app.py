@@ -123,14 +123,14 @@ def run(config: Config, *, sim: bool) -> int:
     if os.environ.get("MUNCHKIN_EXIT_AFTER_FIRST_FRAME"):     # for the start-time benchmark
         log.info("first frame shown; exiting as asked")
         return 0
-    web = _start_web(config, table, language, first)
-    if web is not None:
-        display.render(view())                  # the join address and QR code
-    log.info("table ready: reader %s, state in %s", reader_type, config.state_dir)
     watchdog = watchdog_interval()
     last_ping = time.monotonic()
     shown = ctl.revision
     try:
+        web = _start_web(config, table, language, first)
+        if web is not None:
+            display.render(view())              # the join address and QR code
+        log.info("table ready: reader %s, state in %s", reader_type, config.state_dir)
         while True:
             timeout = 5.0
             deadline = ctl.deadline()

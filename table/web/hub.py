@@ -98,6 +98,12 @@ class Hub:
     def revision(self) -> int:
         return self._revision
 
+    def end_all(self) -> None:
+        """End every stream (the server is stopping)."""
+        for client in self.clients:
+            client.gone = True
+            client.ready.set()
+
     def ping_all(self) -> None:
         for client in self.clients:
             client.ping_due = True

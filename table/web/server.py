@@ -154,7 +154,8 @@ class EventStream:
             while True:
                 await client.ready.wait()
                 client.ready.clear()
-                if client.gone:
+                if client.gone:         # gone, or the server stops: end the stream properly
+                    await asyncio.wait_for(send({"type": "http.response.body", "body": b""}), self.send_timeout)
                     return
                 waited = 0.0
                 while self.hub.table_busy and waited < YIELD_AT_MOST:
@@ -300,6 +301,22 @@ def render_page(context: PageContext, key: str, mode: str, player: str = "") -> 
 """
 
 
+async def _end_streams(hub: Hub) -> None:
+    hub.end_all()
+    for _ in range(100):
+        if not hub.clients:
+            return
+        await asyncio.sleep(0.01)
+
+
+class _QuietDrops(logging.Filter):
+    """uvicorn calls a stream that ends without its last chunk an error; here that is a client
+    dropped for not reading (logged as such by the event stream), not a fault."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("ASGI callable returned without completing response")
+
+
 def bounded_h11() -> type:
     """uvicorn's h11 protocol, plus a deadline for a new connection's first request: uvicorn
     times out idle kept-alive connections, but not one that connects and never finishes asking."""
@@ -341,6 +358,11 @@ class WebServer:
 
         import uvicorn
 
+        uvicorn_log = logging.getLogger("uvicorn.error")
+        if uvicorn_log.level == logging.NOTSET:
+            uvicorn_log.setLevel(logging.WARNING)   # not its start and stop lines: the table says those
+        if not any(isinstance(f, _QuietDrops) for f in uvicorn_log.filters):
+            uvicorn_log.addFilter(_QuietDrops())
         family = socket.AF_INET6 if ":" in self.bind else socket.AF_INET
         sock = socket.socket(family, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -376,6 +398,12 @@ class WebServer:
             sock.close()
 
     def stop(self) -> None:
+        loop = self.app.hub._loop
+        if loop is not None:                # end the event streams first, so no client is cut off mid-way
+            try:
+                asyncio.run_coroutine_threadsafe(_end_streams(self.app.hub), loop).result(timeout=2)
+            except Exception:               # the loop is gone or slow: uvicorn's own shutdown ends them
+                pass
         if self._server is not None:
             self._server.should_exit = True
         if self._thread is not None:

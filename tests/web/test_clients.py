@@ -121,3 +121,19 @@ def test_a_busy_port_leaves_the_table_playing_and_says_why(tmp_path) -> None:
     out = subprocess.run([sys.executable, "-m", "table", "state", "--config", str(config)], cwd=ROOT,
                          capture_output=True, text=True, timeout=60, env=env)
     assert json.loads(out.stdout)["phase"] == "kick-open-the-door"
+
+
+def test_stopping_the_table_ends_every_stream_cleanly(running_table) -> None:
+    table = running_table()
+    followers = [Follower(table.url) for _ in range(3)]
+    for f in followers:
+        f.start()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and not all(f.count for f in followers):
+        time.sleep(0.05)
+    assert table.stop() == 0
+    for f in followers:
+        f.join(10)
+        assert f.error == "stream closed" and not f.is_alive()
+    log = "".join(table.lines)
+    assert "Traceback" not in log and " ERROR " not in log, log[-2000:]
