@@ -143,3 +143,40 @@ def test_the_board_speaks_the_tables_language(browser, running_table) -> None:
     finally:
         set_language("en")
     assert json.loads(browser.find_element("id", "config").get_attribute("textContent"))["language"] == "es"
+
+
+def test_the_fight_shows_both_sides_the_margin_and_the_interference_window(browser, running_table) -> None:
+    table = running_table()
+    table.send(*JOIN, "tap 1000-gold-pieces")
+    table.wait_state(lambda s: s["players"] and s["players"][0]["level"] == 2)
+    browser.get(table.page("/"))
+    wait_for(browser, "return document.querySelectorAll('#players .player').length === 3", 10)
+    table.send("tap lame-goblin")
+    wait_for(browser, "return !!document.getElementById('combat')", 5)
+    combat = browser.find_element("id", "combat").text
+    assert "Lame Goblin" in combat and "Player 1" in combat
+    assert browser.find_element("id", "margin").text == "PLAYERS WIN by 1"
+    table.send("press next")                                    # the interference window opens
+    wait_for(browser, "return !!document.querySelector('.window-text')", 2)
+    assert browser.find_element("css selector", ".window-text").text.startswith("interfere now!")
+    wait_for(browser, "return !document.getElementById('combat')", 10)   # it closed; the kill counted
+    assert levels_on_page(browser)["player-1"] == 3
+
+
+def test_game_over_shows_the_winner_and_the_level_chart(browser, running_table) -> None:
+    from table.scenes import SCENES
+
+    table = running_table()
+    browser.get(table.page("/"))
+    wait_for(browser, "return !!document.getElementById('phase')", 10)
+    table.send(*[line for line in SCENES["game-over"].splitlines() if line.strip()])
+    table.wait_state(lambda s: s["phase"] == "game-over", timeout=60)
+    wait_for(browser, "return !!document.getElementById('game-over')", 5)
+    over = browser.find_element("id", "game-over")
+    winners = table.state()["winners"]
+    assert winners and over.find_element("css selector", ".winners").text.endswith("won!")
+    lines = browser.execute_script(
+        "return [...document.querySelectorAll('#game-over polyline')].map((l) => [l.dataset.player,"
+        " l.getAttribute('points').split(' ').length]);")
+    state = table.state()
+    assert {pid: n for pid, n in lines} == {p["id"]: len(p["level_history"]) for p in state["players"]}
