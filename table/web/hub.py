@@ -75,6 +75,10 @@ class Hub:
         with self._lock:
             self._loop = loop
 
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop | None:
+        return self._loop
+
     def detach(self) -> None:
         with self._lock:
             self._loop = None

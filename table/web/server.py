@@ -1,18 +1,22 @@
 """The web view's server: Starlette on uvicorn, in a thread of its own.
 
-Starlette + uvicorn (with h11, no compiled extras) rather than aiohttp: on this
-box's Python the pair adds about 16 MB to a process, aiohttp about 23 MB, and the
-table has 80 MB in all. Everything is bounded: requests other than GET and HEAD
-get 405, a URL longer than MAX_URL 414, more than MAX_HEADERS headers or
-MAX_HEADER_BYTES of them 431, a request still incomplete after H11_MAX_EVENT bytes 400 (h11), a
-connection that has not sent its first request within REQUEST_TIMEOUT seconds is closed, connections
-beyond MAX_CONNECTIONS 503 (uvicorn), event-stream clients beyond the hub's
-limit 503, and a client that does not take an event within SEND_TIMEOUT seconds
-is dropped.
+Starlette + uvicorn (with h11, no compiled extras) rather than aiohttp: measured
+here, the pair adds about 16 MB to a Python process and aiohttp about 23 MB, and
+the table has 80 MB in all.
 
-Routes are the list in ``routes()``: a page or an endpoint is one ``Route``
-there (its handler takes the request and returns a response; ``self.hub``
-holds the newest board and ``self.context`` the page data).
+Everything is bounded. A method other than GET and HEAD gets 405; a URL longer
+than MAX_URL 414; more than MAX_HEADERS headers, or MAX_HEADER_BYTES of them, 431;
+a request still incomplete after H11_MAX_EVENT bytes 400 (h11); connections beyond
+MAX_CONNECTIONS 503 (uvicorn); event-stream clients beyond the hub's limit 503. A
+connection that has not sent its first request within REQUEST_TIMEOUT seconds is
+closed, and a client that does not take an event within SEND_TIMEOUT seconds is
+dropped. While the table's loop handles a tap and draws its frame, the fan-out
+steps back (YIELD_SECONDS at a time, YIELD_AT_MOST in all), so thirty phones do
+not slow the box's own screen.
+
+Routes are the list in ``WebApp.routes()``: a page or an endpoint is one ``Route``
+there and a handler method (it takes the request and returns a response;
+``self.hub`` holds the newest board and ``self.context`` the page's words).
 """
 
 from __future__ import annotations
@@ -398,7 +402,7 @@ class WebServer:
             sock.close()
 
     def stop(self) -> None:
-        loop = self.app.hub._loop
+        loop = self.app.hub.loop
         if loop is not None:                # end the event streams first, so no client is cut off mid-way
             try:
                 asyncio.run_coroutine_threadsafe(_end_streams(self.app.hub), loop).result(timeout=2)
