@@ -142,9 +142,10 @@ def run(config: Config, *, sim: bool) -> int:
             if watchdog:
                 timeout = min(timeout, watchdog / 2)
             sleep_until_woken(woken, timeout)
+            dirty = False
             if web is not None:
                 web.busy(True)              # the fan-out steps back while this pass handles input and draws
-            dirty = False
+                dirty = web.refresh_address()   # the network came up (or changed): a new QR code
             for event in pygame.event.get():
                 if event.type == pygame.QUIT:
                     return 0

@@ -12,12 +12,14 @@ import os
 import re
 import secrets
 import socket
+import time
 from pathlib import Path
 from typing import Any
 
 log = logging.getLogger(__name__)
 
 KEY_FILE = "web.key"
+ADDRESS_EVERY = 10.0        # seconds between looks for a changed network address (Wi-Fi comes up late)
 
 
 class WebKeyError(OSError):
@@ -115,8 +117,26 @@ def board_payload(view: Any) -> dict[str, Any]:
 class WebView:
     """The running web view: its hub, its server and the address that joins it."""
 
-    def __init__(self, hub: Any, server: Any, key: str, address: str) -> None:
+    def __init__(self, hub: Any, server: Any, key: str, address: str, *, bind: str = "") -> None:
         self.hub, self.server, self.key, self.address = hub, server, key, address
+        self.bind = bind or address
+        self._looked = time.monotonic()
+
+    def refresh_address(self, now: float | None = None) -> bool:
+        """Look again, now and then, for the address phones reach (a box that boots before its
+        Wi-Fi is up starts on the loopback address); True when it changed and the screen should show it."""
+        if self.bind not in ("0.0.0.0", "::"):
+            return False
+        now = time.monotonic() if now is None else now
+        if now - self._looked < ADDRESS_EVERY:
+            return False
+        self._looked = now
+        address = lan_address(self.bind)
+        if address == self.address:
+            return False
+        log.info("web view now on %s", address)
+        self.address = address
+        return True
 
     def __repr__(self) -> str:
         return f"<WebView {self.url_text} clients={len(self.hub.clients)}>"
@@ -156,6 +176,6 @@ def start_web(config: Any, catalog: Any, language: str, *, first: Any = None) ->
         hub.publish(board_payload(first))
     server = WebServer(WebApp(hub, key, page_context(catalog, language)), config.web.bind, config.web.port)
     server.start()
-    web = WebView(hub, server, key, lan_address(config.web.bind))
+    web = WebView(hub, server, key, lan_address(config.web.bind), bind=config.web.bind)
     log.info("web view on %s (bound to %s:%d)", web.url_text, config.web.bind, web.port)
     return web

@@ -114,3 +114,20 @@ def test_every_word_of_the_web_page_is_translated(catalog, language: str) -> Non
         set_language("en")
     assert [k for k in english.labels if english.labels[k] == translated.labels[k]] == []
     assert translated.names["boots-of-butt-kicking"] == catalog["boots-of-butt-kicking"].name_in(language)
+
+
+def test_the_address_is_looked_up_again_when_the_network_comes_up(monkeypatch) -> None:
+    import table.web as web_module
+    from table.web import ADDRESS_EVERY, WebView
+
+    from types import SimpleNamespace
+
+    view = WebView(Hub(), server=SimpleNamespace(port=8080), key="abcdefgh", address="127.0.0.1", bind="0.0.0.0")
+    monkeypatch.setattr(web_module, "lan_address", lambda bind: "192.168.1.20")
+    start = view._looked
+    assert not view.refresh_address(start + 1)                  # not yet time to look
+    assert view.refresh_address(start + ADDRESS_EVERY + 1)      # Wi-Fi is up: a new address
+    assert view.address == "192.168.1.20" and view.url == "http://192.168.1.20:8080/?key=abcdefgh"
+    assert not view.refresh_address(start + 2 * ADDRESS_EVERY + 2)     # unchanged: nothing to redraw
+    fixed = WebView(Hub(), server=None, key="abcdefgh", address="10.0.0.5", bind="10.0.0.5")
+    assert not fixed.refresh_address(start + 100) and fixed.address == "10.0.0.5"
