@@ -51,6 +51,14 @@ YIELD_SECONDS = 0.005           # while the table draws a frame, the fan-out ste
 YIELD_AT_MOST = 0.25            # and no longer than this in all, per event
 SEND_TIMEOUT = 5.0              # a client that takes no event for this long is dropped
 PING_SECONDS = 15.0             # a comment line on a quiet stream, so a dead client is found
+# Pages run only the box's own script, load nothing from elsewhere, and send no Referer (it would carry the key).
+PAGE_HEADERS = {
+    "cache-control": "no-store",
+    "content-security-policy": "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
+                               "img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    "referrer-policy": "no-referrer",
+    "x-content-type-options": "nosniff",
+}
 
 
 @dataclass
@@ -274,7 +282,11 @@ class WebApp:
     def _page(self, mode: str, player: str = "") -> Any:
         from starlette.responses import HTMLResponse
 
-        return HTMLResponse(render_page(self.context, self.key, mode, player), headers={"cache-control": "no-store"})
+        headers = dict(PAGE_HEADERS)
+        if mode == "overlay":           # a streaming program shows the overlay in a frame of its own
+            headers["content-security-policy"] = headers["content-security-policy"].replace(
+                "; frame-ancestors 'none'", "")
+        return HTMLResponse(render_page(self.context, self.key, mode, player), headers=headers)
 
 
 def render_page(context: PageContext, key: str, mode: str, player: str = "") -> str:

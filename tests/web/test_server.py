@@ -262,3 +262,13 @@ def test_a_connection_that_never_asks_is_closed(served, monkeypatch) -> None:
     finally:
         quiet.close()
         trickle.close()
+
+
+def test_pages_load_nothing_from_elsewhere_and_send_no_referer(served) -> None:
+    _hub, base = served()
+    for path in ("/", "/p/player-1", "/overlay"):
+        status, headers, body = http(base + path + f"?key={KEY}")
+        assert status == 200 and headers["referrer-policy"] == "no-referrer"
+        assert "script-src 'self'" in headers["content-security-policy"]
+        assert b"http" not in body.replace(b"http-equiv", b"")      # no address of anywhere else
+    assert "frame-ancestors 'none'" in http(base + f"/?key={KEY}")[1]["content-security-policy"]
