@@ -98,6 +98,7 @@ def page_context(catalog: Any, language: str) -> Any:
         "treasures": _("treasures {t} · +{l} level"), "seats": _("Seats"), "empty": _("(empty seat)"),
         "join": _("Tap your player token to join ({lo}–{hi} players)"), "gear": _("Gear"), "curses": _("Curses"),
         "offline": _("Connection to the table lost; reconnecting…"), "title": _("Munchkin table"),
+        "history": _("Past games"), "stats": _("Standings"),
     }
     names = {cid: card.name_in(language) for cid, card in catalog.items()}
     return PageContext(language=language, labels=labels, names=names, title=labels["title"])
@@ -174,7 +175,8 @@ def start_web(config: Any, catalog: Any, language: str, *, first: Any = None) ->
     hub = Hub()
     if first is not None:
         hub.publish(board_payload(first))
-    server = WebServer(WebApp(hub, key, page_context(catalog, language)), config.web.bind, config.web.port)
+    app = WebApp(hub, key, page_context(catalog, language), state_dir=config.state_dir, catalog=catalog)
+    server = WebServer(app, config.web.bind, config.web.port)
     server.start()
     web = WebView(hub, server, key, lan_address(config.web.bind), bind=config.web.bind)
     log.info("web view on %s (bound to %s:%d)", web.url_text, config.web.bind, web.port)

@@ -214,8 +214,9 @@ class WebApp:
     """The routes of the web view, over one hub, one key and one page context."""
 
     def __init__(self, hub: Hub, key: str, context: PageContext, *, send_timeout: float = SEND_TIMEOUT,
-                 ping: float = PING_SECONDS) -> None:
+                 ping: float = PING_SECONDS, state_dir: Path | None = None, catalog: Any = None) -> None:
         self.hub, self.key, self.context = hub, key, context
+        self.state_dir, self.catalog = state_dir, catalog        # the remembered games (/history, /stats)
         self.send_timeout, self.ping = send_timeout, ping
         self.assets = {name: (STATIC / name).read_bytes() for name in ASSETS}
 
@@ -229,6 +230,10 @@ class WebApp:
             Route("/api/state", self.api_state, methods=list(ALLOWED_METHODS)),
             Route("/events", EventStream(self.hub, send_timeout=self.send_timeout)),
             Route("/static/{name}", self.asset, methods=list(ALLOWED_METHODS)),
+            Route("/history", self.history, methods=list(ALLOWED_METHODS)),
+            Route("/stats", self.stats, methods=list(ALLOWED_METHODS)),
+            Route("/api/history", self.api_history, methods=list(ALLOWED_METHODS)),
+            Route("/api/stats", self.api_stats, methods=list(ALLOWED_METHODS)),
         ]
 
     def asgi(self) -> Any:
@@ -278,6 +283,47 @@ class WebApp:
         if name not in self.assets:
             return PlainTextResponse("not found\n", status_code=404)
         return Response(self.assets[name], media_type=ASSETS[name], headers={"cache-control": "no-cache"})
+
+    # the remembered games: read from the journal in a worker thread, never in the event loop
+    async def history(self, request: Any) -> Any:
+        return await self._records("history", page=True)
+
+    async def stats(self, request: Any) -> Any:
+        return await self._records("stats", page=True)
+
+    async def api_history(self, request: Any) -> Any:
+        return await self._records("history", page=False)
+
+    async def api_stats(self, request: Any) -> Any:
+        return await self._records("stats", page=False)
+
+    async def _records(self, what: str, *, page: bool) -> Any:
+        from starlette.concurrency import run_in_threadpool
+        from starlette.responses import HTMLResponse, PlainTextResponse, Response
+
+        from table import records_web
+        from table.records_cli import RecordsError
+
+        if self.state_dir is None:
+            return PlainTextResponse("no saved games here\n", status_code=404)
+        try:
+            if what == "history":
+                data: Any = await run_in_threadpool(records_web.history_data, self.state_dir)
+            else:
+                data = await run_in_threadpool(records_web.stats_data, self.state_dir, self.catalog)
+        except RecordsError as exc:
+            return PlainTextResponse(f"{exc}\n", status_code=503)
+        if not page:
+            return Response(records_web.api_json(data), media_type="application/json", headers={"cache-control": "no-store"})
+        language = self.context.language
+        if what == "history":
+            text = records_web.history_page(data, language, self.key)
+        else:
+            text = records_web.stats_page(data, language, self.key, names=self.context.names)
+        headers = dict(PAGE_HEADERS)        # these pages carry their own style sheet, and no script
+        headers["content-security-policy"] = headers["content-security-policy"].replace(
+            "style-src 'self'", "style-src 'self' 'unsafe-inline'")
+        return HTMLResponse(text, headers=headers)
 
     def _page(self, mode: str, player: str = "") -> Any:
         from starlette.responses import HTMLResponse

@@ -180,3 +180,19 @@ def test_game_over_shows_the_winner_and_the_level_chart(browser, running_table) 
         " l.getAttribute('points').split(' ').length]);")
     state = table.state()
     assert {pid: n for pid, n in lines} == {p["id"]: len(p["level_history"]) for p in state["players"]}
+
+
+def test_the_board_links_to_past_games_and_standings(browser, running_table) -> None:
+    table = running_table()
+    table.send(*JOIN)
+    table.wait_state(lambda s: s["phase"] == "kick-open-the-door")
+    browser.get(table.page("/"))
+    wait_for(browser, "return !!document.querySelector('nav.records a')", 10)
+    browser.find_element("link text", "Past games").click()
+    wait_for(browser, "return location.pathname === '/history' && !!document.querySelector('h1')", 10)
+    assert "Player 1, Player 2, Player 3" in browser.find_element("tag name", "table").text
+    color = browser.execute_script("return getComputedStyle(document.querySelector('h1')).color")
+    assert color == "rgb(255, 200, 60)"                 # its own style sheet applies
+    browser.find_element("link text", "Standings").click()
+    wait_for(browser, "return location.pathname === '/stats'", 10)
+    assert "Player 1" in browser.find_element("tag name", "body").text

@@ -272,3 +272,24 @@ def test_pages_load_nothing_from_elsewhere_and_send_no_referer(served) -> None:
         assert "script-src 'self'" in headers["content-security-policy"]
         assert b"http" not in body.replace(b"http-equiv", b"")      # no address of anywhere else
     assert "frame-ancestors 'none'" in http(base + f"/?key={KEY}")[1]["content-security-policy"]
+
+
+def test_past_games_and_standings_are_served_read_only(served, table, tmp_path) -> None:
+    from table.records_web import history_data
+
+    hub, base = served(state_dir=tmp_path / "state", catalog=table.catalog)
+    play(table, "tap player-1", "tap player-2", "tap player-3", "press next", "tap 1000-gold-pieces")
+    status, _, body = http(base + f"/api/history?key={KEY}")
+    assert status == 200 and json.loads(body) == history_data(tmp_path / "state") and json.loads(body)
+    status, headers, body = http(base + f"/history?key={KEY}")
+    assert status == 200 and b"Player 1, Player 2, Player 3" in body and "script-src 'self'" in headers["content-security-policy"]
+    status, _, body = http(base + f"/stats?key={KEY}")
+    assert status == 200 and b"Player 1" in body
+    assert json.loads(http(base + f"/api/stats?key={KEY}")[2])["players"]
+    for path in ("/history", "/stats", "/api/history", "/api/stats"):
+        assert http(base + path)[0] == 403 and http(base + path + f"?key={KEY}", method="POST")[0] == 405
+
+
+def test_without_a_state_directory_there_are_no_past_games(served) -> None:
+    _hub, base = served()
+    assert http(base + f"/history?key={KEY}")[0] == 404

@@ -198,6 +198,15 @@
       list.append(el("div", "message", fmt(L.join, {lo: rules.min_players || 3, hi: rules.max_players || 6})));
     }
     frag.append(list);
+    if (cfg.mode !== "overlay") {
+      const nav = el("nav", "records");
+      for (const [path, label] of [["/history", L.history], ["/stats", L.stats]]) {
+        const a = el("a", null, label);
+        a.href = path + "?key=" + encodeURIComponent(cfg.key);
+        nav.append(a);
+      }
+      frag.append(nav);
+    }
     const off = el("div", "offline", L.offline);
     off.id = "offline";
     off.hidden = true;
