@@ -201,7 +201,8 @@ def _start_web(config: Config, table, language: str, first):  # type: ignore[no-
     except (OSError, ImportError) as exc:
         reason = getattr(exc, "strerror", None) or str(exc)
         log.error("web view not started on %s:%d: %s", config.web.bind, config.web.port, reason)
-        table.controller.say(f"web view not started on port {config.web.port}: {reason}", "refusal")
+        table.controller.say(msg("web view not started on port {port}: {why}", port=config.web.port, why=reason),
+                             "refusal")
         return None
     print(f"munchkin-table: web view on {web.url_text}: phones scan the QR code on the setup screen, or open {web.url}",
           file=sys.stderr)
