@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
-from table.i18n import _
+from table.i18n import _, ngettext
 from table.screens import run_away
 from table.screens.kit import ACTIVE, BAD, DIM, GOOD, KEY_OFF, PANEL, PANEL_HI, TEXT, player_color
 
@@ -185,7 +185,7 @@ def draw_combat_portrait(d: Display, view: View, r: pygame.Rect, inner: pygame.R
     if view.window_left is not None and view.window_total > 0:
         draw_interference_bar(d, view, pygame.Rect(inner.x, inner.bottom - bar_h, inner.w, bar_h), 22)
     elif state.get("treasures_to_draw"):
-        d.t(_("draw {n} treasure(s)").format(n=state["treasures_to_draw"]), 24, ACTIVE, inner, y=inner.bottom - bar_h)
+        d.t(ngettext("draw {n} treasure", "draw {n} treasures", state["treasures_to_draw"]).format(n=state["treasures_to_draw"]), 24, ACTIVE, inner, y=inner.bottom - bar_h)
 
 
 def draw_combat(d: Display, view: View, r: pygame.Rect) -> None:
@@ -253,4 +253,4 @@ def draw_combat(d: Display, view: View, r: pygame.Rect) -> None:
     if view.window_left is not None and view.window_total > 0:
         draw_interference_bar(d, view, pygame.Rect(inner.x, inner.bottom - bar_h, inner.w, bar_h))
     elif state.get("treasures_to_draw"):
-        d.t(_("draw {n} treasure(s)").format(n=state["treasures_to_draw"]), 20, ACTIVE, inner, y=inner.bottom - int(24 * s))
+        d.t(ngettext("draw {n} treasure", "draw {n} treasures", state["treasures_to_draw"]).format(n=state["treasures_to_draw"]), 20, ACTIVE, inner, y=inner.bottom - int(24 * s))

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from table.i18n import _, text as translate_label
+from table.i18n import _, ngettext, text as translate_label
 from table.screens.join import draw_join, join_room
 from table.screens.kit import ACTIVE, BG, BUTTON_COLORS, DIM, GOOD, PANEL_HI, TEXT, player_color
 from table.view import BUTTON_ORDER
@@ -148,7 +148,7 @@ def basket_summary(d: Display, view: View) -> tuple[str, list[str], tuple[int, i
     total = _("{n} gold").format(n=f"{view.basket_gold:,}")
     if view.basket_levels == 0:
         return total, [_("{n} gold short of a level").format(n=f"{1000 - view.basket_gold:,}")], DIM
-    buys = [_("buys {n} level(s)").format(n=view.basket_levels)]
+    buys = [ngettext("buys {n} level", "buys {n} levels", view.basket_levels).format(n=view.basket_levels)]
     rest = view.basket_gold % 1000
     if rest:
         buys.append(_("{n} gold left over (no change)").format(n=rest))
