@@ -47,8 +47,11 @@ fi
 [ -x "$PREFIX/.venv/bin/python" ] || python3 -m venv --system-site-packages "$PREFIX/.venv"
 "$PREFIX/.venv/bin/pip" install -q --upgrade pip
 "$PREFIX/.venv/bin/pip" install -q --no-deps "mfrc522==0.0.7"
+# The translations are compiled (with Babel) before the install, so that the .mo files go with it.
+"$PREFIX/.venv/bin/pip" install -q "Babel>=2.14" \
+    && (cd "$PREFIX" && "$PREFIX/.venv/bin/python" -m table.catalogs compile >/dev/null) \
+    || echo "   could not compile the translations: the screen will show English" >&2
 "$PREFIX/.venv/bin/pip" install -q "$PREFIX"
-"$PREFIX/.venv/bin/python" -m table.i18n compile 2>/dev/null || true
 
 echo "== config"
 mkdir -p /etc/munchkin-table
