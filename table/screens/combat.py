@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
-from table.i18n import _, ngettext
+from table.i18n import _, ngettext, shown_name
 from table.screens import run_away
 from table.screens.kit import ACTIVE, BAD, DIM, GOOD, KEY_OFF, PANEL, PANEL_HI, TEXT, player_color
 
@@ -60,7 +60,7 @@ def draw_mini_player(d: Display, view: View, p: dict[str, Any], r: pygame.Rect) 
     nh = d.painter.line_height(int(name_size * s))
     two = inner.h >= nh * 2
     y = inner.y + (inner.h - (nh * 2 if two else nh)) // 2
-    d.t(p["name"], name_size, TEXT if p["alive"] else DIM, text_box, y=y)
+    d.t(shown_name(p["name"]), name_size, TEXT if p["alive"] else DIM, text_box, y=y)
     if two:
         d.t(_("strength {n}").format(n=p["combat_strength"]), name_size * 0.8, GOOD, text_box, y=y + nh)
 
@@ -94,7 +94,7 @@ def combat_rows(d: Display, view: View) -> list[tuple[str, str, float, tuple[int
         if p is None:
             continue
         role = f" ({_('helper')})" if pid == combat.get("helper") else ""
-        rows.append((p["name"] + role, str(p["combat_strength"]), 26, TEXT, 0, 1))
+        rows.append((shown_name(p["name"]) + role, str(p["combat_strength"]), 26, TEXT, 0, 1))
         for kind, name, n in view.breakdown.get(pid, [("level", "", p["level"])]):
             label = {"level": _("level"), "other": _("curses and fight bonuses")}.get(kind, name)
             rows.append((label, str(n) if kind == "level" else f"{n:+d}", 22, DIM if kind == "level" else TEXT, 1, 1))
@@ -221,7 +221,7 @@ def draw_combat(d: Display, view: View, r: pygame.Rect) -> None:
             continue
         gear = p["combat_strength"] - p["level"]
         role = _("helper") if pid == combat.get("helper") else ""
-        d.t(p["name"] + (f" ({role})" if role else ""), small, TEXT, pl, y=y)
+        d.t(shown_name(p["name"]) + (f" ({role})" if role else ""), small, TEXT, pl, y=y)
         y += lh
         d.t(_("level {l} + gear {g} = {t}").format(l=p["level"], g=gear, t=p["combat_strength"]), small * 0.9, DIM, pl, y=y)
         y += lh

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from table.i18n import _
+from table.i18n import _, shown_name
 from table.screens.kit import ACTIVE, DIM, KEY, KEY_OFF, TEXT, player_color
 
 if TYPE_CHECKING:
@@ -20,7 +20,7 @@ def draw_game_over(d: Display, view: View, body: pygame.Rect) -> None:
     d.panels["game-over"] = body
     inner = body.inflate(-int(20 * s), -int(14 * s))
     byid = {p["id"]: p for p in state["players"]}
-    names = " & ".join(byid[w]["name"] for w in state["winners"] if w in byid)
+    names = " & ".join(shown_name(byid[w]["name"]) for w in state["winners"] if w in byid)
     head = _("{names} won!").format(names=names) if names else _("Game over")
     d.t(head, 38, ACTIVE, inner, align="center")
     chart = pygame.Rect(inner.x, inner.y + d.painter.line_height(int(38 * s)) + int(6 * s), inner.w,
@@ -89,4 +89,4 @@ def draw_level_chart(d: Display, view: View, r: pygame.Rect) -> None:
         color = player_color(state, p["id"])
         pygame.draw.rect(d.window, color, (legend_col.x, y + lh // 4, int(14 * s), int(14 * s)))
         winner = p["id"] in state["winners"]
-        d.t(f"{p['name']}  {p['level']}", 20, ACTIVE if winner else TEXT, legend_col, x=legend_col.x + int(20 * s), y=y)
+        d.t(f"{shown_name(p['name'])}  {p['level']}", 20, ACTIVE if winner else TEXT, legend_col, x=legend_col.x + int(20 * s), y=y)

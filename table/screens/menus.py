@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from table.i18n import _, ngettext, text as translate_label
+from table.i18n import _, ngettext, shown_name, text as translate_label
 from table.screens.join import draw_join, join_room
 from table.screens.kit import ACTIVE, BG, BUTTON_COLORS, DIM, GOOD, PANEL_HI, TEXT, player_color
 from table.view import BUTTON_ORDER
@@ -75,7 +75,7 @@ def draw_card_menu(d: Display, view: View, body: pygame.Rect) -> None:
     title = 42 if d.portrait else 32
     d.t(menu["name"], title, ACTIVE, inner)
     y = inner.y + d.painter.line_height(int(title * s))
-    facts = [_("held by {name}").format(name=menu["holder"]),
+    facts = [_("held by {name}").format(name=shown_name(menu["holder"])),
              _("equipped") if menu["equipped"] else _("carried (no bonus)")]
     if menu.get("bonus"):
         facts.append(_("bonus {n:+d}").format(n=menu["bonus"]))
@@ -120,7 +120,7 @@ def draw_holder_gear(d: Display, view: View, r: pygame.Rect) -> None:
     d.panels["holder-gear"] = r
     pygame.draw.line(d.window, DIM, (r.x, r.y), (r.right, r.y), 1)
     y = r.y + int(8 * s)
-    head = _("{name}: strength {n}").format(name=p["name"], n=p["combat_strength"])
+    head = _("{name}: strength {n}").format(name=shown_name(p["name"]), n=p["combat_strength"])
     d.t(head, 26, TEXT, r, y=y)
     y += d.painter.line_height(int(26 * s)) + int(4 * s)
     size = 22
@@ -200,7 +200,7 @@ def draw_player_menu(d: Display, view: View, body: pygame.Rect) -> None:
     pygame.draw.rect(d.window, color, (inner.x, inner.y + int(4 * s), int(6 * s), d.painter.line_height(int(32 * s))
                                           - int(8 * s)), border_radius=3)
     head = pygame.Rect(inner.x + int(14 * s), inner.y, inner.w - int(14 * s), inner.h)
-    d.t(pm["name"], 32, ACTIVE, head)
+    d.t(shown_name(pm["name"]), 32, ACTIVE, head)
     y = inner.y + d.painter.line_height(int(32 * s))
     size = 20
     lh = d.painter.line_height(int(size * s))
@@ -211,7 +211,7 @@ def draw_player_menu(d: Display, view: View, body: pygame.Rect) -> None:
     what = {"roll": _("switch to {sex}").format(sex=_(other)),
             "help": _("level {a} → {b}").format(a=pm["level"], b=pm["level"] + 1),
             "run": _("level {a} → {b}").format(a=pm["level"], b=max(1, pm["level"] - 1)),
-            "next": _("{name} leaves the game").format(name=pm["name"]),
+            "next": _("{name} leaves the game").format(name=shown_name(pm["name"])),
             "undo": _("close this menu")}
     row_h = max(lh, int(min((inner.bottom - y) / 5, lh * 1.6)))
     for button in BUTTON_ORDER:

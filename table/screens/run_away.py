@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from table.i18n import _
+from table.i18n import _, shown_name
 from table.screens import kit
 from table.screens.kit import ACTIVE, BAD, GOOD, TEXT
 
@@ -35,7 +35,7 @@ def draw_run_away(d: Display, view: View, r: pygame.Rect) -> None:
     byid = {p["id"]: p for p in state["players"]}
     if flight["pending"]:
         cur = flight["pending"][0]
-        who = byid.get(cur["player"], {}).get("name", cur["player"])
+        who = shown_name(byid.get(cur["player"], {}).get("name", cur["player"]))
         d.t(_("{who} rolls").format(who=who), 26 * k, TEXT, text_box, y=y)
         y += d.painter.line_height(int(26 * k * s))
         d.t(_("against {monster}").format(monster=view.names.get(cur["monster"], cur["monster"] or "")), 20 * k, TEXT,
@@ -52,7 +52,7 @@ def draw_run_away(d: Display, view: View, r: pygame.Rect) -> None:
     lh = d.painter.line_height(int(17 * k * s))
     monsters = state["combat"]["monsters"] if state["combat"] else []
     for res in flight["results"]:
-        who = byid.get(res["player"], {}).get("name", res["player"])
+        who = shown_name(byid.get(res["player"], {}).get("name", res["player"]))
         idx = res["monster"]
         mname = view.names.get(monsters[idx]["card"], "") if isinstance(idx, int) and idx < len(monsters) else ""
         outcome = _("escaped") if res["escaped"] else _("caught")

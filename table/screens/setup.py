@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from table.i18n import _
+from table.i18n import _, shown_name
 from table.screens.join import draw_join, join_room
 from table.screens.kit import ACTIVE, DIM, GOOD, PANEL, PLAYER_COLORS, TEXT
 
@@ -44,7 +44,7 @@ def draw_setup(d: Display, view: View, body: pygame.Rect) -> None:
             p = state["players"][i]
             pygame.draw.rect(d.window, PLAYER_COLORS[i % 6], (r.x, r.y, int(8 * s), r.h), border_radius=3)
             line = pygame.Rect(r.x + int(16 * s), r.y, r.w - int(16 * s), r.h)
-            label = f"{i + 1}. {p['name']}"
+            label = f"{i + 1}. {shown_name(p['name'])}"
             name_r = d.t(label, 26, TEXT, line, y=r.y + (r.h - d.painter.line_height(int(26 * s))) // 2)
             if p["id"] == first:
                 tag = pygame.Rect(name_r.right + int(12 * s), r.y, line.right - name_r.right - int(12 * s), r.h)
@@ -68,8 +68,8 @@ def draw_setup(d: Display, view: View, body: pygame.Rect) -> None:
     if n < rules["min_players"]:
         joined += " · " + _("{k} more needed").format(k=rules["min_players"] - n)
     d.t(joined, 26, GOOD if n >= rules["min_players"] else DIM, inner, y=inner.bottom - int(70 * s))
-    starter = state["players"][0]["name"] if state["players"] and not first else ""
+    starter = shown_name(state["players"][0]["name"]) if state["players"] and not first else ""
     if first:
-        starter = next((p["name"] for p in state["players"] if p["id"] == first), first)
+        starter = next((shown_name(p["name"]) for p in state["players"] if p["id"] == first), first)
     if starter:
         d.t(_("First player: {name}").format(name=starter), 24, TEXT, inner, y=inner.bottom - int(36 * s))

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
-from table.i18n import _
+from table.i18n import _, shown_name
 from table.screens import menus
 from table.screens.kit import ACTIVE, BAD, DIM, GOOD, PANEL, PANEL_HI, TEXT, player_color
 
@@ -56,7 +56,7 @@ def draw_player(d: Display, view: View, p: dict[str, Any], r: pygame.Rect) -> No
     if tag:
         tr = d.t(tag, 16, GOOD if acting else BAD, inner, y=inner.y + int(4 * s), align="right")
         name_box = pygame.Rect(inner.x, inner.y, max(0, tr.x - inner.x - int(6 * s)), inner.h)
-    d.t(p["name"], name_size, TEXT if alive else DIM, name_box)
+    d.t(shown_name(p["name"]), name_size, TEXT if alive else DIM, name_box)
     y = inner.y + d.painter.line_height(int(name_size * s))
     level_size = min(80, max(28, (r.h / s) * (0.30 if r.h > 220 * s else 0.22)))
     level_box = pygame.Rect(inner.x, y, inner.w // 2, int(d.painter.line_height(int(level_size * s))))
@@ -101,14 +101,14 @@ def draw_charity(d: Display, view: View, band: pygame.Rect) -> None:
     limit = state["ruleset"]["hand_limit"] + (1 if active and "dwarf" in active["races"] else 0)
     others = [p for p in state["players"] if p["id"] != state["active_player"]]
     low = min((p["level"] for p in state["players"]), default=1)
-    receivers = [p["name"] for p in others if p["level"] == low]
+    receivers = [shown_name(p["name"]) for p in others if p["level"] == low]
     if active and active["level"] == low and not receivers:
         to = _("you are lowest: discard the extra cards")
     else:
         lowest = min((p["level"] for p in others), default=low)
-        receivers = [p["name"] for p in others if p["level"] == lowest]
+        receivers = [shown_name(p["name"]) for p in others if p["level"] == lowest]
         to = _("extra cards go to: {names}").format(names=", ".join(receivers))
-    name = active["name"] if active else ""
+    name = shown_name(active["name"]) if active else ""
     d.t(_("Charity: {name} keeps at most {n} cards").format(name=name, n=limit), 22, ACTIVE, inner)
     d.t(to, 20, TEXT, inner, y=inner.y + d.painter.line_height(int(22 * s)))
 
