@@ -23,39 +23,25 @@ from typing import Any
 from cards.files import write_atomically
 from cards.tags import TagRegistry
 from engine.cards import Catalog
+from engine.messages import Msg, nmsg
 from engine.state import PLAYER_TOKENS
 
 PROGRESS_FILE = "enroll-progress.json"
 
 
-@dataclass(frozen=True)
-class Say:
-    """A sentence for the screen: its English template and the values that fill it in.
-
-    The screen translates the template (``text(_)``); ``str()`` is the English. A value is
-    either shown as it is (a card name, a UID, a number: the catalog has no translated card
-    names) or is a Say of its own (a player token's name, a card kind), translated as well.
-    """
-
-    template: str
-    values: tuple[tuple[str, Any], ...] = ()
-
-    def text(self, translate: Callable[[str], str] | None = None) -> str:
-        filled = {k: v.text(translate) if isinstance(v, Say) else v for k, v in self.values}
-        if translate is not None:
-            try:
-                return translate(self.template).format(**filled)
-            except (KeyError, IndexError, ValueError):
-                pass                    # a translation that lost a placeholder: English rather than nothing
-        return self.template.format(**filled)
-
-    def __str__(self) -> str:
-        return self.text()
+# A sentence for the screen is a message (engine/messages.py): its English template and the values
+# that fill it in; ``str()`` is the English, the screen translates it (table/i18n.text).
+Say = Msg
 
 
 def say(template: str, **values: Any) -> Say:
-    """A Say. Templates are written out in say() calls: the catalogs' completeness test reads them there."""
-    return Say(template, tuple(values.items()))
+    """A message. Templates are written out in say() calls: the catalog tools find them there."""
+    return Msg(template, **values)
+
+
+def say_n(singular: str, plural: str, count: str, **values: Any) -> Say:
+    """A message with a plural form, chosen by the value named ``count`` (ngettext at the screen)."""
+    return nmsg(singular, plural, count, **values)
 
 
 @dataclass(frozen=True)
@@ -303,10 +289,12 @@ class SingleCardSession:
 
     def prompt_says(self) -> Say:
         if self.total == 1:
-            return say("tap a tag for {card}: {done} tag(s) bound, the deck has 1 copy; UNDO takes back, RUN ends",
-                       card=self.title, done=self.done)
-        return say("tap a tag for {card}: {done} tag(s) bound, the deck has {n} copies; UNDO takes back, RUN ends",
-                   card=self.title, done=self.done, n=self.total)
+            return say_n("tap a tag for {card}: {done} tag bound, the deck has 1 copy; UNDO takes back, RUN ends",
+                         "tap a tag for {card}: {done} tags bound, the deck has 1 copy; UNDO takes back, RUN ends",
+                         "done", card=self.title, done=self.done)
+        return say_n("tap a tag for {card}: {done} tag bound, the deck has {n} copies; UNDO takes back, RUN ends",
+                     "tap a tag for {card}: {done} tags bound, the deck has {n} copies; UNDO takes back, RUN ends",
+                     "done", card=self.title, done=self.done, n=self.total)
 
     def name_of(self, card: str) -> Say:
         return _name_of(self.catalog, card)
@@ -322,8 +310,9 @@ class SingleCardSession:
                                                       uid=uid, card=self.name_of(owner), id=owner))
         self.registry.bind(uid, self.card)
         self.bound.append(uid)
-        return EnrollResult(True, "bound", say("{uid} bound to {card} ({n} tag(s) now)", uid=uid, card=self.title,
-                                               n=self.done))
+        return EnrollResult(True, "bound", say_n("{uid} bound to {card} ({n} tag now)",
+                                                 "{uid} bound to {card} ({n} tags now)", "n",
+                                                 uid=uid, card=self.title, n=self.done))
 
     def skip(self) -> EnrollResult:
         return EnrollResult(False, "refused", say("NEXT does nothing here: tap a tag for {card}, UNDO takes back, RUN ends",
@@ -335,8 +324,9 @@ class SingleCardSession:
             if self.registry.lookup(uid) == self.card:
                 self.registry.unbind(uid)
                 return EnrollResult(True, "undone", say("took back {uid} from {card}", uid=uid, card=self.title))
-        return EnrollResult(True, "quit", say("nothing to take back: done, {card} has {n} tag(s)", card=self.title,
-                                              n=self.done))
+        return EnrollResult(True, "quit", say_n("nothing to take back: done, {card} has {n} tag",
+                                                "nothing to take back: done, {card} has {n} tags", "n",
+                                                card=self.title, n=self.done))
 
     def __repr__(self) -> str:
         return f"<SingleCardSession {self.card} {self.done} tag(s), {len(self.bound)} this session>"

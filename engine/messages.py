@@ -113,6 +113,10 @@ class Msg(str):
     def __repr__(self) -> str:
         return f"Msg({self.id!r}, {self.values!r})"
 
+    def text(self, translate: Any = None) -> str:
+        """The message through a plain gettext function ``translate`` (English without one)."""
+        return self.render(_Plain(translate)) if translate is not None else str(self)
+
     def render(self, tr: Translator | None = None) -> str:
         """The message in ``tr``'s language (English without one)."""
         if tr is None:
@@ -126,6 +130,25 @@ class Msg(str):
             return template.format(**values)
         except (KeyError, IndexError, ValueError):      # a translation that lost a placeholder: English, not nothing
             return _fill(_choose(self.id, self.plural, self.values.get(self.count)), values)
+
+
+class _Plain:
+    """A Translator from a single gettext function: names as they are, plurals chosen the English way."""
+
+    def __init__(self, translate: Any) -> None:
+        self.translate = translate
+
+    def gettext(self, message: str) -> str:
+        return str(self.translate(message))
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return str(self.translate(singular if n == 1 else plural))
+
+    def card(self, card_id: str, english: str) -> str:
+        return english
+
+    def player(self, player_id: str, english: str) -> str:
+        return english
 
 
 def _rebuild(template: str, plural: str, count: str, values: dict[str, Any]) -> Msg:

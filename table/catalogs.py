@@ -30,7 +30,7 @@ CARD_DATA = ROOT / "cards" / "data"
 
 KEYWORDS = {
     "_": None, "N_": None, "gettext": None, "ngettext": (1, 2),
-    "msg": None, "nmsg": (1, 2), "word": None, "say": None, "Said": None,
+    "msg": None, "nmsg": (1, 2), "word": None, "say": None, "say_n": (1, 2), "Said": None,
     "refuse": (2,), "Refusal": (2,),
     "require_phase": (2,), "require_active": (3,), "require_no_pending_loss": (2,), "other_player": (4,),
 }

@@ -98,13 +98,13 @@ class EnrollScreen:
         import pygame
 
         from table.screens.kit import ACTIVE, BG, DIM, GOOD, KEY_OFF, PANEL, REFUSAL, TEXT
-        from table.i18n import _
+        from table.i18n import _, text as i18n_text
 
         d, p, s, session = self.display, self.display.painter, self.display.s, app.session
         gap = int((16 if d.portrait else 8) * s)
         # heights, top to bottom: what to tap, the progress bar, the last result, the simulator's hint
         step = session.current()
-        name = step.title.text(_) if step is not None else ""
+        name = i18n_text(step.title) if step is not None else ""
         name_size = 56 if d.portrait else 64
         name_lines = 1
         room = body.w - int(48 * s)
@@ -139,7 +139,7 @@ class EnrollScreen:
         inner = card_box.inflate(-int(24 * s), -int(16 * s))
         ty = inner.y + max(0, (inner.h - content) // 2)
         if step is None:
-            p.wrap(session.prompt_says().text(_), 30 * s, GOOD, inner, y=ty, max_lines=3)
+            p.wrap(i18n_text(session.prompt_says()), 30 * s, GOOD, inner, y=ty, max_lines=3)
         else:
             detail = [_("{n} of {total}").format(n=step.number, total=session.total)]
             if step.copies > 1:
@@ -178,7 +178,7 @@ class EnrollScreen:
         kind = app.line.kind
         p.panel(result, REFUSAL if kind == "refusal" else PANEL)
         d.panels["result"] = result
-        text = app.line.says.text(_)
+        text = i18n_text(app.line.says)
         if kind == "refusal" and p.has_glyph("✗", int(result_size * s)):
             text = "✗ " + text                      # the CJK font has no ✗: no box instead of it
         inner = result.inflate(-int(20 * s), -int(14 * s))

@@ -84,6 +84,13 @@ def test_counts_take_their_plural_form_through_ngettext() -> None:
     assert (i18n.text(one), i18n.text(two)) == ("+1 nivel", "+2 niveles")
     i18n.set_language("zh")
     assert (i18n.text(one), i18n.text(two)) == ("+1 级", "+2 级")
+    from cards.enroll import say_n
+
+    bound = say_n("{uid} bound to {card} ({n} tag now)", "{uid} bound to {card} ({n} tags now)", "n",
+                  uid="04A1B2C3", card="Elf", n=2)
+    assert str(bound) == "04A1B2C3 bound to Elf (2 tags now)"
+    i18n.set_language("es")
+    assert i18n.text(bound) == "04A1B2C3 asignada a Elf (2 etiquetas ahora)"
 
 
 # Table scripts that bring up the messages players see often: every scene, the golden games, and

@@ -37,7 +37,7 @@ def app_for(config, card: str, screen: bool = False) -> EnrollApp:
 
 def test_every_tag_tapped_is_bound_to_the_one_card_until_run(config) -> None:
     app = app_for(config, "plutonium-dragon")
-    assert app.line.text.startswith("tap a tag for Plutonium Dragon: 0 tag(s) bound")
+    assert app.line.text.startswith("tap a tag for Plutonium Dragon: 0 tags bound")
     for uid in ("04000001", "04000002", "04A1B2C3D4E5F6"):
         app.reader.scan(uid)
     results = app.process()
