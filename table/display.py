@@ -16,12 +16,16 @@ from __future__ import annotations
 
 import logging
 import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pygame
 
 from table.fonts import find_font
+from table.i18n import language as current_language
 from table.i18n import set_language
 from table.screens import bars, combat, game_over, kit, menus, setup, table
 from table.screens.kit import (ACTIVE, BAD, BANNER_PROMPTS, BG, BUTTON_COLORS, DIE_MS, DIM, FKEYS, GOOD, KEY, KEY_OFF,  # noqa: F401
@@ -30,10 +34,30 @@ from table.view import ROLL_EVENTS, View
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
+
+
+@dataclass
+class Cached:
+    """A panel as drawn: its pixels and what drawing it recorded (text, panels, touch targets)."""
+
+    surface: pygame.Surface
+    rect: pygame.Rect
+    result: Any
+    drawn: list[Drawn]
+    hits: list[tuple[pygame.Rect, tuple[str, str]]]
+    panels: dict[str, pygame.Rect] = field(default_factory=dict)
+    level_rects: dict[str, pygame.Rect] = field(default_factory=dict)
+
+    @property
+    def bytes(self) -> int:
+        return self.surface.get_bytesize() * self.surface.get_width() * self.surface.get_height()
+
 
 class Display:
     def __init__(self, size: tuple[int, int] = (800, 480), *, fullscreen: bool = False, title: str = "munchkin-table",
-                 language: str = "en", font: str = "", sim_strip: bool = False) -> None:
+                 language: str = "en", font: str = "", sim_strip: bool = False, cache: bool = True,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         pygame.display.init()
         set_language(language)
         self.language = language
@@ -59,9 +83,17 @@ class Display:
         self.panels: dict[str, pygame.Rect] = {}
         self.level_rects: dict[str, pygame.Rect] = {}
         self.sounds: Any = None
-        self._die_start: int | None = None
+        self.clock = clock                  # seconds; the die's animation runs on it
+        self._die_start: float | None = None
         self._die_value: int | None = None
+        self._die_shown = False             # the last frame showed the tumbling die
         self._seen_actions: int | None = None
+        # panels drawn once and composed from then on, keyed on the data they show (see ``cached``)
+        self.cache_enabled = cache
+        self._cache: dict[tuple[Any, ...], Cached] = {}
+        self._cache_bytes = 0
+        self.cache_budget = 3 * self.window.get_bytesize() * self.window.get_width() * self.window.get_height()
+        self.cache_hits = self.cache_misses = 0
 
     # ------------------------------------------------------------------ helpers
 
@@ -80,13 +112,61 @@ class Display:
         return None
 
     def animating(self) -> bool:
-        return self._die_start is not None and pygame.time.get_ticks() - self._die_start < DIE_MS
+        """Whether the die is tumbling (for DIE_MS after a roll)."""
+        return self._die_start is not None and self.die_progress() < 1.0
+
+    def die_progress(self) -> float:
+        """How far the die's tumble has gone, 0 to 1 (1 when no die is tumbling)."""
+        if self._die_start is None:
+            return 1.0
+        return max(0.0, (self.clock() - self._die_start) * 1000 / DIE_MS)
+
+    def wants_frame(self) -> bool:
+        """Whether the screen needs a frame with nothing new in the game: the die is tumbling, or it
+        has just stopped and the last frame still shows it."""
+        return self.animating() or self._die_shown
+
+    def cached(self, key: tuple[Any, ...], rect: pygame.Rect, draw: Callable[[], T]) -> T:
+        """Show the panel ``draw`` draws inside ``rect`` from the cache when it was drawn before for
+        the same ``key`` (the data it shows) and the same rect; otherwise draw it and keep it.
+
+        ``draw`` must draw only inside ``rect`` (onto the frame's background) and depend only on
+        ``key``; what it records (text, panels, touch targets, level rects) is replayed with it.
+        Overlays drawn over other panels (menus, the die) are not cached.
+        """
+        if not self.cache_enabled:
+            return draw()
+        full = (current_language(), tuple(rect), *key)
+        entry = self._cache.pop(full, None)
+        if entry is not None:
+            self._cache[full] = entry                      # most recently used last
+            self.window.blit(entry.surface, entry.rect)
+            self.painter.drawn.extend(entry.drawn)
+            self.hits.extend(entry.hits)
+            self.panels.update(entry.panels)
+            self.level_rects.update(entry.level_rects)
+            self.cache_hits += 1
+            return entry.result
+        self.cache_misses += 1
+        n_drawn, n_hits = len(self.painter.drawn), len(self.hits)
+        panels, levels = dict(self.panels), dict(self.level_rects)
+        result = draw()
+        clip = rect.clip(self.window.get_rect())
+        entry = Cached(self.window.subsurface(clip).copy(), clip, result, self.painter.drawn[n_drawn:], self.hits[n_hits:],
+                       {k: v for k, v in self.panels.items() if panels.get(k) != v},
+                       {k: v for k, v in self.level_rects.items() if levels.get(k) != v})
+        self._cache[full] = entry
+        self._cache_bytes += entry.bytes
+        while self._cache_bytes > self.cache_budget and len(self._cache) > 1:
+            old = self._cache.pop(next(iter(self._cache)))
+            self._cache_bytes -= old.bytes
+        return result
 
     def _notice(self, view: View) -> None:
         """Start the die animation and play sounds for a newly accepted action."""
         if self._seen_actions is not None and view.actions > self._seen_actions:
             if any(e in ROLL_EVENTS for e in view.events):
-                self._die_start = pygame.time.get_ticks()
+                self._die_start = self.clock()
                 self._die_value = view.state.get("last_roll")
                 if self.sounds is not None:
                     self.sounds.play("die")
@@ -125,7 +205,8 @@ class Display:
             menus.draw_card_menu(self, view, body)
         elif view.player_menu is not None:
             menus.draw_player_menu(self, view, body)
-        if self.animating() and phase != "run-away":
+        self._die_shown = self.animating()
+        if self._die_shown and phase != "run-away":
             size = int(min(body.h, body.w) * 0.4)
             kit.draw_die(self, pygame.Rect(body.centerx - size // 2, body.centery - size // 2, size, size))
         bars.draw_message(self, view, pygame.Rect(int(8 * s), h - keys_h - msg_h, w - int(16 * s), msg_h - int(4 * s)))

@@ -19,6 +19,12 @@ if TYPE_CHECKING:
 
 
 def draw_top(d: Display, view: View, bar: pygame.Rect) -> None:
+    """The phases, the turn and the reader's state (kept once drawn)."""
+    key = ("top", view.state["phase"], view.state.get("turn"), view.reader_online)
+    d.cached(key, bar, lambda: _draw_top(d, view, bar))
+
+
+def _draw_top(d: Display, view: View, bar: pygame.Rect) -> None:
     s, state = d.s, view.state
     x = int(8 * s)
     chip_h = int(28 * s)
@@ -64,6 +70,12 @@ def draw_top(d: Display, view: View, bar: pygame.Rect) -> None:
 
 
 def draw_message(d: Display, view: View, r: pygame.Rect) -> None:
+    """The message line: the last result or refusal, a prompt, or what is being typed (kept once drawn)."""
+    key = ("message", view.message, view.message_kind, view.entry, view.prompt, view.prompt_kind)
+    d.cached(key, r, lambda: _draw_message(d, view, r))
+
+
+def _draw_message(d: Display, view: View, r: pygame.Rect) -> None:
     s = d.s
     text, color = view.message, TEXT
     if view.entry:
@@ -85,6 +97,12 @@ def draw_message(d: Display, view: View, r: pygame.Rect) -> None:
 
 
 def draw_soft_keys(d: Display, view: View, bar: pygame.Rect) -> None:
+    """The five soft keys, each with what it does now (kept once drawn)."""
+    key = ("soft-keys", *(view.soft_keys.get(b, "") for b in BUTTON_ORDER))
+    d.cached(key, bar, lambda: _draw_soft_keys(d, view, bar))
+
+
+def _draw_soft_keys(d: Display, view: View, bar: pygame.Rect) -> None:
     s = d.s
     kw = bar.w // len(BUTTON_ORDER)
     for i, button in enumerate(BUTTON_ORDER):
@@ -102,6 +120,12 @@ def draw_soft_keys(d: Display, view: View, bar: pygame.Rect) -> None:
 
 
 def draw_strip(d: Display, view: View, strip: pygame.Rect) -> None:
+    """The simulator's strip: clickable buttons, the typed entry and its suggestions (kept once drawn)."""
+    key = ("strip", view.entry, repr(view.suggestions), view.pick)
+    d.cached(key, strip, lambda: _draw_strip(d, view, strip))
+
+
+def _draw_strip(d: Display, view: View, strip: pygame.Rect) -> None:
     s = d.s
     pygame.draw.rect(d.window, (8, 8, 10), strip)
     pygame.draw.line(d.window, DIM, strip.topleft, strip.topright, 1)

@@ -101,6 +101,9 @@ class Painter:
         surf = self._cache.pop(key, None)
         if surf is None:
             surf = self.font(size).render(text, color)[0]
+            if pygame.display.get_surface() is not None:
+                # freetype's RGBA blits onto the window's BGRX through SDL's generic path, ~60x slower
+                surf = surf.convert_alpha()
             self._cache_bytes += surf.get_bytesize() * surf.get_width() * surf.get_height()
             while self._cache_bytes > self.CACHE_BYTES and self._cache:
                 old = self._cache.pop(next(iter(self._cache)))
@@ -212,8 +215,8 @@ def draw_die(d: Display, r: pygame.Rect, value: int | None = None) -> None:
     for cx, cy in spots.get(int(value), []):
         pygame.draw.circle(surf, BG, (int(size * (0.25 + 0.25 * cx)), int(size * (0.25 + 0.25 * cy))), pip)
     angle = 0.0
-    if d.animating() and d._die_start is not None:
-        t = (pygame.time.get_ticks() - d._die_start) / DIE_MS
+    if d.animating():
+        t = d.die_progress()
         angle = 360 * (1 - t) ** 2 * 1.5
         surf = pygame.transform.rotozoom(surf, angle, 0.75 + 0.25 * t)
     d.window.blit(surf, surf.get_rect(center=r.center))

@@ -16,6 +16,20 @@ if TYPE_CHECKING:
 
 
 def draw_run_away(d: Display, view: View, r: pygame.Rect) -> None:
+    """Running away, kept once drawn; the die, which tumbles after a roll, is drawn over it each frame."""
+    state = view.state
+    flight = state["run_away"]
+    monsters = state["combat"]["monsters"] if state["combat"] else []
+    cards = [m["card"] for m in monsters] + [p["monster"] for p in flight["pending"] if p.get("monster")]
+    key = ("run-away", repr(flight), repr([(p["id"], p["name"]) for p in state["players"]]), repr(monsters),
+           repr([view.names.get(c) for c in cards]), repr(view.run_needs), repr(view.monsters))
+    die = d.cached(key, r, lambda: _draw_run_away(d, view, r))
+    if state.get("last_roll") and (flight["results"] or d.animating()):
+        kit.draw_die(d, die, state["last_roll"])
+
+
+def _draw_run_away(d: Display, view: View, r: pygame.Rect) -> pygame.Rect:
+    """The run-away panel but the die; returns where the die goes."""
     s, state = d.s, view.state
     flight = state["run_away"]
     d.painter.panel(r)
@@ -64,5 +78,4 @@ def draw_run_away(d: Display, view: View, r: pygame.Rect) -> None:
         die_size = max(0, min(inner.bottom - y, int(inner.w * 0.5)))
         die = pygame.Rect(inner.centerx - die_size // 2, y + (inner.bottom - y - die_size) // 2, die_size, die_size)
         d.panels["die"] = die
-    if state.get("last_roll") and (flight["results"] or d.animating()):
-        kit.draw_die(d, die, state["last_roll"])
+    return die
