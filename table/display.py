@@ -38,20 +38,16 @@ T = TypeVar("T")
 
 
 @dataclass
-class Cached:
-    """A panel as drawn: its pixels and what drawing it recorded (text, panels, touch targets)."""
+class Shown:
+    """A panel on the screen: the data it shows, and what drawing it recorded (text, panels, touch
+    targets, level rects), replayed while it stays."""
 
-    surface: pygame.Surface
-    rect: pygame.Rect
+    key: tuple[Any, ...]
     result: Any
     drawn: list[Drawn]
     hits: list[tuple[pygame.Rect, tuple[str, str]]]
     panels: dict[str, pygame.Rect] = field(default_factory=dict)
     level_rects: dict[str, pygame.Rect] = field(default_factory=dict)
-
-    @property
-    def bytes(self) -> int:
-        return self.surface.get_bytesize() * self.surface.get_width() * self.surface.get_height()
 
 
 class Display:
@@ -88,11 +84,12 @@ class Display:
         self._die_value: int | None = None
         self._die_shown = False             # the last frame showed the tumbling die
         self._seen_actions: int | None = None
-        # panels drawn once and composed from then on, keyed on the data they show (see ``cached``)
+        # panels left on the screen from one frame to the next while the data they show is the same
         self.cache_enabled = cache
-        self._cache: dict[tuple[Any, ...], Cached] = {}
-        self._cache_bytes = 0
-        self.cache_budget = 3 * self.window.get_bytesize() * self.window.get_width() * self.window.get_height()
+        self._shown: dict[tuple[Any, ...], Shown] = {}      # (kind, rect) -> what is there now
+        self._layout: tuple[Any, ...] | None = None         # the last frame's layout; None: drawn in full
+        self._reusing = False
+        self._frame_slots: set[tuple[Any, ...]] = set()      # the panels this frame put on the screen
         self.cache_hits = self.cache_misses = 0
 
     # ------------------------------------------------------------------ helpers
@@ -127,40 +124,57 @@ class Display:
         return self.animating() or self._die_shown
 
     def cached(self, key: tuple[Any, ...], rect: pygame.Rect, draw: Callable[[], T]) -> T:
-        """Show the panel ``draw`` draws inside ``rect`` from the cache when it was drawn before for
-        the same ``key`` (the data it shows) and the same rect; otherwise draw it and keep it.
+        """Leave the panel ``draw`` draws inside ``rect`` as it is on the screen when the last frame
+        had it there for the same ``key`` (its kind, ``key[0]``, and the data it shows); otherwise
+        clear ``rect`` and draw it.
 
-        ``draw`` must draw only inside ``rect`` (onto the frame's background) and depend only on
-        ``key``; what it records (text, panels, touch targets, level rects) is replayed with it.
-        Overlays drawn over other panels (menus, the die) are not cached.
+        ``draw`` must draw only inside ``rect`` (onto the background) and depend only on ``key``;
+        what it records (text, panels, touch targets, level rects) is replayed while it stays.
+        Whatever is drawn over a kept panel must clear its own area first (see ``clear``); frames
+        with overlays (menus, the banner, the die over the body) are drawn in full.
         """
-        if not self.cache_enabled:
-            return draw()
-        full = (current_language(), tuple(rect), *key)
-        entry = self._cache.pop(full, None)
-        if entry is not None:
-            self._cache[full] = entry                      # most recently used last
-            self.window.blit(entry.surface, entry.rect)
-            self.painter.drawn.extend(entry.drawn)
-            self.hits.extend(entry.hits)
-            self.panels.update(entry.panels)
-            self.level_rects.update(entry.level_rects)
+        slot = (key[0], tuple(rect))
+        full = (current_language(), *key)
+        shown = self._shown.get(slot)
+        self._frame_slots.add(slot)
+        if self._reusing and shown is not None and shown.key == full:
+            self.painter.drawn.extend(shown.drawn)
+            self.hits.extend(shown.hits)
+            self.panels.update(shown.panels)
+            self.level_rects.update(shown.level_rects)
             self.cache_hits += 1
-            return entry.result
+            return shown.result
         self.cache_misses += 1
+        if self._reusing:
+            self.window.fill(BG, rect)
         n_drawn, n_hits = len(self.painter.drawn), len(self.hits)
         panels, levels = dict(self.panels), dict(self.level_rects)
         result = draw()
-        clip = rect.clip(self.window.get_rect())
-        entry = Cached(self.window.subsurface(clip).copy(), clip, result, self.painter.drawn[n_drawn:], self.hits[n_hits:],
-                       {k: v for k, v in self.panels.items() if panels.get(k) != v},
-                       {k: v for k, v in self.level_rects.items() if levels.get(k) != v})
-        self._cache[full] = entry
-        self._cache_bytes += entry.bytes
-        while self._cache_bytes > self.cache_budget and len(self._cache) > 1:
-            old = self._cache.pop(next(iter(self._cache)))
-            self._cache_bytes -= old.bytes
+        self._frame_slots.add(slot)
+        self._shown[slot] = Shown(full, result, self.painter.drawn[n_drawn:], self.hits[n_hits:],
+                                  {k: v for k, v in self.panels.items() if panels.get(k) != v},
+                                  {k: v for k, v in self.level_rects.items() if levels.get(k) != v})
         return result
+
+    def clear(self, rect: pygame.Rect, color: tuple[int, int, int] = BG) -> None:
+        """Before drawing afresh over what the last frame left (a frame that keeps panels): fill
+        ``rect`` with ``color``, the background it is drawn on in a full frame."""
+        if self._reusing:
+            self.window.fill(color, rect)
+
+    def layout(self, view: View) -> tuple[Any, ...] | None:
+        """What decides where the kept panels go, or None for a frame to draw in full: setup and
+        game over (not kept), and frames with an overlay over the body."""
+        state = view.state
+        phase = state["phase"]
+        if phase in ("setup", "game-over"):
+            return None
+        if (view.prompt and view.prompt_kind in BANNER_PROMPTS) or view.menu is not None or view.player_menu is not None:
+            return None
+        if self.animating() and phase != "run-away":
+            return None
+        screen = "combat" if phase in ("combat", "run-away") and state["combat"] is not None else "table"
+        return (screen, len(state["players"]), phase == "charity", bool(view.basket), self.size)
 
     def _notice(self, view: View) -> None:
         """Start the die animation and play sounds for a newly accepted action."""
@@ -184,7 +198,13 @@ class Display:
         self.level_rects = {}
         w, h = self.size
         s = self.s
-        self.window.fill(BG)
+        layout = self.layout(view)
+        # without the cache every panel is drawn, but what is on the screen is still recorded
+        self._reusing = self.cache_enabled and layout is not None and layout == self._layout
+        self._layout = layout
+        if not self._reusing:
+            self.window.fill(BG)
+        self._frame_slots = set()
         top = int((76 if self.portrait else 40) * s)
         keys_h = int((80 if self.portrait else 62) * s)
         msg_h = int((64 if self.portrait else 40) * s)
@@ -213,6 +233,8 @@ class Display:
         bars.draw_soft_keys(self, view, pygame.Rect(0, h - keys_h, w, keys_h))
         if self.strip is not None:
             bars.draw_strip(self, view, self.strip)
+        # a panel this frame did not draw is no longer on the screen (another was drawn over it)
+        self._shown = {slot: shown for slot, shown in self._shown.items() if slot in self._frame_slots}
         pygame.display.flip()
         self.frames += 1
 

@@ -19,12 +19,7 @@ if TYPE_CHECKING:
 
 
 def draw_top(d: Display, view: View, bar: pygame.Rect) -> None:
-    """The phases, the turn and the reader's state (kept once drawn)."""
-    key = ("top", view.state["phase"], view.state.get("turn"), view.reader_online)
-    d.cached(key, bar, lambda: _draw_top(d, view, bar))
-
-
-def _draw_top(d: Display, view: View, bar: pygame.Rect) -> None:
+    """The phases (kept once drawn, one version per phase), the turn and the reader's state."""
     s, state = d.s, view.state
     x = int(8 * s)
     chip_h = int(28 * s)
@@ -39,6 +34,14 @@ def _draw_top(d: Display, view: View, bar: pygame.Rect) -> None:
         status_w = int(bar.w * 0.3)
         strip = pygame.Rect(x, y, bar.w - status_w - x, chip_h)
         status = pygame.Rect(bar.w - status_w, 0, status_w - int(10 * s), bar.h)
+    d.cached(("phases", phase), strip, lambda: _draw_phases(d, phase, strip))
+    _draw_top_status(d, view, status)
+
+
+def _draw_phases(d: Display, phase: str, strip: pygame.Rect) -> None:
+    """The turn's phases as chips, the current one lit."""
+    s = d.s
+    x, y, chip_h = strip.x, strip.y, strip.h
     for i, (phases, label) in enumerate(_phases()):
         on = phase in phases
         if phase == "run-away" and on:
@@ -55,6 +58,12 @@ def _draw_top(d: Display, view: View, bar: pygame.Rect) -> None:
             arrow = pygame.Rect(x, y, int(18 * s), chip_h)
             d.t("→", 20, DIM, arrow, y=rect.y + int(2 * s))
             x = arrow.right + int(2 * s)
+
+
+def _draw_top_status(d: Display, view: View, status: pygame.Rect) -> None:
+    s, state = d.s, view.state
+    d.clear(status)
+    phase = state["phase"]
     if phase == "setup":
         right = _("Setup")
     elif phase == "game-over":
@@ -70,13 +79,10 @@ def _draw_top(d: Display, view: View, bar: pygame.Rect) -> None:
 
 
 def draw_message(d: Display, view: View, r: pygame.Rect) -> None:
-    """The message line: the last result or refusal, a prompt, or what is being typed (kept once drawn)."""
-    key = ("message", view.message, view.message_kind, view.entry, view.prompt, view.prompt_kind)
-    d.cached(key, r, lambda: _draw_message(d, view, r))
-
-
-def _draw_message(d: Display, view: View, r: pygame.Rect) -> None:
+    """The message line: the last result or refusal, a prompt, or what is being typed (drawn each
+    frame: it changes with nearly every action)."""
     s = d.s
+    d.clear(r)
     text, color = view.message, TEXT
     if view.entry:
         text, color = _("tap: {entry}_").format(entry=view.entry), ACTIVE
@@ -97,26 +103,26 @@ def _draw_message(d: Display, view: View, r: pygame.Rect) -> None:
 
 
 def draw_soft_keys(d: Display, view: View, bar: pygame.Rect) -> None:
-    """The five soft keys, each with what it does now (kept once drawn)."""
-    key = ("soft-keys", *(view.soft_keys.get(b, "") for b in BUTTON_ORDER))
-    d.cached(key, bar, lambda: _draw_soft_keys(d, view, bar))
-
-
-def _draw_soft_keys(d: Display, view: View, bar: pygame.Rect) -> None:
+    """The five soft keys, each with what it does now (each kept once drawn, a few versions of each)."""
     s = d.s
     kw = bar.w // len(BUTTON_ORDER)
     for i, button in enumerate(BUTTON_ORDER):
         r = pygame.Rect(bar.x + i * kw + int(4 * s), bar.y + int(2 * s), kw - int(8 * s), bar.h - int(6 * s))
         label = view.soft_keys.get(button, "")
-        d.painter.panel(r, KEY if label else KEY_OFF)
-        pygame.draw.rect(d.window, BUTTON_COLORS[button], (r.x, r.y, r.w, int(5 * s)),
-                         border_top_left_radius=int(8 * s), border_top_right_radius=int(8 * s))
-        d.panels[f"key-{button}"] = r
-        d.hits.append((r, ("button", button)))
-        inner = r.inflate(-int(12 * s), -int(8 * s))
-        d.t(_(button.upper()), 15, DIM, inner, y=inner.y + int(3 * s))
-        d.t(translate_label(label) if label else "—", 22, TEXT if label else DIM, inner,
-               y=inner.bottom - d.painter.line_height(int(22 * s)), shrink=0.6)
+        d.cached(("soft-key", button, label), r, lambda: _draw_soft_key(d, button, label, r))
+
+
+def _draw_soft_key(d: Display, button: str, label: str, r: pygame.Rect) -> None:
+    s = d.s
+    d.painter.panel(r, KEY if label else KEY_OFF)
+    pygame.draw.rect(d.window, BUTTON_COLORS[button], (r.x, r.y, r.w, int(5 * s)),
+                     border_top_left_radius=int(8 * s), border_top_right_radius=int(8 * s))
+    d.panels[f"key-{button}"] = r
+    d.hits.append((r, ("button", button)))
+    inner = r.inflate(-int(12 * s), -int(8 * s))
+    d.t(_(button.upper()), 15, DIM, inner, y=inner.y + int(3 * s))
+    d.t(translate_label(label) if label else "—", 22, TEXT if label else DIM, inner,
+           y=inner.bottom - d.painter.line_height(int(22 * s)), shrink=0.6)
 
 
 def draw_strip(d: Display, view: View, strip: pygame.Rect) -> None:

@@ -207,9 +207,19 @@ def draw_combat(d: Display, view: View, r: pygame.Rect) -> None:
     key = ("combat", repr(combat), repr([(p["id"], p["name"], p["level"], p["combat_strength"]) for p in state["players"]]),
            repr([view.names.get(c) for c in cards]), repr(view.monsters), repr(view.breakdown), state.get("treasures_to_draw"),
            view.window_left is not None, view.window_total > 0)
-    bar = d.cached(key, r, lambda: _draw_combat(d, view, r))
+    bar = d.cached(key, r, lambda: _with_backing(d, _draw_combat(d, view, r)))
     if bar is not None:
-        draw_interference_bar(d, view, *bar)
+        rect, size, backing = bar
+        d.window.blit(backing, rect)            # the panel as it was under the moving bar
+        draw_interference_bar(d, view, rect, size)
+
+
+def _with_backing(d: Display, bar: tuple[pygame.Rect, int] | None) -> tuple[pygame.Rect, int, pygame.Surface] | None:
+    """Where the interference bar goes, with a copy of the panel under it, to draw the bar on afresh."""
+    if bar is None:
+        return None
+    rect = bar[0].clip(d.window.get_rect())
+    return rect, bar[1], d.window.subsurface(rect).copy()
 
 
 def _draw_combat(d: Display, view: View, r: pygame.Rect) -> tuple[pygame.Rect, int] | None:

@@ -15,14 +15,7 @@ if TYPE_CHECKING:
 
 
 def draw_game_over(d: Display, view: View, body: pygame.Rect) -> None:
-    """Who won and the level chart (kept once drawn)."""
-    state = view.state
-    key = ("game-over", repr([(p["id"], p["name"], p["level"], p["level_history"]) for p in state["players"]]),
-           repr(state["winners"]), state["ruleset"]["winning_level"])
-    d.cached(key, body, lambda: _draw_game_over(d, view, body))
-
-
-def _draw_game_over(d: Display, view: View, body: pygame.Rect) -> None:
+    """Who won and the level chart (drawn each frame: the whole body, too big to keep for one screen)."""
     s, state = d.s, view.state
     d.painter.panel(body)
     d.panels["game-over"] = body

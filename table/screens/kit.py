@@ -77,6 +77,7 @@ class Painter:
         self._fonts: dict[int, pygame.freetype.Font] = {}
         self._cache: dict[tuple[str, int, tuple[int, int, int]], pygame.Surface] = {}
         self._cache_bytes = 0
+        self._widths: dict[tuple[str, int], int] = {}
         self.drawn: list[Drawn] = []
         self.s = scale(*surface.get_size())
 
@@ -115,8 +116,17 @@ class Painter:
         """Whether the font draws ``char`` (the CJK fonts have no ✗, say), rather than a box."""
         return self.font(max(8, int(size))).get_metrics(char)[0] is not None
 
+    WIDTHS_KEPT = 20_000
+
     def width(self, text: str, size: int) -> int:
-        return self.render(text, size, TEXT).get_width()
+        """The width ``text`` renders at: measured, not rendered (fitting tries many sizes and cuts)."""
+        key = (text, size)
+        w = self._widths.get(key)
+        if w is None:
+            if len(self._widths) >= self.WIDTHS_KEPT:
+                self._widths.clear()
+            w = self._widths[key] = self.font(size).get_rect(text).width
+        return w
 
     def line_height(self, size: int) -> int:
         """The height of one rendered line (text is padded to the font's full height)."""
@@ -204,19 +214,31 @@ class Painter:
 
 
 def draw_die(d: Display, r: pygame.Rect, value: int | None = None) -> None:
-    """A die showing ``value`` (the result), tumbling for DIE_MS after a roll."""
+    """A die showing ``value`` (the result), tumbling for DIE_MS after a roll. The faces and the
+    turned frames are kept (a few), so the frame that first shows a roll does not build them again."""
     value = value or d._die_value or 1
     size = max(8, min(r.w, r.h))
-    surf = pygame.Surface((size, size), pygame.SRCALPHA)
-    pygame.draw.rect(surf, TEXT, (0, 0, size, size), border_radius=size // 6)
-    pip = max(2, size // 10)
-    spots = {1: [(1, 1)], 2: [(0, 0), (2, 2)], 3: [(0, 0), (1, 1), (2, 2)], 4: [(0, 0), (2, 0), (0, 2), (2, 2)],
-             5: [(0, 0), (2, 0), (1, 1), (0, 2), (2, 2)], 6: [(0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)]}
-    for cx, cy in spots.get(int(value), []):
-        pygame.draw.circle(surf, BG, (int(size * (0.25 + 0.25 * cx)), int(size * (0.25 + 0.25 * cy))), pip)
-    angle = 0.0
+    angle, zoom = 0, 1.0
     if d.animating():
         t = d.die_progress()
-        angle = 360 * (1 - t) ** 2 * 1.5
-        surf = pygame.transform.rotozoom(surf, angle, 0.75 + 0.25 * t)
+        angle, zoom = round(360 * (1 - t) ** 2 * 1.5), round(0.75 + 0.25 * t, 2)
+    key = (int(value), size, angle, zoom)
+    surf = _DIE_FRAMES.pop(key, None)
+    if surf is None:
+        surf = pygame.Surface((size, size), pygame.SRCALPHA)
+        pygame.draw.rect(surf, TEXT, (0, 0, size, size), border_radius=size // 6)
+        pip = max(2, size // 10)
+        spots = {1: [(1, 1)], 2: [(0, 0), (2, 2)], 3: [(0, 0), (1, 1), (2, 2)], 4: [(0, 0), (2, 0), (0, 2), (2, 2)],
+                 5: [(0, 0), (2, 0), (1, 1), (0, 2), (2, 2)], 6: [(0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)]}
+        for cx, cy in spots.get(int(value), []):
+            pygame.draw.circle(surf, BG, (int(size * (0.25 + 0.25 * cx)), int(size * (0.25 + 0.25 * cy))), pip)
+        if (angle, zoom) != (0, 1.0):
+            surf = pygame.transform.rotozoom(surf, angle, zoom)
+        while len(_DIE_FRAMES) >= DIE_FRAMES_KEPT:
+            _DIE_FRAMES.pop(next(iter(_DIE_FRAMES)))
+    _DIE_FRAMES[key] = surf
     d.window.blit(surf, surf.get_rect(center=r.center))
+
+
+DIE_FRAMES_KEPT = 4
+_DIE_FRAMES: dict[tuple[int, int, int, float], pygame.Surface] = {}

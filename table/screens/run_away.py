@@ -16,14 +16,12 @@ if TYPE_CHECKING:
 
 
 def draw_run_away(d: Display, view: View, r: pygame.Rect) -> None:
-    """Running away, kept once drawn; the die, which tumbles after a roll, is drawn over it each frame."""
+    """Running away, then the die over it. Not kept: nearly every roll changes the panel, and a
+    panel this big would push the players' panels out of the cache."""
     state = view.state
     flight = state["run_away"]
-    monsters = state["combat"]["monsters"] if state["combat"] else []
-    cards = [m["card"] for m in monsters] + [p["monster"] for p in flight["pending"] if p.get("monster")]
-    key = ("run-away", repr(flight), repr([(p["id"], p["name"]) for p in state["players"]]), repr(monsters),
-           repr([view.names.get(c) for c in cards]), repr(view.run_needs), repr(view.monsters))
-    die = d.cached(key, r, lambda: _draw_run_away(d, view, r))
+    d.clear(r)
+    die = _draw_run_away(d, view, r)
     if state.get("last_roll") and (flight["results"] or d.animating()):
         kit.draw_die(d, die, state["last_roll"])
 

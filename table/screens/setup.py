@@ -15,14 +15,7 @@ if TYPE_CHECKING:
 
 
 def draw_setup(d: Display, view: View, body: pygame.Rect) -> None:
-    """The seats and how to start (kept once drawn, until someone joins or the die picks who starts)."""
-    state, rules = view.state, view.state["ruleset"]
-    key = ("setup", repr([(p["id"], p["name"]) for p in state["players"]]), view.first_player, rules["min_players"],
-           rules["max_players"])
-    d.cached(key, body, lambda: _draw_setup(d, view, body))
-
-
-def _draw_setup(d: Display, view: View, body: pygame.Rect) -> None:
+    """The seats and how to start (drawn each frame: the whole body, too big to keep for the few frames of setup)."""
     s, state = d.s, view.state
     gap = int(8 * s)
     if d.portrait:
