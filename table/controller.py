@@ -26,6 +26,8 @@ from engine.rules import Ruleset
 from table.describe import describe_events
 from table.history import History
 from table.journal import Journal, JournalError
+from table import records_menu
+from table.records import Records
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +75,8 @@ class Controller:
     def __init__(self, catalog: Catalog, journal: Journal, registry: TagRegistry, clock: Clock, *,
                  ruleset: Ruleset | None = None, feedback: Feedback | None = None,
                  token_seconds: float = 8.0,
-                 players: PlayerDefaults | None = None, seed_source: Callable[[], int] | None = None) -> None:
+                 players: PlayerDefaults | None = None, seed_source: Callable[[], int] | None = None,
+                 wall: Callable[[], float] | None = None) -> None:
         self.catalog = catalog
         self.journal = journal
         self.registry = registry
@@ -92,7 +95,11 @@ class Controller:
         self.last_events: tuple[Event, ...] = ()
         self.basket: list[str] = []            # items chosen for selling; NEXT sells them
         self.revision = 0
+        self.records = Records(journal.path, catalog, wall=wall)
+        self.records_screen: dict[str, list] = {}      # the standings and past games, while shown
+        self.name_choices: list[str] = []              # the names a token may take, while chosen
         self._resume()
+        records_menu.resume_notice(self)
 
     # ------------------------------------------------------------ game lifecycle
 
@@ -109,6 +116,7 @@ class Controller:
             log.error("journal does not replay whole: action %d is refused; keeping the %d before it", kept + 1, kept)
             self.journal.truncate(record.id, kept)
             self.say(f"the saved game was damaged after action {kept}; resumed from there", "refusal")
+        self.records.resume(record, self.history.commands, self.state)
 
     @property
     def history_len(self) -> int:
@@ -116,10 +124,13 @@ class Controller:
 
     def start_new_game(self) -> None:
         try:
-            self.game = self.journal.new_game(self.seed_source(), self.ruleset)
+            game = self.journal.new_game(self.seed_source(), self.ruleset)
         except JournalError as exc:
             self.refuse(f"no new game: {exc}")
             return
+        self.records.leaving(self.state, len(self.history))    # an unfinished game stays listed, as abandoned
+        self.game = game
+        self.records.begin(game)
         self.history = History(self.catalog, self.game.seed, self.game.ruleset)
         self.state = self.history.state
         self.prompt = None
@@ -164,7 +175,8 @@ class Controller:
         except JournalError as exc:
             return self.refuse(f"not done: {exc}")
         self.history.push(cmd, result.state)
-        self.state = result.state
+        before, self.state = self.state, result.state
+        self.records.accepted(len(self.history), before, result.events, self.state)
         self.last_events = result.events
         text = describe_events(result.events, self.state, self.catalog)
         message = self.say(text, "event") if text else None
@@ -187,6 +199,7 @@ class Controller:
         if not popped:
             return self.refuse("nothing to undo: this game has no actions yet")
         self.state = self.history.pop()
+        self.records.undone(len(self.history), self.state)
         self.acting_override = None
         self.feedback.accepted()
         return Outcome(True, self.say("undone: the last action was taken back"))
@@ -238,6 +251,11 @@ class Controller:
         name = tap.card or self.registry.lookup(tap.uid)
         if name is None:
             return self.unknown_tag(tap.uid)
+        if self.prompt is not None and self.prompt.kind in ("standings", "games", "resume"):
+            self.prompt = None          # a tap goes back to the game, and acts
+        if self.prompt is not None and self.prompt.kind == "name" and not (
+                is_player_token(name) and self.state.has_player(name)):
+            self.prompt = None
         if is_player_token(name):
             return self.tap_token(name)
         if name not in self.catalog:
@@ -289,7 +307,7 @@ class Controller:
         state = self.state
         if state.phase is Phase.SETUP:
             if state.has_player(token):
-                return self.refuse(f"{state.player(token).name} has already joined; NEXT starts the game")
+                return records_menu.open_names(self, token)       # choose the name from those seen before
             name, sex = self.players.names.get(token, ("", "male"))
             return self.submit(c.Join(player=token, at=self.now, name_=name, sex=sex))
         if not state.has_player(token):
@@ -464,9 +482,12 @@ class Controller:
             leave = "Leave: sure?" if self.prompt.value else "Leave game"
             return {"roll": "Make " + ("female" if p.sex == "male" else "male"), "help": "Level +1",
                     "run": "Level −1", "next": leave, "undo": "Back"}
+        mine = records_menu.soft_keys(self)
+        if mine is not None:
+            return mine
         if self.prompt is not None:
             return {"roll": "", "help": "", "run": "", "next": "", "undo": "Cancel"}
-        keys = legal_buttons(self.state, self.catalog)
+        keys = records_menu.setup_keys(self, legal_buttons(self.state, self.catalog))
         if self.basket:
             gold = sum(self.catalog[c_].gold or 0 for c_ in self.basket)
             keys = {**keys, "next": f"Sell {gold} gold", "undo": "Empty basket"}
@@ -479,6 +500,10 @@ class Controller:
             return self.undo()
         if self.prompt is not None and self.prompt.kind == "enroll":
             self.prompt = None          # a button means the players moved on: the unknown tag is dropped
+        if self.prompt is not None and self.prompt.kind in records_menu.PROMPTS:
+            return records_menu.press(self, button)
+        if self.prompt is None and state.phase is Phase.SETUP and button in ("help", "run") and not self.basket:
+            return records_menu.open_screen(self, "standings" if button == "help" else "games")
         if self.prompt is not None and self.prompt.kind == "value":
             return self.press_in_value_prompt(button)
         if self.prompt is not None and self.prompt.kind == "monster":
