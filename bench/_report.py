@@ -51,10 +51,12 @@ def figure(figure: str, value: float, unit: str, *, baseline: float, baseline_is
     return Figure(figure, value, unit, baseline, baseline_is, target, met, ratio, ratio_is, details or {})
 
 
-def report(bench: str, figures: list[Figure]) -> None:
-    """Print the figures and put them into bench/results.json under ``bench``."""
+def report(bench: str, figures: list[Figure], *, quiet: bool = False) -> None:
+    """Print the figures (unless the bench printed them its own way) and put them into
+    bench/results.json under ``bench``."""
     for f in figures:
-        print(f"  {f.line()}", flush=True)
+        if not quiet:
+            print(f"  {f.line()}", flush=True)
     try:
         data = json.loads(RESULTS.read_text(encoding="utf-8"))
     except (OSError, ValueError):
