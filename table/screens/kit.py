@@ -78,6 +78,7 @@ class Painter:
         self._cache: dict[tuple[str, int, tuple[int, int, int]], pygame.Surface] = {}
         self._cache_bytes = 0
         self._widths: dict[tuple[str, int], int] = {}
+        self._panels: dict[tuple[Any, ...], pygame.Surface] = {}
         self.drawn: list[Drawn] = []
         self.s = scale(*surface.get_size())
 
@@ -205,12 +206,37 @@ class Painter:
             y += step
         return y
 
+    PANELS_KEPT = 16                 # drawn panel shapes kept, by size and colours
+    KEY_COLOR = (255, 0, 254)        # outside the rounded corners: left out when the shape is blitted
+
     def panel(self, rect: pygame.Rect, color: tuple[int, int, int] = PANEL, *, border: tuple[int, int, int] | None = None,
               width: int = 0) -> None:
+        """A rounded panel, with a border if given. Panels up to a sixth of the screen are drawn once
+        per size and colours and blitted from then on (rounded rectangles are slow to fill); the
+        corners are left out through a colour key, so the result is the same pixels on any background."""
         radius = max(4, int(10 * self.s))
-        pygame.draw.rect(self.surface, color, rect, border_radius=radius)
+        area = self.surface.get_width() * self.surface.get_height()
+        if rect.w <= 0 or rect.h <= 0 or rect.w * rect.h * 6 > area:
+            self._draw_panel(self.surface, pygame.Rect(rect), color, border, width, radius)
+            return
+        key = (rect.w, rect.h, color, border, width if border is not None else 0, radius)
+        shape = self._panels.pop(key, None)
+        if shape is None:
+            shape = pygame.Surface(rect.size, 0, self.surface)
+            shape.fill(self.KEY_COLOR)
+            self._draw_panel(shape, shape.get_rect(), color, border, width, radius)
+            shape.set_colorkey(self.KEY_COLOR, pygame.RLEACCEL)
+            while len(self._panels) >= self.PANELS_KEPT:
+                self._panels.pop(next(iter(self._panels)))
+        self._panels[key] = shape                # most recently used last
+        self.surface.blit(shape, rect)
+
+    @staticmethod
+    def _draw_panel(surface: pygame.Surface, rect: pygame.Rect, color: tuple[int, int, int],
+                    border: tuple[int, int, int] | None, width: int, radius: int) -> None:
+        pygame.draw.rect(surface, color, rect, border_radius=radius)
         if border is not None:
-            pygame.draw.rect(self.surface, border, rect, width=max(2, width), border_radius=radius)
+            pygame.draw.rect(surface, border, rect, width=max(2, width), border_radius=radius)
 
 
 def draw_die(d: Display, r: pygame.Rect, value: int | None = None) -> None:

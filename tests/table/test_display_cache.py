@@ -137,3 +137,27 @@ def test_text_is_kept_in_the_windows_pixel_format() -> None:
         assert surf.get_flags() & pygame.SRCALPHA
     finally:
         display.close()
+
+
+def test_a_kept_panel_shape_leaves_its_corners_to_what_is_under_them() -> None:
+    """Panels drawn from a kept shape are the pixels a direct draw gives, over any background."""
+    from table.fonts import FontChoice
+    from table.screens.kit import ACTIVE, PANEL_HI, Painter
+
+    pygame.display.init()
+    try:
+        window = pygame.display.set_mode((800, 480))
+        painter = Painter(window, FontChoice(None))
+        expected = pygame.Surface((800, 480), 0, window)
+        for background in ((14, 16, 22), (200, 30, 40)):
+            for _ in range(2):                           # drawn, then blitted from the kept shape
+                window.fill(background)
+                window.fill((90, 160, 255), (0, 0, 400, 100))         # something under a corner
+                painter.panel(pygame.Rect(10, 20, 240, 150), PANEL_HI, border=ACTIVE, width=4)
+                expected.fill(background)
+                expected.fill((90, 160, 255), (0, 0, 400, 100))
+                Painter._draw_panel(expected, pygame.Rect(10, 20, 240, 150), PANEL_HI, ACTIVE, 4, max(4, int(10 * painter.s)))
+                assert pygame.image.tobytes(window, "RGB") == pygame.image.tobytes(expected, "RGB")
+        assert len(painter._panels) == 1
+    finally:
+        pygame.display.quit()
