@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import random
 
-MONSTERS = ["lame-goblin", "potted-plant", "maul-rat", "flying-frogs", "large-angry-chicken", "pit-bull",
-            "net-troll", "gazebo"]
+MONSTERS = ["wannabe-vampire", "net-troll"]  # stronger than any player here: they run, roll, lose levels
 ITEMS = ["boots-of-butt-kicking", "helm-of-courage", "leather-armor", "buckler-of-swashing", "spiky-knees"]
 # every race and class, most of the deck's items and a few curses, dealt round the table
 GEAR = ["elf", "dwarf", "halfling", "cleric", "thief", "warrior", "wizard",
