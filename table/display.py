@@ -10,6 +10,10 @@ rather than side by side, sized from the width (see ``scale``).
 line, soft keys); each screen draws itself from its own module in ``table.screens``
 (setup, table, combat, run_away, menus, game_over, and enroll for the enrollment
 wizard), with the shared drawing kit in ``table.screens.kit``.
+
+A frame draws only what changed: a panel drawn through ``Display.cached`` stays on the screen
+while the data it shows and the layout stay the same (frames with a menu, the banner or the die
+over the body are drawn in full). The die tumbles on the display's own clock and stops.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 
 def draw_top(d: Display, view: View, bar: pygame.Rect) -> None:
-    """The phases (kept once drawn, one version per phase), the turn and the reader's state."""
+    """The phases (left on the screen while the phase stays), the turn and the reader's state."""
     s, state = d.s, view.state
     x = int(8 * s)
     chip_h = int(28 * s)
@@ -103,7 +103,7 @@ def draw_message(d: Display, view: View, r: pygame.Rect) -> None:
 
 
 def draw_soft_keys(d: Display, view: View, bar: pygame.Rect) -> None:
-    """The five soft keys, each with what it does now (each kept once drawn, a few versions of each)."""
+    """The five soft keys, each with what it does now (each left on the screen while its label stays)."""
     s = d.s
     kw = bar.w // len(BUTTON_ORDER)
     for i, button in enumerate(BUTTON_ORDER):
@@ -126,7 +126,7 @@ def _draw_soft_key(d: Display, button: str, label: str, r: pygame.Rect) -> None:
 
 
 def draw_strip(d: Display, view: View, strip: pygame.Rect) -> None:
-    """The simulator's strip: clickable buttons, the typed entry and its suggestions (kept once drawn)."""
+    """The simulator's strip: clickable buttons, the typed entry and its suggestions (left on the screen while they stay)."""
     key = ("strip", view.entry, repr(view.suggestions), view.pick)
     d.cached(key, strip, lambda: _draw_strip(d, view, strip))
 

@@ -43,7 +43,7 @@ def draw_combat_screen(d: Display, view: View, body: pygame.Rect) -> None:
 
 
 def draw_mini_player(d: Display, view: View, p: dict[str, Any], r: pygame.Rect) -> None:
-    """A player in one line beside the combat: name, strength and level (kept once drawn)."""
+    """A player in one line beside the combat: name, strength and level (left on the screen while they stay)."""
     state = view.state
     key = ("mini-player", repr([p[k] for k in ("id", "name", "level", "combat_strength", "alive")]),
            state["active_player"] == p["id"], p["id"] in (state["combat"] or {}).get("fighters", []),
@@ -199,7 +199,7 @@ def draw_combat_portrait(d: Display, view: View, r: pygame.Rect, inner: pygame.R
 
 
 def draw_combat(d: Display, view: View, r: pygame.Rect) -> None:
-    """The combat panel, kept once drawn; the interference bar, which moves, is drawn over it each frame."""
+    """The combat panel, left on the screen while it shows the same; the interference bar, which moves, is drawn over it each frame."""
     state = view.state
     combat = state["combat"]
     cards = [m["card"] for m in combat["monsters"]] + [e for m in combat["monsters"] for e in m["enhancers"]] \

@@ -40,7 +40,7 @@ def draw_table(d: Display, view: View, body: pygame.Rect) -> None:
 
 
 def draw_player(d: Display, view: View, p: dict[str, Any], r: pygame.Rect) -> None:
-    """A player's panel: name, level, strength, race and class, and their cards (kept once drawn)."""
+    """A player's panel: name, level, strength, race and class, and their cards (left on the screen while they stay)."""
     state = view.state
     cards = [*p["races"], *p["classes"], *p["equipped"], *p["carried"], *p["curses"]]
     shown = [p[k] for k in ("id", "name", "sex", "level", "combat_strength", "alive")]

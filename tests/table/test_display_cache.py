@@ -1,6 +1,6 @@
-"""Panels are drawn once and composed from then on: a composed frame is the same, pixel for pixel and
-record for record, as one drawn in full; the die stops tumbling and leaves the screen; text is kept
-in the window's pixel format."""
+"""Panels whose data did not change stay on the screen from one frame to the next: such a frame is the
+same, pixel for pixel and record for record, as one drawn in full; the die stops tumbling and leaves
+the screen; text is kept in the window's pixel format; kept panel shapes leave their corners alone."""
 
 from __future__ import annotations
 
