@@ -72,3 +72,27 @@ def test_every_refusal_along_a_game_is_a_template_with_its_values(tmp_path: Path
         assert isinstance(text, Msg), text
         names = {field for _lit, field, _spec, _conv in string.Formatter().parse(text.id) if field}
         assert names <= set(text.values), text
+
+
+def test_simulate_says_its_rejections_in_english_whatever_the_table_speaks(tmp_path: Path) -> None:
+    import io
+
+    from table import i18n
+    from table.config import parse_config
+    from table.simulate import simulate
+
+    script = tmp_path / "game.txt"
+    script.write_text("tap player-1\ntap player-2\ntap player-3\npress next\npress roll\ntap net-troll\n"
+                      "press help\ntap player-1\n", encoding="utf-8")
+    err = io.StringIO()
+    i18n.set_language("zh")                    # as a Chinese screen has it
+    try:
+        code = simulate(script, parse_config({"display": {"language": "zh"}}), out=io.StringIO(), err=err,
+                        screenshots=tmp_path / "shots")
+    finally:
+        i18n.set_language("en")
+    assert code == 0
+    assert err.getvalue().splitlines() == [
+        "rejected: 5: ROLL does nothing during kick open the door",
+        "rejected: 8: a player cannot help themselves; tap another player's token",
+    ]
