@@ -5,10 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
+import sqlite3
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from engine.errors import MunchkinError
+
+log = logging.getLogger(__name__)
 
 
 def _config(args: argparse.Namespace):  # type: ignore[no-untyped-def]
@@ -26,7 +31,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_simulate(args: argparse.Namespace) -> int:
     from table.simulate import simulate
 
-    return simulate(Path(args.script), _config(args), screenshots=Path(args.screenshot) if args.screenshot else None)
+    return simulate(args.script, _config(args), screenshots=Path(args.screenshot) if args.screenshot else None,
+                    story=getattr(args, "verbose", False))
 
 
 def cmd_state(args: argparse.Namespace) -> int:
@@ -62,7 +68,7 @@ def cmd_cards(args: argparse.Namespace) -> int:
             print(problem, file=sys.stderr)
         if problems:
             print(f"{len(problems)} problem(s) in the card data", file=sys.stderr)
-            return 1
+            return 2
         print(f"ok: {len(cards)} cards, {sum(c.copies for c in cards)} copies in {len(paths)} file(s)")
         return 0
     catalog = load_catalog(config.card_set_files())
@@ -72,8 +78,8 @@ def cmd_cards(args: argparse.Namespace) -> int:
             return 2
         chosen = search(catalog, " ".join(args.args))
         if not chosen and not args.json:
-            print(f"no card matches {' '.join(args.args)!r}", file=sys.stderr)
-            return 1
+            print(f"no card matches {' '.join(args.args)!r}; 'munchkin-table cards' lists them all", file=sys.stderr)
+            return 2
     else:
         if args.args:
             print(f"munchkin-table cards: unexpected {' '.join(args.args)!r}; try 'cards validate PATH' "
@@ -104,7 +110,12 @@ def cmd_tags(args: argparse.Namespace) -> int:
     if args.action == "export":
         text = registry.to_csv(deck_order(catalog))     # tokens first, then the deck as enrollment walks it
         if args.file:
-            Path(args.file).write_text(text, encoding="utf-8")
+            try:
+                Path(args.file).write_text(text, encoding="utf-8")
+            except OSError as exc:
+                print(f"munchkin-table tags export: cannot write {args.file}: {exc.strerror or exc}; "
+                      f"name a file in a folder you can write to", file=sys.stderr)
+                return 2
             print(f"exported {len(registry)} tags to {args.file}", file=sys.stderr)
         else:
             sys.stdout.write(text)
@@ -112,17 +123,19 @@ def cmd_tags(args: argparse.Namespace) -> int:
     if not args.file:
         print("munchkin-table tags import: name the CSV file (header 'uid,card')", file=sys.stderr)
         return 2
+    from cards.textfile import TextFileError, read_text
+
     try:
-        text = Path(args.file).read_text(encoding="utf-8-sig")
-    except OSError as exc:
-        print(f"munchkin-table tags import: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
+        text = read_text(args.file, what="tags CSV")
+    except TextFileError as exc:
+        print(f"munchkin-table tags import: {exc}", file=sys.stderr)
         return 2
-    rows, problems = parse_tag_csv(text, catalog, registry.as_dict())
+    rows, problems = parse_tag_csv(text, catalog, registry.as_dict(), require_header=True)
     if problems:
         for problem in problems:
             print(f"{args.file}:{problem.line}: {problem.message}", file=sys.stderr)
         print(f"nothing imported: {len(problems)} bad row(s) in {args.file}", file=sys.stderr)
-        return 1
+        return 2
     new = registry.bind_many(rows)
     print(f"imported {len(rows)} tag(s) from {args.file}: {new} new, {len(rows) - new} already known; "
           f"the registry holds {len(registry)}")
@@ -173,7 +186,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="munchkin-table", description="The Munchkin bookkeeping table.")
+    parser = Parser(prog="munchkin-table", description="The Munchkin bookkeeping table.")
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug detail")
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -185,7 +198,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--sim", action="store_true", help="simulated reader and buttons (keyboard)")
     p.set_defaults(func=cmd_run)
     p = with_config(sub.add_parser("simulate", help="run a table script headless and print the state JSON"))
-    p.add_argument("script", metavar="SCRIPT")
+    p.add_argument("script", metavar="SCRIPT", help="the table script; '-' reads it from standard input")
+    p.add_argument("-v", "--verbose", action="store_true", default=argparse.SUPPRESS,
+                   help="tell the story of the game in words on stderr, one line per action")
     p.add_argument("--screenshot", metavar="DIR", help="save a PNG of the screen after each action")
     p.set_defaults(func=cmd_simulate)
     p = with_config(sub.add_parser("state", help="print the state JSON of the current game"))
@@ -210,16 +225,69 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    quiet = args.command in ("simulate", "state", "cards", "tags", "doctor")
-    logging.basicConfig(level=logging.DEBUG if args.verbose else (logging.ERROR if quiet else logging.INFO),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+class Parser(argparse.ArgumentParser):
+    """argparse with a one-line answer to a bad command line (usage errors exit 2)."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: {message}; see '{self.prog} --help'\n")
+
+
+def _say(text: str) -> None:
+    """``text`` on stderr, each of its lines (one per problem) starting with the program's name."""
     try:
-        return int(args.func(args) or 0)
+        print("\n".join(f"munchkin-table: {line}" for line in text.split("\n")), file=sys.stderr)
+    except (OSError, ValueError):       # stderr itself is closed: nothing more to say
+        pass
+
+
+def _quiet_stdout() -> None:
+    """After the reader of our stdout went away (``state | head -3``): let the exit flush go nowhere."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def run_command(func: Callable[[argparse.Namespace], int | None], args: argparse.Namespace) -> int:
+    """Run one subcommand; every failure that is not a bug becomes one line on stderr and exit 2.
+
+    Subcommands raise or return; they need no error handling of their own for bad files, paths,
+    config or closed pipes. A bug is one line too (with the traceback under -v), exit 1.
+    """
+    try:
+        return int(func(args) or 0)
+    except BrokenPipeError:
+        _quiet_stdout()
+        return 0
     except MunchkinError as exc:
-        print(f"munchkin-table: {exc}", file=sys.stderr)
+        _say(str(exc))
         return 2
+    except OSError as exc:
+        where = f"{exc.filename}: " if exc.filename else ""
+        _say(f"{where}{exc.strerror or exc}")
+        return 2
+    except sqlite3.Error as exc:
+        _say(f"the game journal cannot be used: {exc}")
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # a bug: still one line, the traceback only when asked for
+        log.debug("unexpected error", exc_info=True)
+        _say(f"unexpected error ({type(exc).__name__}: {exc}); run it again with -v for the details")
+        return 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as exc:               # --help (0) or a usage error, already said in one line (2)
+        return exc.code if isinstance(exc.code, int) else 2
+    verbose = args.verbose and args.command != "simulate"     # simulate -v tells the story instead
+    quiet = args.command in ("simulate", "state", "cards", "tags", "doctor")
+    logging.basicConfig(level=logging.DEBUG if verbose else (logging.ERROR if quiet else logging.INFO),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    return run_command(args.func, args)
 
 
 if __name__ == "__main__":
