@@ -83,6 +83,7 @@ def parse_tag_csv(text: str, known: Container[str], bound: dict[str, str], *,
     problems: list[ImportProblem] = []
     first_in_file: dict[str, tuple[str, int]] = {}
     header_seen = False
+    swapped = False             # a 'card,uid' header: its rows are checked that way round (the header is the problem)
     # split on newlines only: str.splitlines() also breaks on \x0b, \x1c … and would shift line numbers
     for number, line in enumerate(text.split("\n"), 1):
         line = line.rstrip("\r")
@@ -100,6 +101,7 @@ def parse_tag_csv(text: str, known: Container[str], bound: dict[str, str], *,
             problem = _header_problem(cells, number, required=require_header)
             if problem is not None:
                 problems.append(problem)
+            swapped = lowered == HEADER[::-1]
             if any(c in HEADER for c in lowered):
                 continue                # a header, right or wrong; a missing one: this row is data
         elif lowered == HEADER:
@@ -107,7 +109,7 @@ def parse_tag_csv(text: str, known: Container[str], bound: dict[str, str], *,
         if len(cells) != 2:
             problems.append(ImportProblem(number, f"expected 2 columns 'uid,card', got {len(cells)}: {','.join(row)!r}"))
             continue
-        raw_uid, card = cells
+        raw_uid, card = cells[::-1] if swapped else cells
         try:
             uid = parse_uid(raw_uid)
         except ValueError as exc:

@@ -29,13 +29,16 @@ def split_lines(text: str) -> list[str]:
     return [line[:-1] if line.endswith("\r") else line for line in lines]
 
 
-def decode_text(raw: bytes, source: str) -> str:
-    """``raw`` as UTF-8 (a leading BOM is dropped); raises TextFileError naming the line and column."""
+def decode_text(raw: bytes, source: str, *, first_line: int = 1) -> str:
+    """``raw`` as UTF-8 (a leading BOM is dropped); raises TextFileError naming the line and column.
+
+    ``first_line`` is the number of the first line of ``raw`` (a line read from a pipe on its own).
+    """
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         start = exc.start
-        line = raw.count(b"\n", 0, start) + 1
+        line = raw.count(b"\n", 0, start) + first_line
         column = start - (raw.rfind(b"\n", 0, start) + 1) + 1
         raise TextFileError(f"{source}:{line}: not UTF-8 text (byte 0x{raw[start]:02x} at column {column}); "
                             f"save the file as UTF-8") from None

@@ -275,7 +275,7 @@ def _key(event, picker: Picker, reader: SimReader, buttons, ctl) -> bool:  # typ
         picker.clear()
         if not typed:
             buttons.press("next")
-        elif typed.isdigit() and 1 <= int(typed) <= 6:
+        elif typed in ("1", "2", "3", "4", "5", "6"):      # not isdigit(): '²' is a digit int() refuses
             reader.scan_card(f"player-{typed}")
         elif typed in ctl.catalog or typed.startswith("player-"):
             reader.scan_card(typed)
@@ -304,15 +304,14 @@ def pipe_script(stream: BinaryIO, reader: SimReader, buttons, table, *,  # type:
     """
     number = 0
     for number, raw in enumerate(iter(stream.readline, b""), 1):
-        source = f"<stdin line {number}>"
         try:
-            text = decode_text(raw.rstrip(b"\n"), source)
-            actions = parse_script(text, table.catalog, source=source)
+            text = decode_text(raw.rstrip(b"\n"), "<stdin>", first_line=number)
+            actions = parse_script(text, table.catalog, source="<stdin>", first_line=number)
         except (ScriptError, TextFileError) as exc:
             say = str(exc)
         except Exception as exc:  # a bug of ours must not end the reader either
             log.exception("piped line %d", number)
-            say = f"{source}: not understood ({type(exc).__name__})"
+            say = f"<stdin>:{number}: not understood ({type(exc).__name__})"
         else:
             say = ""
             for action in actions:
@@ -321,7 +320,7 @@ def pipe_script(stream: BinaryIO, reader: SimReader, buttons, table, *,  # type:
                 if action.verb == "wait":
                     sleep(float(action.arg))
                 elif action.verb == "die":
-                    say = f"{source}: 'die' works in simulate only"
+                    say = f"<stdin>:{number}: 'die' works in simulate only"
         if say:
             log.warning("%s", say)
             table.events.put(ScriptNotice(say))

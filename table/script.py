@@ -50,9 +50,13 @@ class Action:
     text: str
 
 
-def parse_script(text: str, catalog: Catalog, *, source: str = "<script>") -> list[Action]:
+def parse_script(text: str, catalog: Catalog, *, source: str = "<script>", first_line: int = 1) -> list[Action]:
+    """The actions of a table script; raises ScriptError naming ``source`` and the line.
+
+    ``first_line`` numbers the first line of ``text`` (a line read from a pipe on its own).
+    """
     actions = []
-    for n, raw in enumerate(split_lines(text), 1):
+    for n, raw in enumerate(split_lines(text), first_line):
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
