@@ -88,7 +88,7 @@ def parse_tag_csv(text: str, known: Container[str], bound: dict[str, str], *,
     for number, line in enumerate(text.split("\n"), 1):
         line = line.rstrip("\r")
         try:
-            row = next(csv.reader([line]), [])
+            row = next(csv.reader([line], skipinitialspace=True), [])   # "uid", "card" as spreadsheets write it
         except csv.Error as exc:
             problems.append(ImportProblem(number, f"not a CSV row ({exc}): {line[:40]!r}"))
             continue

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -327,5 +328,7 @@ def load_config(path: Path | None) -> Config:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML: {exc}; see systemd/config.example.toml") from None
+        found = re.fullmatch(r"(.*) \(at line (\d+), column (\d+)\)", str(exc))
+        where, why = (f"{path}:{found.group(2)}", f"{found.group(1)} (column {found.group(3)})") if found else (str(path), str(exc))
+        raise ConfigError(f"{where}: not valid TOML: {why}; see systemd/config.example.toml") from None
     return parse_config(data, str(path))

@@ -68,6 +68,8 @@ def parse_script(text: str, catalog: Catalog, *, source: str = "<script>", first
 
         if verb not in ACTIONS:
             raise fail(f"unknown action {verb!r}; actions are tap, press, die, wait")
+        if verb == "tap" and args and args[0].lower().startswith("uid:"):
+            args = ["".join(args)]          # a UID written in bytes: tap uid:04 A1 B2 C3
         if len(args) != 1:
             raise fail(f"'{verb}' takes exactly one argument")
         arg = args[0]
@@ -77,7 +79,9 @@ def parse_script(text: str, catalog: Catalog, *, source: str = "<script>", first
                     arg = "uid:" + normalise_uid(arg[4:])
                 except ValueError as exc:
                     raise fail(str(exc)) from None
-            elif not (is_player_token(arg) or arg in catalog):
+            elif arg.lower() in catalog or is_player_token(arg.lower()):
+                arg = arg.lower()           # card ids are lowercase; TAP NET-TROLL means net-troll
+            else:
                 raise fail(f"no card or player token {arg!r}")
         elif verb == "press":
             arg = arg.lower()
