@@ -17,9 +17,14 @@ log = logging.getLogger(__name__)
 
 
 def _config(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    from table.config import load_config
+    from table.config import ConfigError, load_config
 
-    return load_config(Path(args.config) if args.config else None)
+    config = load_config(Path(args.config) if args.config else None)
+    state_dir = config.state_dir
+    if state_dir.exists() and not state_dir.is_dir():
+        raise ConfigError(f"{config.source}: [storage] state_dir = {str(state_dir)!r} is a file, not a folder; "
+                          f"name a folder (it is made when missing)")
+    return config
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -278,7 +283,19 @@ def run_command(func: Callable[[argparse.Namespace], int | None], args: argparse
         return 1
 
 
+def _tolerant_stdout() -> None:
+    """Where stdout cannot encode every character (PYTHONIOENCODING=ascii, a Latin-1 terminal),
+    write the others as escapes instead of failing half-way through the output."""
+    encoding = (getattr(sys.stdout, "encoding", None) or "").lower().replace("-", "").replace("_", "")
+    if encoding not in ("utf8", "utf8sig") and hasattr(sys.stdout, "reconfigure"):
+        try:
+            sys.stdout.reconfigure(errors="backslashreplace")
+        except (ValueError, OSError):
+            pass
+
+
 def main(argv: list[str] | None = None) -> int:
+    _tolerant_stdout()
     try:
         args = build_parser().parse_args(argv)
     except SystemExit as exc:               # --help (0) or a usage error, already said in one line (2)

@@ -392,3 +392,22 @@ def test_run_away_names_each_monster_by_card_and_index_in_pending_and_results(tm
         assert entry["monster"] == entry["monster_card"] == "net-troll" and entry["monster_index"] == 0
     for entry in flight["results"]:
         assert entry["monster"] == entry["monster_index"] == 0 and entry["monster_card"] == "net-troll"
+
+
+def test_a_state_dir_that_is_a_file_is_named_as_such(tmp_path: Path, capsys) -> None:
+    (tmp_path / "afile").write_text("")
+    path = config_file(tmp_path, f'[storage]\nstate_dir = "{tmp_path / "afile"}"\n')
+    for argv in (["state"], ["tags", "export"], ["simulate", str(path)]):
+        code, _, err = run_cli(capsys, *argv, "--config", str(path))
+        assert code == 2 and "is a file, not a folder" in one_line(err)
+
+
+def test_a_terminal_that_cannot_show_every_character_gets_escapes(tmp_path: Path) -> None:
+    script = tmp_path / "s.txt"
+    script.write_text("tap player-1\n")
+    config = config_file(tmp_path, "[players.player-1]\nname = 'Ana → 安娜'\n")
+    env = dict(os.environ, XDG_STATE_HOME=str(tmp_path), PYTHONPATH=str(ROOT), PYTHONIOENCODING="ascii")
+    out = subprocess.run([sys.executable, "-m", "table", "simulate", str(script), "--config", str(config)],
+                         capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
+    assert out.returncode == 0 and "Traceback" not in out.stderr
+    assert json.loads(out.stdout)["players"][0]["name"] == "Ana → 安娜"        # \u escapes are still JSON
