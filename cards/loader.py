@@ -40,6 +40,8 @@ class CatalogProblem:
     message: str
 
     def __str__(self) -> str:
+        if self.line == 0:          # the whole file: it could not be read
+            return self.message if self.path in self.message else f"{self.path}: {self.message}"
         return f"{self.path}:{self.line}: {self.message}"
 
 

@@ -60,8 +60,12 @@ def _header_problem(cells: list[str], number: int, *, required: bool) -> ImportP
     if lowered == HEADER[::-1]:
         return ImportProblem(number, "the header is 'card,uid': the columns are swapped; the tag UID comes first, "
                                      "write the header 'uid,card' and the rows as UID,card")
+    joined = ",".join(cells)
+    for sep, name in ((";", "semicolons"), ("\t", "tabs")):
+        if len(cells) == 1 and sep in joined and set(c.strip().lower() for c in joined.split(sep)) <= set(HEADER):
+            return ImportProblem(number, f"the columns are separated by {name}; separate them with a comma: 'uid,card'")
     if any(c in HEADER for c in lowered):
-        return ImportProblem(number, f"the header must be 'uid,card', got {','.join(cells)[:60]!r}")
+        return ImportProblem(number, f"the header must be 'uid,card', got {joined[:60]!r}")
     if required:
         return ImportProblem(number, f"no header: the first line must be 'uid,card', got {','.join(cells)[:60]!r}; "
                                      f"add the line 'uid,card' at the top")
@@ -102,7 +106,7 @@ def parse_tag_csv(text: str, known: Container[str], bound: dict[str, str], *,
             if problem is not None:
                 problems.append(problem)
             swapped = lowered == HEADER[::-1]
-            if any(c in HEADER for c in lowered):
+            if any(c in HEADER for c in lowered) or problem is not None and "separated by" in problem.message:
                 continue                # a header, right or wrong; a missing one: this row is data
         elif lowered == HEADER:
             continue

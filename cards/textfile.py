@@ -34,6 +34,8 @@ def decode_text(raw: bytes, source: str, *, first_line: int = 1) -> str:
 
     ``first_line`` is the number of the first line of ``raw`` (a line read from a pipe on its own).
     """
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise TextFileError(f"{source}:1: the file is UTF-16 text; save it as UTF-8")
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

@@ -114,7 +114,7 @@ def cmd_tags(args: argparse.Namespace) -> int:
         print(f"munchkin-table tags: {problem}", file=sys.stderr)
     if args.action == "export":
         text = registry.to_csv(deck_order(catalog))     # tokens first, then the deck as enrollment walks it
-        if args.file:
+        if args.file and args.file != "-":
             try:
                 Path(args.file).write_text(text, encoding="utf-8")
             except OSError as exc:

@@ -222,6 +222,12 @@ def _number_problem(where: str, key: str, value: Any) -> str | None:
     return None
 
 
+def _home_of(key: str) -> str | None:
+    """The section that has a key of this name, if exactly one does."""
+    homes = [name for name, cls in {**SECTIONS, "rules": Ruleset}.items() if key in {f.name for f in fields(cls)}]
+    return homes[0] if len(homes) == 1 else None
+
+
 def _section(cls: type, data: Any, where: str, problems: list[str]) -> Any:
     """The section's dataclass from ``data``; every problem is appended, the bad keys keep their defaults."""
     if not isinstance(data, dict):
@@ -230,7 +236,9 @@ def _section(cls: type, data: Any, where: str, problems: list[str]) -> Any:
     known = {f.name: f for f in fields(cls)}
     unknown = sorted(set(data) - set(known))
     if unknown:
-        problems.append(f"unknown key(s) in [{where}]: {', '.join(unknown)}; known keys: {', '.join(known)}")
+        elsewhere = [f"{key} belongs in [{_home_of(key)}]" for key in unknown if _home_of(key)]
+        problems.append(f"unknown key(s) in [{where}]: {', '.join(unknown)}; known keys: {', '.join(known)}"
+                        + (f" ({'; '.join(elsewhere)})" if elsewhere else ""))
     defaults = cls()
     good: dict[str, Any] = {}
     for key, value in data.items():
@@ -268,6 +276,12 @@ def parse_config(data: dict[str, Any], source: str = "(text)") -> Config:
     problems: list[str] = []
     top = set(SECTIONS) | {"rules", "players"}
     unknown = sorted(set(data) - top)
+    loose = [name for name in unknown if not isinstance(data[name], dict)]
+    for name in loose:                  # key = value above every [section]
+        home = _home_of(name)
+        problems.append(f"{name} = {_shown(data[name])} is outside any section; "
+                        + (f"put it under [{home}]" if home else f"sections are {', '.join(sorted(top))}"))
+    unknown = [name for name in unknown if name not in loose]
     if unknown:
         problems.append(f"unknown section(s) {', '.join(f'[{u}]' for u in unknown)}; known: "
                         f"{', '.join(sorted(top))}")

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,6 +51,11 @@ class Action:
     text: str
 
 
+def _did_you_mean(arg: str, catalog: Catalog) -> str:
+    close = difflib.get_close_matches(arg.lower(), list(catalog), n=1, cutoff=0.75)
+    return f"; did you mean {close[0]!r}?" if close else "; 'munchkin-table cards' lists the card ids"
+
+
 def parse_script(text: str, catalog: Catalog, *, source: str = "<script>", first_line: int = 1) -> list[Action]:
     """The actions of a table script; raises ScriptError naming ``source`` and the line.
 
@@ -71,6 +77,9 @@ def parse_script(text: str, catalog: Catalog, *, source: str = "<script>", first
         if verb == "tap" and args and args[0].lower().startswith("uid:"):
             args = ["".join(args)]          # a UID written in bytes: tap uid:04 A1 B2 C3
         if len(args) != 1:
+            joined = "-".join(args).lower()
+            if verb == "tap" and joined in catalog:
+                raise fail(f"'tap' takes one card id, written with dashes: did you mean 'tap {joined}'?")
             raise fail(f"'{verb}' takes exactly one argument")
         arg = args[0]
         if verb == "tap":
@@ -82,7 +91,7 @@ def parse_script(text: str, catalog: Catalog, *, source: str = "<script>", first
             elif arg.lower() in catalog or is_player_token(arg.lower()):
                 arg = arg.lower()           # card ids are lowercase; TAP NET-TROLL means net-troll
             else:
-                raise fail(f"no card or player token {arg!r}")
+                raise fail(f"no card or player token {arg!r}{_did_you_mean(arg, catalog)}")
         elif verb == "press":
             arg = arg.lower()
             if arg not in BUTTONS:

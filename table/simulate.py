@@ -63,6 +63,8 @@ def summary_line(state: dict) -> str:  # type: ignore[type-arg]
 
 def _screenshot_dir(path: Path) -> str | None:
     """Why screenshots cannot be written to ``path``, or None when they can."""
+    if path.exists() and not path.is_dir():
+        return f"cannot use {path} for screenshots: it is a file; name a folder (it is made when missing)"
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

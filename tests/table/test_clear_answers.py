@@ -60,7 +60,8 @@ def test_lines_are_split_on_newline_only(tmp_path: Path, capsys, sep: str) -> No
     script.write_text(f"tap player-1 # one{sep}tap nope\ntap player-2\ntap jump\n", encoding="utf-8")
     code, _, err = run_cli(capsys, "simulate", str(script))
     assert code == 2
-    assert one_line(err) == f"script error: {script}:3: no card or player token 'jump': 'tap jump'"
+    assert one_line(err) == (f"script error: {script}:3: no card or player token 'jump'; "
+                             f"'munchkin-table cards' lists the card ids: 'tap jump'")
 
 
 @pytest.mark.parametrize("seconds", ["nan", "inf", "-inf", "1e308", "-1", "86401"])
@@ -411,3 +412,40 @@ def test_a_terminal_that_cannot_show_every_character_gets_escapes(tmp_path: Path
                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
     assert out.returncode == 0 and "Traceback" not in out.stderr
     assert json.loads(out.stdout)["players"][0]["name"] == "Ana → 安娜"        # \u escapes are still JSON
+
+
+def test_a_near_miss_card_id_gets_a_suggestion(tmp_path: Path, capsys) -> None:
+    script = tmp_path / "s.txt"
+    for line, says in (("tap net troll", "did you mean 'tap net-troll'?"), ("tap net-trol", "did you mean 'net-troll'?"),
+                       ("TAP NET-TROLL\ntap zzzz", "'munchkin-table cards' lists the card ids")):
+        script.write_text(START + line + "\n")
+        code, _, err = run_cli(capsys, "simulate", str(script))
+        assert code == 2 and says in one_line(err)
+
+
+def test_a_utf16_file_is_named_as_such(tmp_path: Path, capsys) -> None:
+    script = tmp_path / "s.txt"
+    script.write_bytes(START.encode("utf-16"))
+    code, _, err = run_cli(capsys, "simulate", str(script))
+    assert code == 2 and one_line(err) == f"script error: {script}:1: the file is UTF-16 text; save it as UTF-8"
+
+
+def test_config_keys_in_the_wrong_place_say_where_they_belong(tmp_path: Path) -> None:
+    from table.config import ConfigError, load_config
+
+    with pytest.raises(ConfigError) as caught:
+        load_config(config_file(tmp_path, "language = 'es'\n[display]\ninterference_seconds = 3\n"))
+    assert caught.value.problems[0] == "language = 'es' is outside any section; put it under [display]"
+    assert caught.value.problems[1].endswith("(interference_seconds belongs in [rules])")
+
+
+def test_a_semicolon_separated_tags_csv_says_so(cfg: Path, tmp_path: Path, capsys) -> None:
+    csv_file = tmp_path / "in.csv"
+    csv_file.write_text("uid;card\n04A1B2C3;elf\n")
+    code, _, err = run_cli(capsys, "tags", "import", str(csv_file), "--config", str(cfg))
+    assert code == 2 and "the columns are separated by semicolons; separate them with a comma" in err
+
+
+def test_tags_export_to_dash_is_stdout(cfg: Path, capsys) -> None:
+    code, out, _ = run_cli(capsys, "tags", "export", "-", "--config", str(cfg))
+    assert code == 0 and out.startswith("uid,card")
