@@ -300,6 +300,9 @@ def main(argv: list[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
     except SystemExit as exc:               # --help (0) or a usage error, already said in one line (2)
         return exc.code if isinstance(exc.code, int) else 2
+    except BrokenPipeError:                 # --help into a reader that left
+        _quiet_stdout()
+        return 0
     verbose = args.verbose and args.command != "simulate"     # simulate -v tells the story instead
     quiet = args.command in ("simulate", "state", "cards", "tags", "doctor")
     logging.basicConfig(level=logging.DEBUG if verbose else (logging.ERROR if quiet else logging.INFO),
