@@ -169,6 +169,9 @@ def read_set(path: Path, problems: list[CatalogProblem]) -> list[tuple[CardDef, 
     except tomllib.TOMLDecodeError as exc:
         problems.append(CatalogProblem(shown, _toml_error_line(str(exc), text), f"not valid TOML: {exc}"))
         return []
+    except RecursionError:
+        problems.append(CatalogProblem(shown, 1, "not valid TOML: arrays or tables nested too deeply"))
+        return []
     where = _Lines(text)
     for key in sorted(set(data) - {"set", "card"}):
         problems.append(CatalogProblem(shown, _top_line(text, key), f"unknown top-level key {key!r}; expected [set] and [[card]]"))

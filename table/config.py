@@ -345,4 +345,7 @@ def load_config(path: Path | None) -> Config:
         found = re.fullmatch(r"(.*) \(at line (\d+), column (\d+)\)", str(exc))
         where, why = (f"{path}:{found.group(2)}", f"{found.group(1)} (column {found.group(3)})") if found else (str(path), str(exc))
         raise ConfigError(f"{where}: not valid TOML: {why}; see systemd/config.example.toml") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: not valid TOML: arrays or tables nested too deeply; "
+                          f"see systemd/config.example.toml") from None
     return parse_config(data, str(path))

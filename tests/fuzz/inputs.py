@@ -229,6 +229,9 @@ def gen_config(rng: random.Random, state: Path) -> bytes:
             lines.append(f"{key} = {toml_value(value)}")
         if rng.random() < 0.03:
             lines.append(f"{rng.choice(['typo', 'spi_bsu', 'Roll', 'web', ''])} = 1")
+    if rng.random() < 0.02:
+        depth = rng.choice([50, 3000])
+        lines.insert(0, "deep = " + rng.choice(["[" * depth + "]" * depth, "{a=" * depth + "1" + "}" * depth]))
     text = "\n".join(lines) + "\n"
     data = text.encode("utf-8", "surrogatepass")
     if rng.random() < 0.08:
@@ -312,6 +315,9 @@ def gen_card_file(rng: random.Random) -> bytes:
                 lines.append(f"{key} = {toml_value(value)}")
     if rng.random() < 0.05:
         lines.append("[[card]]\nid = 1\n[card.x]")
+    if rng.random() < 0.02:
+        depth = rng.choice([50, 3000])
+        lines.append("note = " + rng.choice(["[" * depth + "]" * depth, "{a=" * depth + "1" + "}" * depth]))
     data = ("\n".join(lines) + "\n").encode("utf-8", "surrogatepass")
     if rng.random() < 0.1:
         data = mutate_bytes(rng, data, rng.randint(1, 3))

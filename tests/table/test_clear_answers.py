@@ -449,3 +449,12 @@ def test_a_semicolon_separated_tags_csv_says_so(cfg: Path, tmp_path: Path, capsy
 def test_tags_export_to_dash_is_stdout(cfg: Path, capsys) -> None:
     code, out, _ = run_cli(capsys, "tags", "export", "-", "--config", str(cfg))
     assert code == 0 and out.startswith("uid,card")
+
+
+@pytest.mark.parametrize("value", ["[" * 3000 + "]" * 3000, "{a=" * 3000 + "1" + "}" * 3000])
+def test_toml_nested_too_deeply_is_one_line_not_a_recursion_error(tmp_path: Path, capsys, value: str) -> None:
+    path = config_file(tmp_path, f"deep = {value}\n")
+    code, _, err = run_cli(capsys, "state", "--config", str(path))
+    assert code == 2 and "nested too deeply" in one_line(err)
+    code, _, err = run_cli(capsys, "cards", "validate", str(path))
+    assert code == 2 and f"{path}:1: not valid TOML: arrays or tables nested too deeply" in err
