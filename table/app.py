@@ -32,6 +32,7 @@ log = logging.getLogger(__name__)
 
 KEYS = {"f1": "roll", "f2": "help", "f3": "run", "f4": "next", "f5": "undo"}
 ANIMATION_MS = 40             # frame spacing while the interference bar or the die moves
+MAX_PIPED_LINE = 64 * 1024     # a longer piped line is not a table-script line
 PUMP_S = 1 / 30               # how often keys and touches are read when nothing else wakes us
 
 
@@ -303,8 +304,13 @@ def pipe_script(stream: BinaryIO, reader: SimReader, buttons, table, *,  # type:
     Returns the number of lines read, when the pipe closes.
     """
     number = 0
-    for number, raw in enumerate(iter(stream.readline, b""), 1):
+    while raw := stream.readline(MAX_PIPED_LINE + 1):
+        number += 1
         try:
+            if len(raw) > MAX_PIPED_LINE and not raw.endswith(b"\n"):
+                while raw and not raw.endswith(b"\n"):        # the rest of that line, unread
+                    raw = stream.readline(MAX_PIPED_LINE + 1)
+                raise ScriptError(f"<stdin>:{number}: a line longer than {MAX_PIPED_LINE // 1024} KB; ignored")
             text = decode_text(raw.rstrip(b"\n"), "<stdin>", first_line=number)
             actions = parse_script(text, table.catalog, source="<stdin>", first_line=number)
         except (ScriptError, TextFileError) as exc:

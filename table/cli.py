@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import logging
 import os
@@ -254,6 +255,25 @@ def _quiet_stdout() -> None:
         pass
 
 
+OS_ADVICE = {
+    errno.EACCES: "check its permissions, or run as the user that owns it",
+    errno.EPERM: "check its permissions, or run as the user that owns it",
+    errno.EROFS: "the file system is read-only; name a place that can be written",
+    errno.ENOSPC: "the disk is full; make room and try again",
+    errno.ENOENT: "check the path",
+    errno.ENOTDIR: "a part of the path is a file, not a folder",
+    errno.EISDIR: "name a file, not a folder",
+}
+
+
+def describe_os_error(exc: OSError) -> str:
+    """One line for a file-system failure: which path, why, and what to do."""
+    why = exc.strerror or str(exc)
+    advice = OS_ADVICE.get(exc.errno or 0)
+    where = f"cannot use {exc.filename}: " if exc.filename else ""
+    return f"{where}{why}" + (f"; {advice}" if advice else "")
+
+
 def run_command(func: Callable[[argparse.Namespace], int | None], args: argparse.Namespace) -> int:
     """Run one subcommand; every failure that is not a bug becomes one line on stderr and exit 2.
 
@@ -269,8 +289,7 @@ def run_command(func: Callable[[argparse.Namespace], int | None], args: argparse
         _say(str(exc))
         return 2
     except OSError as exc:
-        where = f"{exc.filename}: " if exc.filename else ""
-        _say(f"{where}{exc.strerror or exc}")
+        _say(describe_os_error(exc))
         return 2
     except sqlite3.Error as exc:
         _say(f"the game journal cannot be used: {exc}")

@@ -458,3 +458,24 @@ def test_toml_nested_too_deeply_is_one_line_not_a_recursion_error(tmp_path: Path
     assert code == 2 and "nested too deeply" in one_line(err)
     code, _, err = run_cli(capsys, "cards", "validate", str(path))
     assert code == 2 and f"{path}:1: not valid TOML: arrays or tables nested too deeply" in err
+
+
+def test_a_piped_line_too_long_to_be_a_script_line_is_skipped_whole(tmp_path: Path) -> None:
+    from drivers.base import ManualClock
+    from drivers.sim import SimButtons, SimReader
+    from table.app import MAX_PIPED_LINE, pipe_script
+    from table.config import Config, StorageConfig
+    from table.script import ScriptNotice
+    from table.wiring import build_table
+
+    clock = ManualClock()
+    table = build_table(Config(storage=StorageConfig(state_dir=str(tmp_path))), clock, seed_source=lambda: 1)
+    try:
+        reader, buttons = SimReader(table.events, clock=clock), SimButtons(table.events, clock=clock)
+        piped = b"tap player-1\n" + b"tap " + b"x" * (3 * MAX_PIPED_LINE) + b"\ntap player-2\n"
+        assert pipe_script(io.BytesIO(piped), reader, buttons, table, sleep=lambda s: None) == 3
+        items = table.events.drain()
+        notices = [i.text for i in items if isinstance(i, ScriptNotice)]
+        assert notices == ["<stdin>:2: a line longer than 64 KB; ignored"] and len(items) == 3
+    finally:
+        table.journal.close()
