@@ -208,16 +208,20 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 60 else text[:60] + "…"
 
 
+def _num(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else f"{x:g}"
+
+
 def _number_problem(where: str, key: str, value: Any) -> str | None:
     """Why the number ``value`` of [where] key is not allowed, or None."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
     span = RANGES.get(where.split(".")[0], {}).get(key)
     if isinstance(value, float) and not math.isfinite(value):
-        allowed = f"{span[0]:g}-{span[1]:g}" if span else "a finite number"
+        allowed = f"{_num(span[0])}-{_num(span[1])}" if span else "a finite number"
         return f"[{where}] {key} = {value} is not a number we can use; give {allowed}"
     if span is not None and not span[0] <= value <= span[1]:
-        hint = HINTS.get((where, key)) or ("a BCM GPIO pin (0-27)" if span == (0, 27) else f"{span[0]:g}-{span[1]:g}")
+        hint = HINTS.get((where, key)) or ("a BCM GPIO pin (0-27)" if span == (0, 27) else f"{_num(span[0])}-{_num(span[1])}")
         return f"[{where}] {key} = {_shown(value)} is out of range: it must be {hint}"
     return None
 
@@ -249,7 +253,8 @@ def _section(cls: type, data: Any, where: str, problems: list[str]) -> Any:
         if cls is FeedbackConfig:
             ok = (int, bool)
         if not isinstance(value, ok) or (isinstance(value, bool) and bool not in ok):
-            problems.append(f"[{where}] {key} must be {_type_words(ok)}, got {_shown(value)}")
+            words = "a BCM pin (0-27) or false" if cls is FeedbackConfig else _type_words(ok)
+            problems.append(f"[{where}] {key} must be {words}, got {_shown(value)}")
             continue
         if cls is FeedbackConfig and value is True:
             problems.append(f"[{where}] {key} must be a BCM pin (0-27) or false, got true")
@@ -321,6 +326,11 @@ def _check(cfg: Config, data: dict[str, Any], problems: list[str]) -> None:
             shared.setdefault(pin, []).append(name)
         clash = "; ".join(f"{' and '.join(names)} on BCM {pin}" for pin, names in shared.items() if len(names) > 1)
         problems.append(f"[buttons] two buttons share a pin: {clash}")
+    for name in ("buzzer", "led"):
+        pin = cfg.feedback.pin(name)
+        taken = [button for button, used in pins.items() if used == pin]
+        if pin is not None and taken:
+            problems.append(f"[feedback] {name} = {pin} is the pin of the {taken[0]} button; give it a pin of its own")
     rules = cfg.rules
     if rules.min_players > rules.max_players:
         problems.append(f"[rules] min_players = {rules.min_players} is more than max_players = {rules.max_players}; "

@@ -479,3 +479,13 @@ def test_a_piped_line_too_long_to_be_a_script_line_is_skipped_whole(tmp_path: Pa
         assert notices == ["<stdin>:2: a line longer than 64 KB; ignored"] and len(items) == 3
     finally:
         table.journal.close()
+
+
+def test_feedback_on_a_button_pin_and_big_ranges_read_plainly(tmp_path: Path) -> None:
+    from table.config import ConfigError, load_config
+
+    with pytest.raises(ConfigError) as caught:
+        load_config(config_file(tmp_path, "[reader]\nbaudrate = 0\n[feedback]\nbuzzer = 5\nled = 'x'\n"))
+    assert caught.value.problems == ["[reader] baudrate = 0 is out of range: it must be 1200-4000000",
+                                     "[feedback] led must be a BCM pin (0-27) or false, got 'x'",
+                                     "[feedback] buzzer = 5 is the pin of the roll button; give it a pin of its own"]
