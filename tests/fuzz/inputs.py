@@ -22,6 +22,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 KINDS = ("script", "stdin", "config", "tags", "cards", "argv")
@@ -504,7 +505,8 @@ class Harness:
             self.cli("script", ["simulate", self.write("case-script.txt", data)], data)
 
     def run_stdin(self, data: bytes) -> None:
-        """Lines piped to ``run``: through its stdin reader into the controller, as its main loop does."""
+        """Lines piped to ``run`` (through its stdin reader into the controller, as its main loop does),
+        then the same bytes typed on the simulator's keyboard."""
         from drivers.base import ManualClock
         from drivers.sim import SimButtons, SimReader
         from table.app import pipe_script
@@ -528,6 +530,7 @@ class Harness:
         before = len(self.internal_errors)
         try:
             pipe_script(io.BytesIO(data), self._reader, self._buttons, table, sleep=self._clock.advance)
+            self._type_keys(data)
             for item in table.events.drain():
                 if isinstance(item, ScriptNotice):
                     ctl.refuse(item.text)
@@ -543,6 +546,21 @@ class Harness:
             return
         if len(self.internal_errors) > before:
             self._fail("stdin", f"internal error logged: {self.internal_errors[-1][:300]}", data)
+
+    def _type_keys(self, data: bytes) -> None:
+        """The simulator's keyboard: the same bytes typed as keys (and Enter at each newline)."""
+        import pygame
+
+        from table.app import Picker, _key
+
+        picker = Picker()
+        ctl = self._table.controller
+        for ch in data[:200].decode("utf-8", errors="replace"):
+            if ch == "\n":
+                event = SimpleNamespace(key=pygame.K_RETURN, unicode="\r")
+            else:
+                event = SimpleNamespace(key=ord(ch) if ord(ch) < 0x110000 else 0, unicode=ch)
+            _key(event, picker, self._reader, self._buttons, ctl)
 
     def run_config(self, data: bytes, rng: random.Random) -> None:
         self.counts["config"] += 1
