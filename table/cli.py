@@ -259,7 +259,7 @@ OS_ADVICE = {
     errno.EACCES: "check its permissions, or run as the user that owns it",
     errno.EPERM: "check its permissions, or run as the user that owns it",
     errno.EROFS: "the file system is read-only; name a place that can be written",
-    errno.ENOSPC: "the disk is full; make room and try again",
+    errno.ENOSPC: "make room and try again",
     errno.ENOENT: "check the path",
     errno.ENOTDIR: "a part of the path is a file, not a folder",
     errno.EISDIR: "name a file, not a folder",
@@ -281,7 +281,9 @@ def run_command(func: Callable[[argparse.Namespace], int | None], args: argparse
     config or closed pipes. A bug is one line too (with the traceback under -v), exit 1.
     """
     try:
-        return int(func(args) or 0)
+        code = int(func(args) or 0)
+        sys.stdout.flush()                  # a full disk or a closed pipe is answered here, not at exit
+        return code
     except BrokenPipeError:
         _quiet_stdout()
         return 0

@@ -489,3 +489,14 @@ def test_feedback_on_a_button_pin_and_big_ranges_read_plainly(tmp_path: Path) ->
     assert caught.value.problems == ["[reader] baudrate = 0 is out of range: it must be 1200-4000000",
                                      "[feedback] led must be a BCM pin (0-27) or false, got 'x'",
                                      "[feedback] buzzer = 5 is the pin of the roll button; give it a pin of its own"]
+
+
+class FullDisk(io.StringIO):
+    def write(self, text: str) -> int:
+        raise OSError(28, "No space left on device")
+
+
+def test_output_to_a_full_disk_is_one_line_and_exit_2(monkeypatch, capsys) -> None:
+    monkeypatch.setattr(sys, "stdout", FullDisk())
+    assert main(["cards"]) == 2
+    assert one_line(capsys.readouterr().err) == "munchkin-table: No space left on device; make room and try again"
