@@ -276,6 +276,30 @@ def _section(cls: type, data: Any, where: str, problems: list[str]) -> Any:
     return cls(**good)
 
 
+def check_rules(data: Any, where: str = "rules") -> tuple[Ruleset, list[str]]:
+    """The Ruleset of a ``[rules]``-like table and every problem with it (bad keys keep their defaults)."""
+    problems: list[str] = []
+    rules = _section(Ruleset, data, where, problems)
+    if not problems and rules.min_players > rules.max_players:
+        problems.append(f"[{where}] min_players = {rules.min_players} is more than max_players = "
+                        f"{rules.max_players}; players must satisfy 2 <= min_players <= max_players <= 6")
+    return rules, problems
+
+
+def check_player(token: str, entry: Any) -> tuple[PlayerConfig, list[str]]:
+    """A ``[players.player-N]`` table and every problem with it."""
+    if token not in PLAYER_TOKENS:
+        return PlayerConfig(), [f"[players.{token}]: players are named player-1 … player-6"]
+    problems: list[str] = []
+    player = _section(PlayerConfig, entry, f"players.{token}", problems)
+    if player.sex not in ("male", "female"):
+        problems.append(f"[players.{token}] sex must be \"male\" or \"female\", got {_shown(player.sex)}")
+    if len(player.name) > MAX_NAME or not player.name.isprintable():
+        problems.append(f"[players.{token}] name must be at most {MAX_NAME} printable characters on one line, "
+                        f"got {_shown(player.name)}")
+    return player, problems
+
+
 def parse_config(data: dict[str, Any], source: str = "(text)") -> Config:
     """The Config for the parsed TOML ``data``; raises one ConfigError that names every problem."""
     problems: list[str] = []
@@ -298,17 +322,9 @@ def parse_config(data: dict[str, Any], source: str = "(text)") -> Config:
         problems.append("[players] must hold tables like [players.player-1] with name and sex")
         raw_players = {}
     for token, entry in raw_players.items():
-        if token not in PLAYER_TOKENS:
-            problems.append(f"[players.{token}]: players are named player-1 … player-6")
-            continue
-        before = len(problems)
-        player = _section(PlayerConfig, entry, f"players.{token}", problems)
-        if player.sex not in ("male", "female"):
-            problems.append(f"[players.{token}] sex must be \"male\" or \"female\", got {_shown(player.sex)}")
-        if len(player.name) > MAX_NAME or not player.name.isprintable():
-            problems.append(f"[players.{token}] name must be at most {MAX_NAME} printable characters on one line, "
-                            f"got {_shown(player.name)}")
-        if len(problems) == before:
+        player, wrong = check_player(token, entry)
+        problems += wrong
+        if not wrong:
             players[token] = player
     cfg = Config(**parts, rules=rules, players=players, source=source)
     _check(cfg, data, problems)

@@ -6,14 +6,15 @@ import json
 import os
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import TextIO
 
 from drivers.base import ManualClock
 from drivers.sim import SimButtons, SimReader
-from engine.serialize import state_to_json
 from table.config import Config
 from table.controller import Outcome
+from table.export import ExportError, read_settings
 from table.script import Action, ScriptError, parse_script, tap_or_press
 from table.wiring import Table, build_table
 
@@ -75,11 +76,13 @@ def _screenshot_dir(path: Path) -> str | None:
 
 
 def simulate(script: Path | str, config: Config, *, screenshots: Path | None = None,
-             out: TextIO | None = None, err: TextIO | None = None, story: bool = False) -> int:
+             out: TextIO | None = None, err: TextIO | None = None, seed: int | None = None,
+             story: bool = False) -> int:
     """Run the table script at ``script`` (``-``: standard input); 0 when it ran, 2 on a script error.
 
-    With ``story``, each line's action and what the table said about it go to ``err`` (the story of
-    the game in words), then a last line with where the game stands.
+    An exported game names its seed, ruleset and players in its first lines; ``seed`` overrides
+    the script's. With ``story``, each line's action and what the table said about it go to ``err``
+    (the story of the game in words), then a last line with where the game stands.
     """
     from cards.textfile import TextFileError, read_text
     from table.display import Display, use_headless_drivers
@@ -101,7 +104,16 @@ def simulate(script: Path | str, config: Config, *, screenshots: Path | None = N
     with tempfile.TemporaryDirectory(prefix="munchkin-sim-") as tmp:
         state_dir = config.state_dir if config.storage.state_dir else Path(tmp)
         clock = ManualClock()
-        table = build_table(config, clock, state_dir=state_dir, seed_source=lambda: SIMULATION_SEED)
+        try:
+            settings = read_settings(text, source=source)
+        except ExportError as exc:
+            print(f"script error: {exc}", file=err)
+            return 2
+        config = settings.apply(config)
+        chosen = seed if seed is not None else settings.seed if settings.seed is not None else SIMULATION_SEED
+        begun = time.time()         # the games' wall times: the script's waits are its minutes
+        table = build_table(config, clock, state_dir=state_dir, seed_source=lambda: chosen,
+                            wall=lambda: begun + clock.monotonic())
         try:
             try:
                 actions = parse_script(text, table.catalog, source=source)
@@ -134,11 +146,12 @@ def simulate(script: Path | str, config: Config, *, screenshots: Path | None = N
             finally:
                 if display is not None:
                     display.close()
-            state = state_to_json(table.controller.state, table.catalog)
+            state = table.controller.state_json()
             if story:
                 print(summary_line(state), file=err)
             print(json.dumps(state, indent=2, ensure_ascii=False), file=out)
         finally:
+            table.controller.records.close()
             table.journal.close()
     return 0
 
