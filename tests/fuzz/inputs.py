@@ -129,6 +129,13 @@ def game_start(rng: random.Random) -> list[str]:
 def gen_script(rng: random.Random, cards: list[str]) -> bytes:
     """A whole table script: a game that mostly makes sense, sometimes damaged."""
     lines = game_start(rng) if rng.random() < 0.8 else []
+    if rng.random() < 0.1:                  # the header an exported game starts with
+        header = [f"# seed: {rng.choice(NUMBERS + ['²', '42'])}",
+                  "# ruleset: " + rng.choice(['{"winning_level": 3}', '{"interference_seconds": NaN}',
+                                              '{"starting_hand": "4"}', '{"nope": 1}', "[]", "{", '{"hand_limit": 1e999}']),
+                  "# players: " + rng.choice(['{"player-1": ["Ann", "female"]}', '{"player-1": ["Ann"]}',
+                                              '{"player-7": ["A", "male"]}', '{"player-2": ["x", "other"]}', "null"])]
+        lines = rng.sample(header, rng.randint(1, 3)) + lines
     valid = rng.choice([1.0, 1.0, 1.0, 0.99, 0.95, 0.7])
     lines += [script_line(rng, cards, valid=valid) for _ in range(rng.randrange(0, 60))]
     text = "\n".join(lines) + rng.choice(["\n", "", "\r\n", "\n\n"])

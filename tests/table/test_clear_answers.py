@@ -500,3 +500,20 @@ def test_output_to_a_full_disk_is_one_line_and_exit_2(monkeypatch, capsys) -> No
     monkeypatch.setattr(sys, "stdout", FullDisk())
     assert main(["cards"]) == 2
     assert one_line(capsys.readouterr().err) == "munchkin-table: No space left on device; make room and try again"
+
+
+@pytest.mark.parametrize("header, says", [
+    ('# ruleset: {"interference_seconds": NaN}', "interference_seconds = nan is not a number we can use"),
+    ('# ruleset: {"winning_level": "ten"}', "winning_level must be a whole number"),
+    ('# ruleset: {"min_players": 5, "max_players": 4}', "min_players = 5 is more than max_players = 4"),
+    ('# players: {"player-1": ["Ana", "other"]}', 'sex must be "male" or "female"'),
+    ('# players: {"player-9": ["Ana", "female"]}', "players are named player-1 … player-6"),
+    ("# seed: ²", "bad 'seed' line"),
+])
+def test_a_script_header_gets_the_config_checks(tmp_path: Path, capsys, header: str, says: str) -> None:
+    script = tmp_path / "s.txt"
+    script.write_text(header + "\n" + START, encoding="utf-8")
+    code, out, err = run_cli(capsys, "simulate", str(script))
+    assert code == 2 and out == ""
+    line = one_line(err)
+    assert line.startswith(f"script error: {script}:1: bad ") and says in line
