@@ -237,7 +237,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, metavar="N", help="the game's seed (die rolls); default: the script's, else 1")
     p.set_defaults(func=cmd_simulate)
     p = with_config(sub.add_parser("export", help="print a game as a table script that simulate replays"))
-    p.add_argument("--game", type=int, metavar="ID", help="the game to export (default: the live or last one)")
+    p.add_argument("--game", type=whole_number(1, 2**63 - 1), metavar="ID", help="the game to export (default: the live or last one)")
     p.set_defaults(func=cmd_export)
     p = with_config(sub.add_parser("state", help="print the state JSON of the current game"))
     p.set_defaults(func=cmd_state)
@@ -266,6 +266,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--card", metavar="ID", help="bind every tag tapped to this one card (or player token) until RUN")
     p.set_defaults(func=cmd_enroll)
     return parser
+
+
+def whole_number(lowest: int, highest: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``lowest`` to ``highest``; anything else is a usage error."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if not lowest <= value <= highest:
+            raise argparse.ArgumentTypeError(f"{value} is not from {lowest} to {highest}")
+        return value
+
+    return parse
 
 
 class Parser(argparse.ArgumentParser):

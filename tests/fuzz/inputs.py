@@ -334,7 +334,7 @@ def gen_card_file(rng: random.Random) -> bytes:
 
 # ------------------------------------------------------------------ command lines
 
-READ_ONLY_COMMANDS = {"simulate", "state", "cards", "tags"}     # executed; any other command is parsed only
+READ_ONLY_COMMANDS = {"simulate", "state", "cards", "tags", "export", "history", "stats"}   # executed; others parsed only
 
 
 def gen_argv(rng: random.Random, paths: dict[str, str], commands: list[str]) -> list[str]:
@@ -351,6 +351,8 @@ def gen_argv(rng: random.Random, paths: dict[str, str], commands: list[str]) -> 
         "-", "--", "validate", "search", "import", "export", paths["tags"], paths["bad_tags"], paths["export_to"],
         "/no/such/dir/x.csv", paths["cards"], "dragon", "", " ", odd(rng), "--set", "base", "--card", "elf",
         "--no-tokens", "--seed", str(rng.choice(NUMBERS)), "-x", "--json=1", "--config=" + paths["good_config"],
+        "--game", rng.choice(["1", "2", "0", "-1", "99999999999999999999", "x", "1e3"]), "--csv",
+        "--config", paths["good_config"], "--config", paths["good_config"],
     ]
     for _ in range(rng.randrange(0, 5)):
         words.append(rng.choice(pool))

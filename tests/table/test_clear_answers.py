@@ -517,3 +517,9 @@ def test_a_script_header_gets_the_config_checks(tmp_path: Path, capsys, header: 
     assert code == 2 and out == ""
     line = one_line(err)
     assert line.startswith(f"script error: {script}:1: bad ") and says in line
+
+
+@pytest.mark.parametrize("game, says", [("99999999999999999999", "is not from 1 to"), ("x", "is not a whole number")])
+def test_export_game_ids_outside_what_the_journal_holds_are_usage_errors(capsys, game: str, says: str) -> None:
+    code, out, err = run_cli(capsys, "export", "--game", game)
+    assert code == 2 and out == "" and says in one_line(err)
