@@ -523,3 +523,15 @@ def test_a_script_header_gets_the_config_checks(tmp_path: Path, capsys, header: 
 def test_export_game_ids_outside_what_the_journal_holds_are_usage_errors(capsys, game: str, says: str) -> None:
     code, out, err = run_cli(capsys, "export", "--game", game)
     assert code == 2 and out == "" and says in one_line(err)
+
+
+def test_enroll_without_a_desktop_or_a_driver_says_so_and_exits_2(monkeypatch, capsys, tmp_path: Path) -> None:
+    from table.config import Config, StorageConfig
+    from table.enroll import enroll
+
+    for name in ("SDL_VIDEODRIVER", "DISPLAY", "WAYLAND_DISPLAY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr("table.app.is_raspberry_pi", lambda: False)
+    monkeypatch.setattr(sys, "platform", "linux")
+    assert enroll(Config(storage=StorageConfig(state_dir=str(tmp_path / "state"))), sim=True) == 2
+    assert "munchkin-table enroll: no screen to draw on" in one_line(capsys.readouterr().err)
