@@ -370,9 +370,7 @@ def _tolerant_stdout() -> None:
 def main(argv: list[str] | None = None) -> int:
     _tolerant_stdout()
     try:
-        args = build_parser().parse_args(argv)
-    except SystemExit as exc:               # --help (0) or a usage error, already said in one line (2)
-        return exc.code if isinstance(exc.code, int) else 2
+        args = build_parser().parse_args(argv)      # --help exits 0; a usage error exits 2 after one line
     except BrokenPipeError:                 # --help into a reader that left
         _quiet_stdout()
         return 0

@@ -476,8 +476,11 @@ class Harness:
         before = len(self.internal_errors)
         try:
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-                code: int | None = main(argv)
-        except BaseException as exc:   # anything escaping main is a traceback for the user
+                try:
+                    code: int | None = main(argv)
+                except SystemExit as exc:      # argparse: --help, or a usage error said in one line
+                    code = exc.code if isinstance(exc.code, int) else -1
+        except BaseException as exc:   # anything else escaping main is a traceback for the user
             self._fail(kind, f"{type(exc).__name__} escaped: {exc}", (argv, case))
             return None
         finally:

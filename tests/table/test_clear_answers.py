@@ -20,7 +20,10 @@ START = "tap player-1\ntap player-2\ntap player-3\npress next\n"
 
 
 def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
+    try:
+        code = main(list(argv))
+    except SystemExit as exc:           # argparse's usage errors end the process, as always
+        code = exc.code
     out, err = capsys.readouterr()
     assert "Traceback" not in err
     return code, out, err
