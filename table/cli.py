@@ -210,6 +210,9 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     from table.checks import display_checks
 
     checks += display_checks(config, needs_drm=wants_fullscreen(config))
+    from table.web.checks import web_check
+
+    checks.append(web_check(config))
     for check in checks:
         print(check)
         failures += not check.ok

@@ -114,6 +114,14 @@ class CardsConfig:
 
 
 @dataclass
+class WebConfig:
+    enabled: bool = False       # the live board for phones on the local network
+    bind: str = "0.0.0.0"       # the address to listen on ("::" for IPv6 too, "127.0.0.1" for this box only)
+    port: int = 8080            # 0: any free port
+    key: str = ""               # empty: a random key, made once and kept in the state directory
+
+
+@dataclass
 class PlayerConfig:
     name: str = ""
     sex: str = "male"
@@ -122,7 +130,7 @@ class PlayerConfig:
 SECTIONS: dict[str, type] = {
     "reader": ReaderConfig, "buttons": ButtonsConfig, "feedback": FeedbackConfig,
     "storage": StorageConfig, "display": DisplayConfig, "table": TableConfig,
-    "cards": CardsConfig,
+    "cards": CardsConfig, "web": WebConfig,
 }
 
 
@@ -135,6 +143,7 @@ class Config:
     display: DisplayConfig = field(default_factory=DisplayConfig)
     table: TableConfig = field(default_factory=TableConfig)
     cards: CardsConfig = field(default_factory=CardsConfig)
+    web: WebConfig = field(default_factory=WebConfig)
     rules: Ruleset = field(default_factory=Ruleset)
     players: dict[str, PlayerConfig] = field(default_factory=dict)
     source: str = "(defaults)"
@@ -165,6 +174,7 @@ RANGES: dict[str, dict[str, tuple[float, float]]] = {
     "feedback": {"buzzer": (0, 27), "led": (0, 27)},
     "display": {"width": (160, 7680), "height": (120, 4320)},
     "table": {"token_seconds": (0, 600)},
+    "web": {"port": (0, 65535)},
     "rules": {"starting_hand": (1, 10), "winning_level": (2, 99), "min_players": (2, 6), "max_players": (2, 6),
               "hand_limit": (1, 99), "interference_seconds": (0, 60), "level_floor": (1, 1)},
 }
@@ -177,6 +187,7 @@ HINTS = {
     ("rules", "halfling_run_away"): "\"penalty\" (-1 to run away, the base-set card) or \"reroll\" (the later printing)",
     ("rules", "level_floor"): "1: every official text keeps a level at 1 or more (only combat strength goes negative)",
     ("rules", "interference_seconds"): "0-60 seconds (0 turns the window off)",
+    ("web", "port"): "1-65535 (0: any free port)",
 }
 MAX_NAME = 40
 
@@ -335,6 +346,7 @@ def parse_config(data: dict[str, Any], source: str = "(text)") -> Config:
 
 def _check(cfg: Config, data: dict[str, Any], problems: list[str]) -> None:
     """The checks across keys; only keys that were fine on their own are compared."""
+    _check_web(cfg.web, problems)
     pins = cfg.buttons.pins()
     if len(set(pins.values())) != len(pins):
         shared: dict[int, list[str]] = {}
@@ -351,6 +363,19 @@ def _check(cfg: Config, data: dict[str, Any], problems: list[str]) -> None:
     if rules.min_players > rules.max_players:
         problems.append(f"[rules] min_players = {rules.min_players} is more than max_players = {rules.max_players}; "
                         f"players must satisfy 2 <= min_players <= max_players <= 6")
+
+
+def _check_web(web: WebConfig, problems: list[str]) -> None:
+    import ipaddress
+
+    try:
+        ipaddress.ip_address(web.bind)
+    except ValueError:
+        problems.append(f"[web] bind must be an IP address such as \"0.0.0.0\" (every network), "
+                        f"\"::\" or \"127.0.0.1\", got {web.bind!r}")
+    if web.key and not re.fullmatch(r"[A-Za-z0-9_-]{8,128}", web.key):
+        problems.append("[web] key must be 8-128 letters, digits, '-' or '_' (it goes in a URL), "
+                        "or empty for a random one")
 
 
 def load_config(path: Path | None) -> Config:
