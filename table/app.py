@@ -140,7 +140,10 @@ def run(config: Config, *, sim: bool) -> int:
     # Typed card ids (and piped table scripts) tap through a simulated pad beside any real one.
     keyboard = reader if isinstance(reader, SimReader) else SimReader(table.events, clock=clock, name="keyboard")
     if isinstance(buttons, SimButtons) and not sys.stdin.isatty():
-        stdin = getattr(sys.stdin, "buffer", None)
+        try:
+            stdin = FdLines(sys.stdin.fileno())
+        except (AttributeError, OSError, ValueError):
+            stdin = None
         if stdin is not None:
             threading.Thread(target=pipe_script, args=(stdin, keyboard, buttons, table), daemon=True).start()
     reader.start()
@@ -330,7 +333,31 @@ def _key(event, picker: Picker, reader: SimReader, buttons, ctl) -> bool:  # typ
     return False
 
 
-def pipe_script(stream: BinaryIO, reader: SimReader, buttons, table, *,  # type: ignore[no-untyped-def]
+class FdLines:
+    """``readline`` straight from a file descriptor, for the stdin reader's daemon thread.
+
+    Not ``sys.stdin.buffer``: a daemon thread blocked in its readline holds the buffer's lock, and
+    Python aborts at exit (SIGINT, window closed) when it cannot take that lock to close stdin.
+    """
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.pending = b""
+
+    def readline(self, limit: int = -1) -> bytes:
+        while b"\n" not in self.pending and (limit < 0 or len(self.pending) < limit):
+            chunk = os.read(self.fd, 65536)
+            if not chunk:
+                break
+            self.pending += chunk
+        end = self.pending.find(b"\n") + 1 or len(self.pending)
+        if limit >= 0:
+            end = min(end, limit)
+        line, self.pending = self.pending[:end], self.pending[end:]
+        return line
+
+
+def pipe_script(stream: BinaryIO | FdLines, reader: SimReader, buttons, table, *,  # type: ignore[no-untyped-def]
                 sleep: Callable[[float], None] = time.sleep) -> int:
     """Simulator: table-script lines piped on stdin act like taps and presses (for demos and tests).
 

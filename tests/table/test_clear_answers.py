@@ -538,3 +538,18 @@ def test_enroll_without_a_desktop_or_a_driver_says_so_and_exits_2(monkeypatch, c
     monkeypatch.setattr(sys, "platform", "linux")
     assert enroll(Config(storage=StorageConfig(state_dir=str(tmp_path / "state"))), sim=True) == 2
     assert "munchkin-table enroll: no screen to draw on" in one_line(capsys.readouterr().err)
+
+
+def test_the_stdin_reader_reads_lines_from_the_descriptor_itself() -> None:
+    from table.app import FdLines
+
+    read_end, write_end = os.pipe()
+    os.write(write_end, b"tap player-1\npress next\n" + b"x" * 10 + b"\nlast")
+    os.close(write_end)
+    lines = FdLines(read_end)
+    try:
+        assert lines.readline(100) == b"tap player-1\n" and lines.readline() == b"press next\n"
+        assert lines.readline(4) == b"xxxx" and lines.readline(100) == b"xxxxxx\n"
+        assert lines.readline(100) == b"last" and lines.readline(100) == b""
+    finally:
+        os.close(read_end)
