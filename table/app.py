@@ -17,7 +17,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from drivers.base import SystemClock
 from drivers.events import BUTTONS, Press
@@ -161,10 +161,7 @@ def run(config: Config, *, sim: bool) -> int:
     # Typed card ids (and piped table scripts) tap through a simulated pad beside any real one.
     keyboard = reader if isinstance(reader, SimReader) else SimReader(table.events, clock=clock, name="keyboard")
     if isinstance(buttons, SimButtons) and not sys.stdin.isatty():
-        try:
-            stdin = FdLines(sys.stdin.fileno())
-        except (AttributeError, OSError, ValueError):
-            stdin = None
+        stdin = stdin_lines()
         if stdin is not None:
             threading.Thread(target=pipe_script, args=(stdin, keyboard, buttons, table), daemon=True).start()
     reader.start()
@@ -379,6 +376,27 @@ class FdLines:
             end = min(end, limit)
         line, self.pending = self.pending[:end], self.pending[end:]
         return line
+
+
+class _TextLines:
+    """``readline`` in bytes over a text stream (a stdin replaced by one, in tests)."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+
+    def readline(self, limit: int = -1) -> bytes:
+        return str(self.stream.readline(limit)).encode("utf-8", errors="surrogateescape")
+
+
+def stdin_lines() -> Any:
+    """What the stdin reader reads lines from: the descriptor itself where there is one."""
+    try:
+        return FdLines(sys.stdin.fileno())
+    except (AttributeError, OSError, ValueError):
+        pass
+    if sys.stdin is None:
+        return None
+    return getattr(sys.stdin, "buffer", None) or _TextLines(sys.stdin)
 
 
 def pipe_script(stream: BinaryIO | FdLines, reader: SimReader, buttons, table, *,  # type: ignore[no-untyped-def]
