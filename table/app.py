@@ -62,7 +62,7 @@ def run(config: Config, *, sim: bool) -> int:
     if not config.display.blank_screen:
         os.environ.setdefault("SDL_VIDEO_ALLOW_SCREENSAVER", "0")
     lock = hold_table_lock(config.state_dir)      # raises TableBusy: the CLI prints it  # noqa: F841
-    table = build_table(config, clock)
+    table = build_table(config, clock, retry_faults=True)
     ctl = table.controller
     reader_type = config.reader_type(sim=sim)
     try:
@@ -128,7 +128,7 @@ def run(config: Config, *, sim: bool) -> int:
             timeout = 5.0
             deadline = ctl.deadline()
             if deadline is not None:
-                timeout = min(timeout, max(0.0, deadline - clock.monotonic()))
+                timeout = min(timeout, max(0.0, deadline - ctl.now))
             animating = (ctl.state.combat is not None and ctl.state.combat.window_until is not None) or display.animating()
             if animating:
                 timeout = min(timeout, ANIMATION_MS / 1000)
