@@ -218,6 +218,11 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     from table.checks import display_checks
 
     checks += display_checks(config, needs_drm=wants_fullscreen(config))
+    from drivers.doctor import Check
+    from table.journal import check_journal
+    from table.wiring import JOURNAL_FILE
+
+    checks.append(Check("saved games", *check_journal(config.state_dir / JOURNAL_FILE)))
     for check in checks:
         print(check)
         failures += not check.ok

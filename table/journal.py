@@ -150,8 +150,8 @@ def is_fault(exc: BaseException) -> bool:
     """True when ``exc`` is the disk or the system refusing, not a damaged file."""
     if isinstance(exc, sqlite3.Error):
         code = getattr(exc, "sqlite_errorcode", None)
-        if code is None:
-            return isinstance(exc, sqlite3.OperationalError) and "malformed" not in str(exc)
+        if code is None:            # raised by Python's module itself (text that does not decode): the file
+            return False
         if code in DAMAGE_IOERR:
             return False
         return (code & 0xFF) in FAULT_CODES
@@ -585,8 +585,8 @@ class Journal:
 
     def commands(self, game: int) -> list[Command]:
         """The game's good commands in order (a damaged row ends them; the journal was repaired or reported)."""
-        if self._content is not None and game in self._content.commands:
-            rows = self._content.commands[game]
+        if self._content is not None:
+            rows = self._content.commands.get(game, [])
         else:
             rows = [(seq, body, crc) for seq, body, crc in
                     self._conn().execute("SELECT seq, body, crc FROM command WHERE game = ? ORDER BY seq", (game,))]
@@ -756,3 +756,27 @@ class Journal:
 
     def __repr__(self) -> str:
         return f"<Journal {self.path}{' read-only' if self.read_only else ''}>"
+
+
+def check_journal(path: Path) -> tuple[bool, str, str]:
+    """For ``doctor``: (ok, what was found, the fix). Only reads."""
+    if not path.exists():
+        copies = kept_copies(path) if path.parent.is_dir() else []
+        if copies:
+            return False, f"no journal at {path}, but a game is kept as {copies[-1].name}", \
+                f"munchkin-table restore {copies[-1]}"
+        return True, f"no game yet at {path}", ""
+    try:
+        journal = Journal(path, read_only=True)
+    except JournalError as exc:
+        return False, str(exc), "fix the disk as said above; the journal is not touched until then"
+    try:
+        if journal.damage is not None:
+            return False, f"{path.name} is damaged: {journal.damage.why} (good up to action {journal.damage.good} " \
+                          f"of {journal.damage.total})", \
+                "start the table (munchkin-table run): it keeps the damaged copy and resumes at the last good action"
+        game = journal.latest_game()
+        actions = len(journal.commands(game.id)) if game else 0
+        return True, f"{path} holds {len(journal.games())} game(s); the latest at action {actions}", ""
+    finally:
+        journal.close()

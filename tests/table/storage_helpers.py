@@ -1,0 +1,173 @@
+"""Shared helpers for the storage tests: a long game, the CLI in-process, small and read-only disks."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import resource
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from bench._games import long_script
+from drivers.base import ManualClock
+from drivers.sim import SimButtons, SimReader
+from engine.serialize import state_to_json
+from table.config import Config, StorageConfig
+from table.script import parse_script
+from table.simulate import perform
+from table.wiring import build_table
+
+
+def config_for(state_dir: Path) -> Config:
+    return Config(storage=StorageConfig(state_dir=str(state_dir)))
+
+
+def config_file(state_dir: Path, where: Path) -> Path:
+    where.mkdir(parents=True, exist_ok=True)
+    path = where / "config.toml"
+    path.write_text(f'[storage]\nstate_dir = "{state_dir}"\n', encoding="utf-8")
+    return path
+
+
+def as_json(state, catalog) -> str:  # type: ignore[no-untyped-def]
+    return json.dumps(state_to_json(state, catalog), sort_keys=True)
+
+
+def play_game(state_dir: Path, actions: int, *, seed: int = 1, clock: ManualClock | None = None):  # type: ignore[no-untyped-def]
+    """A game of at least ``actions`` accepted actions in ``state_dir``; returns the open table."""
+    clock = clock or ManualClock()
+    table = build_table(config_for(state_dir), clock, seed_source=lambda: seed)
+    reader, buttons = SimReader(table.events, clock=clock), SimButtons(table.events, clock=clock)
+    for action in parse_script("\n".join(long_script(actions * 3, seed=seed)), table.catalog):
+        perform(action, table, reader, buttons, clock)
+        if table.controller.history_len >= actions:
+            break
+    return table
+
+
+def cli(*argv: str) -> tuple[int, str, str]:
+    """``munchkin-table ARGS`` in this process: (exit code, stdout, stderr). A traceback fails the test."""
+    from table.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(list(argv))
+    return code, out.getvalue(), err.getvalue()
+
+
+def listing(directory: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(directory.iterdir()) if p.is_file()}
+
+
+def can_mount() -> bool:
+    if os.geteuid() != 0 or shutil.which("mount") is None:
+        return False
+    probe = Path(os.environ.get("TMPDIR", "/tmp")) / f"munchkin-mount-probe-{os.getpid()}"
+    probe.mkdir(exist_ok=True)
+    try:
+        ok = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(probe)],
+                            capture_output=True).returncode == 0
+        if ok:
+            subprocess.run(["umount", str(probe)], check=True)
+        return ok
+    finally:
+        probe.rmdir()
+
+
+class SmallDisk:
+    """A state directory on a disk that can be filled up and freed again.
+
+    ``tmpfs``: a 4 MB tmpfs mounted for the test (needs root). ``fsize``: a file-size limit
+    (RLIMIT_FSIZE) at the journal's current size, which SQLite sees as a full disk too.
+    """
+
+    def __init__(self, root: Path, kind: str) -> None:
+        self.kind = kind
+        self.root = root
+        self.mounted = False
+        if kind == "tmpfs":
+            root.mkdir(parents=True, exist_ok=True)
+            subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(root)], check=True)
+            self.mounted = True
+        self.dir = root / "state"
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self._limit = resource.getrlimit(resource.RLIMIT_FSIZE)
+
+    def fill(self) -> None:
+        if self.kind == "tmpfs":
+            with open(self.root / "filler", "wb") as fh:
+                try:
+                    while True:
+                        fh.write(b"\0" * 65536)
+                        fh.flush()
+                except OSError:
+                    pass
+                try:
+                    while True:
+                        fh.write(b"\0")
+                        fh.flush()
+                except OSError:
+                    pass
+        else:
+            biggest = max([p.stat().st_size for p in self.dir.iterdir() if p.is_file()] + [0])
+            resource.setrlimit(resource.RLIMIT_FSIZE, (biggest, self._limit[1]))
+
+    def free(self) -> None:
+        if self.kind == "tmpfs":
+            (self.root / "filler").unlink(missing_ok=True)
+        else:
+            resource.setrlimit(resource.RLIMIT_FSIZE, self._limit)
+
+    def close(self) -> None:
+        self.free()
+        if self.mounted:
+            subprocess.run(["umount", "-l", str(self.root)], check=False)
+
+
+DISK_KINDS = [pytest.param("tmpfs", marks=pytest.mark.skipif(not can_mount(), reason="needs root and mount")),
+              "fsize"]
+
+
+class ReadOnlyDir:
+    """A state directory that turns read-only: a tmpfs remounted read-only (root), or chmod (anyone else)."""
+
+    def __init__(self, root: Path, kind: str) -> None:
+        self.kind = kind
+        self.root = root
+        root.mkdir(parents=True, exist_ok=True)
+        if kind == "mount":
+            subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", str(root)], check=True)
+        self.dir = root / "state"
+        self.dir.mkdir(exist_ok=True)
+
+    def lock(self) -> None:
+        if self.kind == "mount":
+            subprocess.run(["mount", "-o", "remount,ro", str(self.root)], check=True)
+        else:
+            for p in self.dir.iterdir():
+                p.chmod(0o444)
+            self.dir.chmod(0o555)
+
+    def unlock(self) -> None:
+        if self.kind == "mount":
+            subprocess.run(["mount", "-o", "remount,rw", str(self.root)], check=True)
+        else:
+            self.dir.chmod(0o755)
+            for p in self.dir.iterdir():
+                p.chmod(0o644)
+
+    def close(self) -> None:
+        if self.kind == "mount":
+            subprocess.run(["umount", "-l", str(self.root)], check=False)
+        else:
+            self.unlock()
+
+
+READ_ONLY_KINDS = [pytest.param("mount", marks=pytest.mark.skipif(not can_mount(), reason="needs root and mount")),
+                   pytest.param("chmod", marks=pytest.mark.skipif(os.geteuid() == 0,
+                                                                   reason="root writes through chmod"))]
