@@ -533,9 +533,20 @@ class Journal:
             for gid, seed, ruleset, created in content.games:
                 new.execute("INSERT INTO game (id, seed, ruleset, created) VALUES (?, ?, ?, ?)", (gid, seed, ruleset, created))
                 new.execute("INSERT INTO game_check (game, crc) VALUES (?, ?)", (gid, _game_crc(gid, seed, ruleset)))
-                for seq, body, _crc_value in content.commands.get(gid, []):
+                crcs, original = {}, {}
+                for seq, body, crc_value in content.commands.get(gid, []):
+                    crcs[seq], original[seq] = _row_crc(gid, seq, body), crc_value
                     new.execute("INSERT INTO command (game, seq, body, crc) VALUES (?, ?, ?, ?)",
-                                (gid, seq, body, _row_crc(gid, seq, body)))
+                                (gid, seq, body, crcs[seq]))
+                for g, seq, version, fp, last_crc, body, crc in content.snapshots.get(gid, []):
+                    # snapshots that still check out come along (under the new crc of their last action)
+                    if (isinstance(body, bytes) and isinstance(seq, int) and seq in crcs and isinstance(fp, str)
+                            and original[seq] == last_crc
+                            and crc == _snapshot_crc(g, seq, version, fp, last_crc, body)):
+                        new.execute("INSERT OR REPLACE INTO snapshot (game, seq, version, fingerprint, last_crc, body, crc) "
+                                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                                    (gid, seq, version, fp, crcs[seq], body,
+                                     _snapshot_crc(gid, seq, version, fp, crcs[seq], body)))
             new.execute("COMMIT")
             new.close()
             with open(salvage, "rb+") as fh:
