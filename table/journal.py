@@ -160,16 +160,40 @@ def is_fault(exc: BaseException) -> bool:
     return False
 
 
+def _no_room(where: Path) -> bool:
+    """A write error where the disk is (nearly) full or a file-size limit is set: SQLite says I/O error then."""
+    import resource
+
+    try:
+        st = os.statvfs(where)
+        if st.f_bavail * st.f_frsize < 512 * 1024:
+            return True
+    except OSError:
+        pass
+    soft = resource.getrlimit(resource.RLIMIT_FSIZE)[0]
+    return soft != resource.RLIM_INFINITY
+
+
+def _writable(where: Path) -> bool:
+    try:
+        if os.statvfs(where).f_flag & os.ST_RDONLY:
+            return False
+    except OSError:
+        return False
+    return os.access(where, os.W_OK)
+
+
 def describe_fault(exc: BaseException, path: Path) -> str:
     """One line naming the fault and what to do about it."""
     where = path.parent
     code = getattr(exc, "sqlite_errorcode", None)
     primary = FAULT_CODES.get(code & 0xFF) if isinstance(code, int) else None
     err = exc.errno if isinstance(exc, OSError) and not isinstance(exc, sqlite3.Error) else None
-    if primary == "FULL" or err in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+    if primary == "FULL" or err in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG) or (primary == "IOERR" and _no_room(where)):
         return (f"the disk holding {where} is full (or a file-size limit is reached): free some space there; "
                 f"the game is kept and carries on once it can be saved")
-    if primary in ("READONLY", "PERM", "AUTH") or err in (errno.EROFS, errno.EACCES, errno.EPERM):
+    if primary in ("READONLY", "PERM", "AUTH") or err in (errno.EROFS, errno.EACCES, errno.EPERM) or (
+            primary == "CANTOPEN" and where.is_dir() and not _writable(where)):
         return (f"{where} cannot be written (a read-only disk or no permission): make it writable for this user "
                 f"(remount it read-write, or: sudo chown -R $USER {where}); the game is kept")
     if primary == "CANTOPEN" or err in (errno.ENOENT, errno.ENOTDIR):
@@ -378,7 +402,7 @@ class Journal:
             return
         wal, shm = Path(str(path) + "-wal"), Path(str(path) + "-shm")
         try:
-            if not wal.exists():
+            if not wal.exists() or wal.stat().st_size == 0:
                 # nothing in a -wal: the file alone is the journal; immutable creates no -wal/-shm beside it
                 db = sqlite3.connect(f"{path.resolve().as_uri()}?immutable=1", uri=True, isolation_level=None)
             elif shm.exists() and os.access(shm, os.R_OK):

@@ -83,7 +83,7 @@ class SmallDisk:
     """A state directory on a disk that can be filled up and freed again.
 
     ``tmpfs``: a 4 MB tmpfs mounted for the test (needs root). ``fsize``: a file-size limit
-    (RLIMIT_FSIZE) at the journal's current size, which SQLite sees as a full disk too.
+    (RLIMIT_FSIZE) of 1 KiB, which SQLite sees as a full disk too.
     """
 
     def __init__(self, root: Path, kind: str) -> None:
@@ -100,22 +100,19 @@ class SmallDisk:
 
     def fill(self) -> None:
         if self.kind == "tmpfs":
-            with open(self.root / "filler", "wb") as fh:
-                try:
-                    while True:
-                        fh.write(b"\0" * 65536)
-                        fh.flush()
-                except OSError:
-                    pass
-                try:
-                    while True:
-                        fh.write(b"\0")
-                        fh.flush()
-                except OSError:
-                    pass
+            fd = os.open(self.root / "filler", os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+            try:
+                for size in (65536, 4096, 1):
+                    try:
+                        while True:
+                            os.write(fd, b"\0" * size)
+                    except OSError:
+                        pass
+            finally:
+                os.close(fd)
         else:
-            biggest = max([p.stat().st_size for p in self.dir.iterdir() if p.is_file()] + [0])
-            resource.setrlimit(resource.RLIMIT_FSIZE, (biggest, self._limit[1]))
+            # no file may grow past 1 KiB: the journal's -wal cannot take another page
+            resource.setrlimit(resource.RLIMIT_FSIZE, (1024, self._limit[1]))
 
     def free(self) -> None:
         if self.kind == "tmpfs":
