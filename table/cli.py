@@ -176,7 +176,26 @@ def cmd_tags(args: argparse.Namespace) -> int:
             print(f"{args.file}:{problem.line}: {problem.message}", file=sys.stderr)
         print(f"nothing imported: {len(problems)} bad row(s) in {args.file}", file=sys.stderr)
         return 1
-    new = registry.bind_many(rows)
+    from table.wiring import hold_table_lock
+
+    # One writer of the tag file: not while a table or the enroll wizard runs on this directory
+    # (TableBusy names it); the registry is read again under the lock, so no row is lost.
+    lock = hold_table_lock(config.state_dir)  # noqa: F841
+    registry = TagRegistry(config.state_dir / TAGS_FILE, known=catalog)
+    rows, problems = parse_tag_csv(text, catalog, registry.as_dict())
+    if problems:
+        for problem in problems:
+            print(f"{args.file}:{problem.line}: {problem.message}", file=sys.stderr)
+        print(f"nothing imported: {len(problems)} bad row(s) in {args.file}", file=sys.stderr)
+        return 1
+    try:
+        new = registry.bind_many(rows)
+    except OSError as exc:
+        from table.journal import describe_fault
+
+        print(f"munchkin-table tags import: nothing imported: {describe_fault(exc, config.state_dir / TAGS_FILE)}",
+              file=sys.stderr)
+        return 2
     print(f"imported {len(rows)} tag(s) from {args.file}: {new} new, {len(rows) - new} already known; "
           f"the registry holds {len(registry)}")
     return 0

@@ -278,6 +278,15 @@ def keep_aside(path: Path, label: str = "damaged") -> Path:
 
 def _read_content(db: sqlite3.Connection) -> _Content:
     """Read every good row, by every path that still works; never raises DatabaseError for damage."""
+    factory = db.text_factory
+    db.text_factory = bytes         # text that does not decode is a damaged row, not an exception
+    try:
+        return _read_rows(db)
+    finally:
+        db.text_factory = factory
+
+
+def _read_rows(db: sqlite3.Connection) -> _Content:
     content = _Content()
     games: dict[int, tuple[int, int, str, float]] = {}
     checks: dict[int, int] = {}
@@ -350,6 +359,8 @@ def _read_content(db: sqlite3.Connection) -> _Content:
     try:
         for row in db.execute("SELECT game, seq, version, fingerprint, last_crc, body, crc FROM snapshot "
                               "ORDER BY game, seq DESC"):
+            row = tuple(v.decode("utf-8", "replace") if isinstance(v, bytes) and i == 3 else v
+                        for i, v in enumerate(row))
             content.snapshots.setdefault(row[0], []).append(row)
     except sqlite3.DatabaseError as exc:
         if is_fault(exc) and "no such table" not in str(exc):
