@@ -78,7 +78,7 @@ def cmd_restore(args: argparse.Namespace) -> int:
     except OSError:
         pass
     lock = hold_table_lock(config.state_dir)        # raises TableBusy naming the running table  # noqa: F841
-    copy = Journal(source, read_only=True)          # checked on a private copy: the kept file stays as it is
+    copy = Journal(source, read_only=True, fast=False)     # read only, every row checked: the kept file stays as it is
     try:
         games = copy.games()
         if not games:

@@ -24,7 +24,7 @@ from engine.results import Accepted, Event, Rejected, RejectCode
 from engine.state import GameState, Phase
 from engine.rules import Ruleset
 from table.describe import describe_events
-from table.history import SNAPSHOT_EVERY, History, encode_state, fingerprint
+from table.history import SNAPSHOT_EVERY, Commands, History, encode_state, fingerprint
 from table.journal import GameRecord, Journal, JournalError, kept_copies
 
 log = logging.getLogger(__name__)
@@ -119,15 +119,25 @@ class Controller:
             else:
                 record = journal.new_game(self.seed_source(), self.ruleset)
         self.game = record
-        commands = journal.commands(record.id)
-        self.history = History(self.catalog, record.seed, record.ruleset)
+        head, tail, total = journal.tail_commands(record.id)
+        commands = Commands(tail, head, lambda: journal.head_commands(record.id, head))
         fp = fingerprint(self.catalog)
         stored = {s.seq: s.body for s in journal.snapshots(record.id, fp, len(commands))}
-        kept = self.history.load(commands, stored)
+        self.history = History(self.catalog, record.seed, record.ruleset)
+        try:
+            kept = self.history.load(commands, stored)
+        except JournalError as exc:        # an early action is damaged and no snapshot covers it
+            log.error("%s", exc)
+            journal.read_everything()
+            head, tail, total = journal.tail_commands(record.id)      # now every row, checked
+            commands = Commands(tail)
+            self.history = History(self.catalog, record.seed, record.ruleset)
+            kept = self.history.load(commands, stored)
         self.state = self.history.state
-        if kept < len(commands):
-            log.error("journal does not replay whole: action %d is refused; keeping the %d before it", kept + 1, kept)
-            journal.cut(record.id, kept, f"action {kept + 1} no longer replays")
+        if kept < total:
+            why = f"action {kept + 1} no longer replays" if kept < len(commands) else "an action cannot be read"
+            log.error("journal does not replay whole: keeping the first %d of %d actions", kept, total)
+            journal.cut(record.id, kept, journal.damage.why if journal.damage else why)
         journal.forget_cache()
         if journal.damage is not None:
             self.say(journal.damage.report() if not journal.read_only else
@@ -252,6 +262,11 @@ class Controller:
             return Outcome(True, self.say("the sales basket is empty again"))
         if self.journal_unwritable and not self.reopen_journal():
             return self.refuse(f"not undone: {self.storage_fault}")
+        try:
+            if len(self.history):
+                self.history.prepare_pop()
+        except JournalError as exc:
+            return self.refuse(f"not undone: {exc}; 'munchkin-table doctor' checks the journal")
         try:
             popped = self.journal.pop(self.game.id)
         except JournalError as exc:

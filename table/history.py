@@ -17,7 +17,7 @@ import io
 import logging
 import pickle
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Iterator
 
 from engine import commands as c
 from engine.cards import Catalog
@@ -79,10 +79,62 @@ def decode_state(body: bytes) -> GameState | None:
     return state if isinstance(state, GameState) else None
 
 
+class Commands:
+    """A game's commands as a list whose first ``head`` items are read from the journal only when
+    something needs them (an undo back past the snapshot the game started from, a full comparison)."""
+
+    def __init__(self, tail: list[c.Command] | None = None, head: int = 0,
+                 load_head: Callable[[], list[c.Command]] | None = None) -> None:
+        self._items: list[c.Command] = list(tail or [])
+        self._head = head
+        self._load_head = load_head
+
+    def _materialise(self) -> list[c.Command]:
+        if self._head:
+            assert self._load_head is not None
+            head = self._load_head()
+            self._items = list(head) + self._items
+            self._head = 0
+        return self._items
+
+    def __len__(self) -> int:
+        return self._head + len(self._items)
+
+    def __getitem__(self, index):  # type: ignore[no-untyped-def]
+        if isinstance(index, slice):
+            start, stop, step = index.indices(len(self))
+            if step == 1 and start >= self._head:
+                return self._items[start - self._head:stop - self._head]
+            return self._materialise()[index]
+        n = index + len(self) if index < 0 else index
+        if n >= self._head:
+            return self._items[n - self._head]
+        return self._materialise()[index]
+
+    def __iter__(self) -> Iterator[c.Command]:
+        return iter(self._materialise())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Commands):
+            other = list(other)
+        return isinstance(other, list) and len(other) == len(self) and self._materialise() == other
+
+    def append(self, cmd: c.Command) -> None:
+        self._items.append(cmd)
+
+    def pop(self) -> c.Command:
+        if not self._items:
+            self._materialise()
+        return self._items.pop()
+
+    def __repr__(self) -> str:
+        return f"<Commands {len(self)} ({self._head} not read yet)>"
+
+
 class History:
     def __init__(self, catalog: Catalog, seed: int, ruleset: Ruleset) -> None:
         self.catalog = catalog
-        self.commands: list[c.Command] = []
+        self.commands: Commands = Commands()
         self.snapshots: dict[int, GameState] = {0: new_game(seed, ruleset)}
         self.stored: dict[int, bytes] = {}       # snapshots from the journal, decoded when undo needs them
         self.state = self.snapshots[0]
@@ -98,9 +150,11 @@ class History:
         if len(self.commands) % SNAPSHOT_EVERY == 0:
             self.snapshots[len(self.commands)] = state
 
-    def load(self, commands: list[c.Command], stored: dict[int, bytes] | None = None) -> int:
+    def load(self, commands: list[c.Command] | Commands, stored: dict[int, bytes] | None = None) -> int:
         """Replay ``commands`` from the newest stored snapshot that decodes; returns how many were
         accepted (the rest are not kept)."""
+        if not isinstance(commands, Commands):
+            commands = Commands(commands)
         self.stored = {k: v for k, v in (stored or {}).items() if 0 < k <= len(commands)}
         start = 0
         for seq in sorted(self.stored, reverse=True):
@@ -108,21 +162,33 @@ class History:
             if state is None:
                 del self.stored[seq]
                 continue
-            self.commands = list(commands[:seq])
             self.snapshots[seq] = state
             self.state = state
             start = seq
             break
         self.from_snapshot = start
-        for cmd in commands[start:]:
+        rest = commands[start:]
+        self.commands = commands
+        while len(self.commands) > start:     # kept from the snapshot on only as far as they replay
+            self.commands.pop()
+        for cmd in rest:
             result = apply(self.state, cmd, self.catalog)
             if isinstance(result, Rejected):
                 break
             self.push(cmd, result.state)
         return len(self.commands)
 
+    def prepare_pop(self) -> None:
+        """Read from the journal what taking back the last command needs; raises JournalError (and
+        changes nothing) when those older actions are damaged."""
+        n = len(self.commands) - 1
+        base = max([k for k in self.snapshots if k <= n] + [k for k in self.stored if k <= n])
+        if base < self.commands._head:
+            self.commands._materialise()
+
     def pop(self) -> GameState:
         """Forget the last command; the state before it."""
+        self.prepare_pop()
         self.commands.pop()
         n = len(self.commands)
         for key in [k for k in self.snapshots if k > n]:

@@ -128,6 +128,8 @@ class _Content:
     totals: dict[int, int] = field(default_factory=dict)                        # game -> rows seen
     snapshots: dict[int, list[tuple]] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
+    head: dict[int, int] = field(default_factory=dict)      # game -> leading rows not read yet (fast start)
+    complete: bool = True                                   # every game's rows were read (a repair needs that)
 
 
 def _crc(body: str) -> int:
@@ -286,8 +288,67 @@ def _read_content(db: sqlite3.Connection) -> _Content:
         db.text_factory = factory
 
 
-def _read_rows(db: sqlite3.Connection) -> _Content:
-    content = _Content()
+def _read_fast(db: sqlite3.Connection) -> _Content | None:
+    """The start of a healthy journal, in time that does not grow with the game: the games, the
+    snapshots, and only the latest game's rows from its newest sound snapshot on. Every row read is
+    checked; the row count is checked against the table itself (rows an index might hide) and
+    against the sequence. None when anything looks wrong: then everything is read (``_read_content``)."""
+    factory = db.text_factory
+    db.text_factory = bytes
+    try:
+        content = _Content(complete=False)
+        _read_games(db, content)
+        if content.problems:
+            return None
+        if not content.games:
+            return content
+        gid = content.games[-1][0]
+        snaps = []
+        for row in db.execute("SELECT game, seq, version, fingerprint, last_crc, body, crc FROM snapshot "
+                              "WHERE game = ? ORDER BY seq DESC", (gid,)):
+            row = tuple(v.decode("utf-8", "replace") if isinstance(v, bytes) and i == 3 else v
+                        for i, v in enumerate(row))
+            snaps.append(row)
+        content.snapshots[gid] = snaps
+        count, top = db.execute("SELECT COUNT(*), COALESCE(MAX(seq), 0) FROM command WHERE game = ?", (gid,)).fetchone()
+        table_count = db.execute("SELECT COUNT(*) FROM command NOT INDEXED WHERE game = ?", (gid,)).fetchone()[0]
+        if count != table_count or top != count:
+            return None
+        start = 0
+        for g, seq, version, fp, last_crc, body, crc in snaps:
+            if (isinstance(body, bytes) and isinstance(seq, int) and 0 < seq <= top and isinstance(fp, str)
+                    and crc == _snapshot_crc(g, seq, version, fp, last_crc, body)):
+                start = seq
+                break
+        rows = []
+        expected = max(start, 1)
+        for seq, raw, crc in db.execute("SELECT seq, CAST(body AS BLOB), crc FROM command "
+                                        "WHERE game = ? AND seq >= ? ORDER BY seq", (gid, expected)):
+            if seq != expected:
+                return None
+            try:
+                body = bytes(raw).decode("utf-8")
+            except (UnicodeDecodeError, TypeError):
+                return None
+            if crc != _row_crc(gid, seq, body) and crc != _crc(body):
+                return None
+            rows.append((seq, body, int(crc)))
+            expected += 1
+        if expected != top + 1:
+            return None
+        content.head[gid] = max(start - 1, 0)       # rows before the snapshot's own row
+        content.commands[gid] = rows
+        content.totals[gid] = top
+        return content
+    except sqlite3.DatabaseError as exc:
+        if is_fault(exc):
+            raise
+        return None
+    finally:
+        db.text_factory = factory
+
+
+def _read_games(db: sqlite3.Connection, content: _Content) -> None:
     games: dict[int, tuple[int, int, str, float]] = {}
     checks: dict[int, int] = {}
     try:
@@ -316,6 +377,12 @@ def _read_rows(db: sqlite3.Connection) -> _Content:
             raise
         content.problems.append(f"games unreadable ({exc})")
     content.games = [games[k] for k in sorted(games)]
+
+
+def _read_rows(db: sqlite3.Connection) -> _Content:
+    content = _Content()
+    _read_games(db, content)
+    games = {g[0]: g for g in content.games}
     rows: dict[tuple[int, int], tuple[str, int]] = {}
     seen: dict[int, set[int]] = {}
     queries = ("SELECT game, seq, CAST(body AS BLOB), crc FROM command NOT INDEXED",
@@ -377,9 +444,10 @@ class Journal:
     :class:`JournalFault` when the disk refuses.
     """
 
-    def __init__(self, path: Path, *, read_only: bool = False) -> None:
+    def __init__(self, path: Path, *, read_only: bool = False, fast: bool = True) -> None:
         self.path = path
         self.read_only = read_only
+        self.fast = fast            # False: read every row of every game at once (restore, checks)
         self.damage: Damage | None = None
         self.dropped = 0
         self._tmp: tempfile.TemporaryDirectory | None = None  # type: ignore[type-arg]
@@ -394,7 +462,7 @@ class Journal:
     def unavailable(cls, path: Path) -> Journal:
         """A journal that could not even be read: no game to show until the disk lets us in."""
         self = cls.__new__(cls)
-        self.path, self.read_only, self.damage, self.dropped = path, True, None, 0
+        self.path, self.read_only, self.damage, self.dropped, self.fast = path, True, None, 0, True
         self._tmp, self.db, self._content = None, None, None
         return self
 
@@ -471,6 +539,11 @@ class Journal:
             if is_fault(exc):
                 raise
             problems.append(f"the database structure is damaged ({exc})")
+        if not problems and self.fast:
+            fast = _read_fast(db)
+            if fast is not None:
+                self._content = fast
+                return
         content = _read_content(db)
         self._content = content
         problems += content.problems
@@ -631,7 +704,7 @@ class Journal:
 
     def commands(self, game: int) -> list[Command]:
         """The game's good commands in order (a damaged row ends them; the journal was repaired or reported)."""
-        if self._content is not None:
+        if self._content is not None and self._content.head.get(game, 0) == 0:
             rows = self._content.commands.get(game, [])
         else:
             rows = [(seq, body, crc) for seq, body, crc in
@@ -643,6 +716,49 @@ class Journal:
             except (ValueError, TypeError, KeyError) as exc:
                 self._note_damage(game, len(out), len(rows), f"an action that cannot be read ({exc})")
                 break
+        return out
+
+    def tail_commands(self, game: int) -> tuple[int, list[Command], int]:
+        """(h, the game's commands after its first h, how many it has): at start only the actions
+        after the newest snapshot are read and decoded; ``head_commands`` reads the first h."""
+        content = self._content
+        if content is None or game not in content.commands:
+            rows = self.commands(game)
+            return 0, rows, max(len(rows), self.damage.total if self.damage else 0)
+        head = content.head.get(game, 0)
+        rows = [r for r in content.commands[game] if r[0] > head]
+        out: list[Command] = []
+        for _seq, body, _crc_value in rows:
+            try:
+                out.append(command_from_dict(json.loads(body)))
+            except (ValueError, TypeError, KeyError) as exc:
+                self._note_damage(game, head + len(out), head + len(rows), f"an action that cannot be read ({exc})")
+                break
+        return head, out, head + len(rows)
+
+    def head_commands(self, game: int, upto: int) -> list[Command]:
+        """The first ``upto`` commands of ``game``, checked; raises JournalError when one is damaged."""
+        out: list[Command] = []
+        db = self._conn()
+        factory = db.text_factory
+        db.text_factory = bytes
+        try:
+            rows = db.execute("SELECT seq, CAST(body AS BLOB), crc FROM command WHERE game = ? AND seq <= ? "
+                              "ORDER BY seq", (game, upto)).fetchall()
+        except sqlite3.Error as exc:
+            raise (fault(exc, self.path) if is_fault(exc) else JournalError(f"the saved game is damaged ({exc})")) from exc
+        finally:
+            db.text_factory = factory
+        for n, (seq, raw, crc) in enumerate(rows, 1):
+            try:
+                body = bytes(raw).decode("utf-8")
+                if seq != n or (crc != _row_crc(game, seq, body) and crc != _crc(body)):
+                    raise ValueError("checksum mismatch")
+                out.append(command_from_dict(json.loads(body)))
+            except (ValueError, TypeError, KeyError) as exc:
+                raise JournalError(f"the saved game is damaged at action {n} ({exc})") from exc
+        if len(out) != upto:
+            raise JournalError(f"the saved game is damaged: {upto - len(out)} early action(s) are missing")
         return out
 
     def _note_damage(self, game: int, good: int, total: int, why: str) -> None:
@@ -675,6 +791,16 @@ class Journal:
                 continue
             out.append(Snapshot(seq, body))
         return out
+
+    def read_everything(self) -> None:
+        """Read and check every row of every game (after the quick start found an early row damaged)."""
+        content = _read_content(self._conn())
+        self._content = content
+        if content.problems:
+            latest = content.games[-1][0] if content.games else None
+            good = len(content.commands.get(latest, [])) if latest is not None else 0
+            total = max(content.totals.get(latest, 0) if latest is not None else 0, good)
+            self.damage = Damage(content.problems[0], good, total)
 
     def forget_cache(self) -> None:
         """After the first load the database itself is read (it changes as the game goes on)."""
@@ -772,10 +898,10 @@ class Journal:
     def cut(self, game: int, keep: int, why: str) -> Damage:
         """The journal does not replay past action ``keep``: keep the whole file aside and go on with a
         clean journal of the first ``keep`` actions (never deleting rows from the damaged one)."""
-        total = self.count(game) if self._content is None else len(self._content.commands.get(game, []))
         content = self._content
-        if content is None:
+        if content is None or not content.complete:
             content = _read_content(self._conn())
+        total = max(len(content.commands.get(game, [])), content.totals.get(game, 0))
         content.commands[game] = content.commands.get(game, [])[:keep]
         damage = Damage(why, keep, max(total, (self.damage.total if self.damage else 0)))
         if self.read_only:
@@ -813,7 +939,7 @@ def check_journal(path: Path) -> tuple[bool, str, str]:
                 f"munchkin-table restore {copies[-1]}"
         return True, f"no game yet at {path}", ""
     try:
-        journal = Journal(path, read_only=True)
+        journal = Journal(path, read_only=True, fast=False)
     except JournalError as exc:
         return False, str(exc), "fix the disk as said above; the journal is not touched until then"
     try:

@@ -137,13 +137,35 @@ def test_state_reports_damage_and_touches_nothing(tmp_path: Path) -> None:
     table = play_game(directory, 60)
     table.journal.close()
     db = sqlite3.connect(directory / "journal.sqlite3")
-    db.execute("UPDATE command SET body = CAST(X'80FF' AS TEXT) || body WHERE seq = 40")   # bytes that are not UTF-8
+    db.execute("UPDATE command SET body = CAST(X'80FF' AS TEXT) || body WHERE seq = 55")   # bytes that are not UTF-8
     db.commit()
     db.close()
     before = listing(directory)
     code, out, err = cli("state", "--config", str(config_file(directory, tmp_path)))
-    assert code == 0 and "restored to action 39 of 60" in err and "run" in err
+    assert code == 0 and "restored to action 54 of 60" in err and "run" in err
     assert listing(directory) == before
+
+
+def test_damage_behind_the_newest_snapshot_keeps_the_game_and_stops_undo_there(tmp_path: Path) -> None:
+    directory = tmp_path / "state"
+    table = play_game(directory, 60)
+    expected = as_json(table.controller.state, table.catalog)
+    table.journal.close()
+    db = sqlite3.connect(directory / "journal.sqlite3")
+    db.execute("UPDATE command SET body = CAST(X'80FF' AS TEXT) || body WHERE seq = 40")
+    db.commit()
+    db.close()
+    table = build_table(config_for(directory), ManualClock())
+    ctl = table.controller
+    assert as_json(ctl.state, table.catalog) == expected          # the snapshot at 50 holds the game
+    for _ in range(10):
+        assert ctl.undo().accepted                                # back to the snapshot
+    out = ctl.undo()                                              # further needs the damaged action
+    assert not out.accepted and "damaged at action 40" in ctl.message.text
+    assert ctl.history_len == 50 and table.journal.count(ctl.game.id) == 50
+    table.journal.close()
+    code, out, err = cli("doctor", "--config", str(config_file(directory, tmp_path)))
+    assert "[FAIL] saved games" in out
 
 
 def test_an_empty_journal_next_to_a_kept_copy_is_reported(tmp_path: Path) -> None:
@@ -212,6 +234,7 @@ def test_a_kept_copy_has_the_wal_of_a_killed_table(tmp_path: Path) -> None:
     table.journal.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     for _ in range(5):
         table.controller.undo()                 # these live only in the -wal
+    ruleset = table.journal.db.execute("SELECT ruleset FROM game").fetchone()[0].encode()
     # freeze the files as a kill -9 leaves them: main file, -wal and -shm, no checkpoint
     frozen = tmp_path / "frozen"
     frozen.mkdir()
@@ -220,8 +243,8 @@ def test_a_kept_copy_has_the_wal_of_a_killed_table(tmp_path: Path) -> None:
     table.journal.close()
     assert (frozen / "journal.sqlite3-wal").stat().st_size > 0
     data = bytearray((frozen / "journal.sqlite3").read_bytes())
-    at = data.index(b'"player":"player-2"')
-    data[at + 2] = ord("X")                 # and an early action in the main file is damaged
+    at = data.index(ruleset)
+    data[at + len(ruleset) // 2] ^= 0x01    # and the game's own row in the main file is damaged
     (frozen / "journal.sqlite3").write_bytes(bytes(data))
     wal_bytes = (frozen / "journal.sqlite3-wal").read_bytes()
     table = build_table(config_for(frozen), ManualClock())
