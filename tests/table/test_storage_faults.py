@@ -11,6 +11,7 @@ import pytest
 from drivers.base import ManualClock
 from drivers.events import Tap
 from table.journal import Journal, JournalFault
+from table.view import build_view
 from table.wiring import build_table
 
 from tests.table.storage_helpers import (DISK_KINDS, READ_ONLY_KINDS, ReadOnlyDir, SmallDisk, as_json, cli,
@@ -57,6 +58,8 @@ def test_a_full_disk_at_start_keeps_the_game_and_recovers_by_itself(disk: SmallD
             out = tap(ctl, "boots-of-butt-kicking")
             assert out is not None and not out.accepted and "full" in ctl.message.text
             assert ctl.storage_fault is not None and as_json(ctl.state, table.catalog) == expected
+            ctl.say("reader back online")            # whatever else happens, the screen keeps the fault
+            assert "full" in build_view(ctl).message and build_view(ctl).message_kind == "refusal"
             clock.advance(5)
             ctl.tick()                               # still full: still refused, still running
             assert ctl.storage_fault is not None
@@ -169,3 +172,22 @@ def test_doctor_names_a_damaged_journal_and_a_kept_game(tmp_path: Path) -> None:
     code, out, err = cli("doctor", "--config", str(cfg))
     assert "[FAIL] saved games" in out and "damaged" in out and "munchkin-table run" in out
     assert path.read_bytes() == bytes(data)
+
+
+def test_run_on_a_read_only_directory_starts_and_shows_the_fault(ro_dir: ReadOnlyDir, tmp_path: Path) -> None:
+    """The table process itself: no traceback, no exit into a restart loop; the first frame is drawn."""
+    import os
+    import subprocess
+    import sys
+
+    table = play_game(ro_dir.dir, 10)
+    table.journal.close()
+    ro_dir.lock()
+    cfg = config_file(ro_dir.dir, tmp_path / "cfg")
+    root = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", MUNCHKIN_EXIT_AFTER_FIRST_FRAME="1",
+               PYTHONPATH=str(root))
+    out = subprocess.run([sys.executable, "-m", "table", "run", "--sim", "--config", str(cfg)], capture_output=True,
+                         text=True, env=env, cwd=root, stdin=subprocess.DEVNULL, timeout=120)
+    assert out.returncode == 0 and "Traceback" not in out.stderr
+    assert "cannot be saved" in out.stderr and "cannot be written" in out.stderr
