@@ -949,6 +949,10 @@ def check_journal(path: Path) -> tuple[bool, str, str]:
                 "start the table (munchkin-table run): it keeps the damaged copy and resumes at the last good action"
         game = journal.latest_game()
         actions = len(journal.commands(game.id)) if game else 0
+        copies = kept_copies(path)
+        if actions == 0 and copies:
+            return False, f"{path.name} holds no actions, but a game is kept as {copies[-1].name}", \
+                f"munchkin-table restore {copies[-1]}"
         return True, f"{path} holds {len(journal.games())} game(s); the latest at action {actions}", ""
     finally:
         journal.close()
