@@ -151,7 +151,7 @@ def cmd_tags(args: argparse.Namespace) -> int:
 
     config = _config(args)
     catalog = load_catalog(config.card_set_files())
-    registry = TagRegistry(config.state_dir / TAGS_FILE, known=catalog)
+    registry = TagRegistry(config.state_dir / TAGS_FILE, known=catalog, read_only=True)   # export only reads
     for problem in registry.problems:
         print(f"munchkin-table tags: {problem}", file=sys.stderr)
     if args.action == "export":
