@@ -787,7 +787,7 @@ class Journal:
             if crc != _snapshot_crc(g, seq, version, fp, last_crc, body):
                 log.warning("journal: snapshot at action %d of game %d fails its checksum; ignored", seq, game)
                 continue
-            if crcs and crcs.get(seq) != last_crc:
+            if seq in crcs and crcs[seq] != last_crc:      # (older rows are checked when an undo reads them)
                 continue
             out.append(Snapshot(seq, body))
         return out
@@ -907,9 +907,11 @@ class Journal:
         if self.read_only:
             self.damage = damage
             return damage
-        damage.kept = self._replace_with(content, "damaged")
-        if self.damage is not None and self.damage.kept is not None:
-            damage.why = self.damage.why
+        kept = self._replace_with(content, "damaged")
+        prior = self.damage.kept if self.damage is not None else None
+        damage.kept = prior or kept        # the copy as it was found is the one worth naming
+        if prior is not None:
+            damage.why = self.damage.why   # type: ignore[union-attr]
         self.damage = damage
         return damage
 

@@ -158,3 +158,19 @@ def test_tags_import_while_the_table_runs_is_refused_naming_it(tmp_path: Path) -
     text = (directory / "tags.csv").read_text(encoding="utf-8")
     assert "04AAAAAAAAAAAA" in text and "04A1B2C3D4E5F6" in text     # neither writer lost the other's row
     assert not [p for p in directory.iterdir() if p.name.startswith(".tags-")]   # no temporary file left
+
+
+def test_undo_past_the_starting_snapshot_uses_the_stored_one_before(tmp_path: Path) -> None:
+    directory = tmp_path / "state"
+    table = play_game(directory, 3 * SNAPSHOT_EVERY + 5)
+    table.journal.close()
+    again = build_table(config_for(directory), ManualClock())
+    ctl = again.controller
+    assert ctl.history.from_snapshot == 3 * SNAPSHOT_EVERY
+    assert len(ctl.history.commands) == 3 * SNAPSHOT_EVERY + 5 and ctl.history.commands._head > 0   # not read yet
+    for _ in range(6):
+        ctl.undo()                                       # now one below the snapshot it started from
+    assert 2 * SNAPSHOT_EVERY in ctl.history.snapshots  # taken from the journal, not a replay from the start
+    full = replay(again.catalog, ctl.game.ruleset, ctl.game.seed, ctl.history.commands)
+    assert as_json(ctl.state, again.catalog) == as_json(full, again.catalog)
+    again.journal.close()
