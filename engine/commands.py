@@ -28,6 +28,12 @@ class Join(Command):
 
 
 @dataclass(frozen=True, kw_only=True)
+class Rename(Command):
+    """During setup, a joined player takes another name (picked from names the table has seen)."""
+    name_: str
+
+
+@dataclass(frozen=True, kw_only=True)
 class Leave(Command):
     """A player leaves the game (from setup, or mid-game from their menu)."""
 
@@ -139,7 +145,7 @@ class AdjustLevel(Command):
 COMMANDS: dict[str, type[Command]] = {
     cls.__name__: cls
     for cls in (Join, Leave, ChooseFirstPlayer, StartGame, PlayCard, UseCard, AddHelper, Fight,
-                ResolveCombat, RunAway, Roll, EndPhase, SetSex, AdjustLevel, Sell, UseAbility, LoseItem)
+                ResolveCombat, RunAway, Roll, EndPhase, SetSex, AdjustLevel, Sell, UseAbility, LoseItem, Rename)
 }
 
 

@@ -25,7 +25,7 @@ from engine.results import Accepted, Event, Refusal, RejectCode, Rejected
 from engine.rules import Ruleset
 from engine.run_away import ESCAPE_ON, do_roll, do_run_away
 from engine.selling import do_sell
-from engine.setup import SEXES, do_choose_first, do_join, do_leave, do_start
+from engine.setup import SEXES, do_choose_first, do_join, do_leave, do_rename, do_start
 from engine.state import GameState, Phase
 from engine.strength import players_win
 from engine.turns import charity_receivers, do_end_phase, hand_limit
@@ -62,7 +62,7 @@ HANDLERS: dict[type[c.Command], Callable[..., None]] = {
     c.PlayCard: do_play, c.UseCard: do_use, c.AddHelper: do_add_helper, c.Fight: do_fight,
     c.ResolveCombat: do_resolve, c.RunAway: do_run_away, c.Roll: do_roll, c.EndPhase: do_end_phase,
     c.SetSex: do_set_sex, c.AdjustLevel: do_adjust_level, c.Sell: do_sell, c.UseAbility: do_use_ability,
-    c.LoseItem: do_lose_item,
+    c.LoseItem: do_lose_item, c.Rename: do_rename,
 }
 
 

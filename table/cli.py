@@ -103,6 +103,22 @@ def cmd_restore(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_history(args: argparse.Namespace) -> int:
+    from table.records_cli import load, print_history
+
+    print_history(load(_config(args).state_dir, "games"), args.format)
+    return 0
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    from cards.loader import load_catalog
+    from table.records_cli import load, print_stats
+
+    config = _config(args)
+    print_stats(load(config.state_dir, "tallies"), args.format, load_catalog(config.card_set_files()))
+    return 0
+
+
 def cmd_cards(args: argparse.Namespace) -> int:
     from cards.listing import card_to_json, describe_line, search
     from cards.loader import load_catalog, validate_files
@@ -267,6 +283,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_simulate)
     p = with_config(sub.add_parser("state", help="print the state JSON of the current game"))
     p.set_defaults(func=cmd_state)
+    for name, func, what in (("history", cmd_history, "every game played: players, winners, turns, minutes"),
+                             ("stats", cmd_stats, "standings per player name and per monster, over every game")):
+        p = with_config(sub.add_parser(name, help=what))
+        shape = p.add_mutually_exclusive_group()
+        shape.add_argument("--json", dest="format", action="store_const", const="json", help="print JSON")
+        shape.add_argument("--csv", dest="format", action="store_const", const="csv", help="print CSV")
+        p.set_defaults(func=func, format="text")
     p = with_config(sub.add_parser("cards", help="list the catalog; 'cards validate [PATH...]'; 'cards search TEXT'"))
     p.add_argument("action", nargs="?", choices=["validate", "search"])
     p.add_argument("args", nargs="*", metavar="PATH|TEXT")
@@ -292,7 +315,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    quiet = args.command in ("simulate", "state", "cards", "tags", "doctor", "restore")
+    quiet = args.command in ("simulate", "state", "cards", "tags", "doctor", "history", "stats", "restore")
     logging.basicConfig(level=logging.DEBUG if args.verbose else (logging.ERROR if quiet else logging.INFO),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     try:

@@ -26,6 +26,8 @@ from engine.rules import Ruleset
 from table.describe import describe_events
 from table.history import SNAPSHOT_EVERY, Commands, History, encode_state, fingerprint
 from table.journal import GameRecord, Journal, JournalError, kept_copies
+from table import records_menu
+from table.records import Records
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +77,7 @@ class Controller:
                  ruleset: Ruleset | None = None, feedback: Feedback | None = None,
                  token_seconds: float = 8.0,
                  players: PlayerDefaults | None = None, seed_source: Callable[[], int] | None = None,
+                 wall: Callable[[], float] | None = None,
                  open_journal: Callable[[], Journal] | None = None, storage_fault: str | None = None) -> None:
         self.catalog = catalog
         self.journal = journal
@@ -98,10 +101,34 @@ class Controller:
         self.open_journal = open_journal
         self.storage_fault = storage_fault
         self.retry_at = 0.0
+        self.wall = wall
+        self.records: Records | None = None         # opened by _resume, on the journal as it ends up
+        self.records_screen: dict[str, list] = {}      # the standings and past games, while shown
+        self.name_choices: list[str] = []              # the names a token may take, while chosen
         self._resume()
+        self._resume_notice()
         if storage_fault:
             self.retry_at = self.now + self.RETRY_SECONDS
             self.say(f"the game cannot be saved: {storage_fault}", "refusal")
+
+    def _resume_notice(self) -> None:
+        """The resumed game's notice, after (not instead of) what the journal had to say."""
+        before = self.message
+        records_menu.resume_notice(self)
+        if before is not None and before.kind == "refusal" and self.message is not before:
+            self.say(f"{before.text}; {self.message.text}", "refusal")
+
+    def _open_records(self) -> None:
+        """The per-game facts, kept in the journal file as it is now (after any repair)."""
+        import sqlite3
+
+        journal = self.journal
+        if self.records is not None and self.records.db is not None and self.records.db is not journal.db:
+            self.records.db.close()
+        shared = None
+        if journal.read_only:       # looking only: share the read-only connection, write nothing
+            shared = journal.db if journal.db is not None else sqlite3.connect(":memory:")
+        self.records = Records(journal.path, self.catalog, wall=self.wall, db=shared)
 
     # ------------------------------------------------------------ game lifecycle
 
@@ -111,6 +138,7 @@ class Controller:
             self.game = GameRecord(0, 0, self.ruleset)
             self.history = History(self.catalog, 0, self.ruleset)
             self.state = self.history.state
+            self._open_records()
             return
         record = journal.latest_game()
         if record is None:
@@ -155,6 +183,8 @@ class Controller:
             newest = max(self.history.snapshots)
             if newest > 0 and newest not in stored:
                 journal.store_snapshot(record.id, newest, fp, encode_state(self.history.snapshots[newest]))
+        self._open_records()
+        self.records.resume(record, self.history.commands, self.state)
 
     def reopen_journal(self) -> bool:
         """After a storage fault: try to open the journal for writing again; True once it works."""
@@ -185,10 +215,13 @@ class Controller:
             self.refuse(f"no new game: {self.storage_fault}")
             return
         try:
-            self.game = self.journal.new_game(self.seed_source(), self.ruleset)
+            game = self.journal.new_game(self.seed_source(), self.ruleset)
         except JournalError as exc:
             self.refuse(f"no new game: {exc}")
             return
+        self.records.leaving(self.state, len(self.history))    # an unfinished game stays listed, as abandoned
+        self.game = game
+        self.records.begin(game)
         self.history = History(self.catalog, self.game.seed, self.game.ruleset)
         self.state = self.history.state
         self.prompt = None
@@ -244,7 +277,8 @@ class Controller:
             self.storage_fault = None
             log.info("the journal can be written again")
         self.history.push(cmd, result.state)
-        self.state = result.state
+        before, self.state = self.state, result.state
+        self.records.accepted(len(self.history), before, result.events, self.state)
         self.last_events = result.events
         text = describe_events(result.events, self.state, self.catalog)
         message = self.say(text, "event") if text else None
@@ -274,6 +308,7 @@ class Controller:
         if not popped:
             return self.refuse("nothing to undo: this game has no actions yet")
         self.state = self.history.pop()
+        self.records.undone(len(self.history), self.state)
         self.acting_override = None
         self.feedback.accepted()
         return Outcome(True, self.say("undone: the last action was taken back"))
@@ -325,6 +360,11 @@ class Controller:
         name = tap.card or self.registry.lookup(tap.uid)
         if name is None:
             return self.unknown_tag(tap.uid)
+        if self.prompt is not None and self.prompt.kind in ("standings", "games", "resume"):
+            self.prompt = None          # a tap goes back to the game, and acts
+        if self.prompt is not None and self.prompt.kind == "name" and not (
+                is_player_token(name) and self.state.has_player(name)):
+            self.prompt = None
         if is_player_token(name):
             return self.tap_token(name)
         if name not in self.catalog:
@@ -376,7 +416,7 @@ class Controller:
         state = self.state
         if state.phase is Phase.SETUP:
             if state.has_player(token):
-                return self.refuse(f"{state.player(token).name} has already joined; NEXT starts the game")
+                return records_menu.open_names(self, token)       # choose the name from those seen before
             name, sex = self.players.names.get(token, ("", "male"))
             return self.submit(c.Join(player=token, at=self.now, name_=name, sex=sex))
         if not state.has_player(token):
@@ -551,9 +591,12 @@ class Controller:
             leave = "Leave: sure?" if self.prompt.value else "Leave game"
             return {"roll": "Make " + ("female" if p.sex == "male" else "male"), "help": "Level +1",
                     "run": "Level −1", "next": leave, "undo": "Back"}
+        mine = records_menu.soft_keys(self)
+        if mine is not None:
+            return mine
         if self.prompt is not None:
             return {"roll": "", "help": "", "run": "", "next": "", "undo": "Cancel"}
-        keys = legal_buttons(self.state, self.catalog)
+        keys = records_menu.setup_keys(self, legal_buttons(self.state, self.catalog))
         if self.basket:
             gold = sum(self.catalog[c_].gold or 0 for c_ in self.basket)
             keys = {**keys, "next": f"Sell {gold} gold", "undo": "Empty basket"}
@@ -566,6 +609,10 @@ class Controller:
             return self.undo()
         if self.prompt is not None and self.prompt.kind == "enroll":
             self.prompt = None          # a button means the players moved on: the unknown tag is dropped
+        if self.prompt is not None and self.prompt.kind in records_menu.PROMPTS:
+            return records_menu.press(self, button)
+        if self.prompt is None and state.phase is Phase.SETUP and button in ("help", "run") and not self.basket:
+            return records_menu.open_screen(self, "standings" if button == "help" else "games")
         if self.prompt is not None and self.prompt.kind == "value":
             return self.press_in_value_prompt(button)
         if self.prompt is not None and self.prompt.kind == "monster":

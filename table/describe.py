@@ -126,6 +126,9 @@ def describe(event: Event, state: GameState, catalog: Catalog) -> str:
             return f"{_card(catalog, d['source'])} will hit {who} in the next combat"
         case "PlayerLeft":
             return f"{who} left the game"
+        case "PlayerRenamed":
+            seat = next((i for i, p in enumerate(state.players, 1) if p.id == d["player"]), 0)
+            return f"the player in seat {seat} is now called {who}"
         case "RaceChosen" | "ClassChosen":
             return f"{who} is now {card}"
         case "RestFromHand":

@@ -363,6 +363,20 @@ MESSAGE_TEMPLATES = [
     N_("{who}: tap a card to play it for {who2}, or use the buttons"),
     N_("{who} leaves the game? NEXT again to confirm, UNDO keeps them"),
     N_("{card}: tap the monster it is for, or ROLL to choose and NEXT ({monster}, {i} of {n})"),
+    # the remembered games: names, standings, past games, an unfinished game (table/records_menu.py)
+    N_("the player in seat {seat} is now called {who}"),
+    N_("standings, page {n} of {total}: NEXT and ROLL turn the pages, RUN shows the past games, UNDO goes back"),
+    N_("past games, page {n} of {total}: NEXT and ROLL turn the pages, HELP shows the standings, UNDO goes back"),
+    N_("{who} → {name} ({i} of {n}); ROLL or the token: next name, RUN: previous, NEXT: take it, "
+       "UNDO: keep the old"),
+    N_("{who}: no other names seen yet (name the players in the config)"),
+    N_("{button} does nothing here: ROLL and RUN choose the name, NEXT takes it, UNDO keeps the old"),
+    N_("{who} keeps their name"),
+    N_("game {n} resumed (turn {turn}, {players}): play on, or NEXT twice to abandon it and start a new game"),
+    N_("abandon this game and start a new one? NEXT again to confirm, UNDO plays on"),
+    N_("game {n} stays in the history as abandoned; new game: tap each player's token to join, then NEXT"),
+    N_("a name has 1 to {n} characters"),
+    N_("another player is already called {name}"),
     # the tag registry's damage report (cards/tags.py) and the journal's, shown once at start (table/wiring.py)
     N_("{file} was damaged: skipped {n} bad row(s), kept {count} tag(s)"),
     N_("the old file is kept as {file}"),

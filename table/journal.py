@@ -140,6 +140,11 @@ def _row_crc(game: int, seq: int, body: str) -> int:
     return zlib.crc32(f"{game}.{seq}.".encode() + body.encode("utf-8"))
 
 
+def row_ok(game: int, seq: int, body: str, crc: int) -> bool:
+    """An action row whose checksum matches (rows of older journals cover the text alone)."""
+    return crc == _row_crc(game, seq, body) or crc == _crc(body)
+
+
 def _game_crc(game: int, seed: int, ruleset: str) -> int:
     return zlib.crc32(f"{game}.{seed}.".encode() + ruleset.encode("utf-8"))
 
@@ -231,6 +236,23 @@ def _fsync_dir(directory: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+def _table_running(directory: Path) -> bool:
+    """True while a table (or the enroll wizard) holds the state directory's lock."""
+    import fcntl
+
+    try:
+        fd = os.open(directory / "table.lock", os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)            # (closing drops a shared lock we may have taken)
+    return False
 
 
 def keep_aside(path: Path, label: str = "damaged") -> Path:
@@ -484,10 +506,11 @@ class Journal:
             if not wal.exists() or wal.stat().st_size == 0:
                 # nothing in a -wal: the file alone is the journal; immutable creates no -wal/-shm beside it
                 db = sqlite3.connect(f"{path.resolve().as_uri()}?immutable=1", uri=True, isolation_level=None)
-            elif shm.exists() and os.access(shm, os.R_OK):
+            elif _table_running(path.parent) and shm.exists() and os.access(shm, os.R_OK):
+                # a running table writes it: read beside it, as SQLite's readers do
                 db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None)
             else:
-                db = self._private_copy()
+                db = self._private_copy()       # a -wal left by a kill: read a copy, touch nothing here
             self.db = db
             self._check(db)
         except sqlite3.DatabaseError as exc:

@@ -84,6 +84,13 @@ wait 3
 }
 
 
+# From the setup after a game: the standings (HELP), the past games (RUN), a token choosing its name.
+AFTER_A_GAME = SCENES["game-over"] + "press next\n"
+SCENES["standings"] = AFTER_A_GAME + "press help\n"
+SCENES["past-games"] = AFTER_A_GAME + "press run\n"
+SCENES["name-choice"] = AFTER_A_GAME + JOIN4 + "tap player-2\npress roll\n"
+
+
 PLAYER_MENU = "player-menu"
 def open_player_menu(ctl, language: str = "en", player: str = "player-2"):  # type: ignore[no-untyped-def]
     """The View with ``player``'s menu open, as a tap of their token opens it."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import TextIO
 
@@ -46,7 +47,9 @@ def simulate(script: Path, config: Config, *, screenshots: Path | None = None,
     with tempfile.TemporaryDirectory(prefix="munchkin-sim-") as tmp:
         state_dir = config.state_dir if config.storage.state_dir else Path(tmp)
         clock = ManualClock()
-        table = build_table(config, clock, state_dir=state_dir, seed_source=lambda: SIMULATION_SEED)
+        begun = time.time()         # the games' wall times: the script's waits are its minutes
+        table = build_table(config, clock, state_dir=state_dir, seed_source=lambda: SIMULATION_SEED,
+                            wall=lambda: begun + clock.monotonic())
         try:
             actions = read_script(script, table.catalog)
         except ScriptError as exc:
@@ -69,6 +72,7 @@ def simulate(script: Path, config: Config, *, screenshots: Path | None = None,
                 display.render(build_view(table.controller, language=config.display.language))
                 display.save(screenshots / f"{number:04d}.png")
         print(json.dumps(state_to_json(table.controller.state, table.catalog), indent=2, ensure_ascii=False), file=out)
+        table.controller.records.close()
         table.journal.close()
         if display is not None:
             display.close()

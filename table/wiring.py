@@ -128,7 +128,7 @@ def open_drivers(config: Config, sink: Any, clock: Clock, *, sim: bool) -> Drive
 
 def build_table(config: Config, clock: Clock, *, state_dir: Path | None = None, catalog: Catalog | None = None,
                 feedback: Any = None, seed_source: Any = None, read_only: bool = False,
-                retry_faults: bool = False) -> Table:
+                retry_faults: bool = False, wall: Any = None) -> Table:
     """The table on the config's state directory.
 
     ``read_only`` (commands that only look) opens the journal without changing anything there.
@@ -165,7 +165,7 @@ def build_table(config: Config, clock: Clock, *, state_dir: Path | None = None, 
     players = PlayerDefaults({token: (p.name, p.sex) for token, p in config.players.items()})
     controller = Controller(catalog, journal, registry, clock, ruleset=config.rules, feedback=feedback,
                             token_seconds=config.table.token_seconds,
-                            players=players, seed_source=seed_source,
+                            players=players, seed_source=seed_source, wall=wall,
                             open_journal=open_journal, storage_fault=fault_text)
     if registry.problems:
         text = registry.damage_report() or ""

@@ -168,3 +168,12 @@ class ReadOnlyDir:
 READ_ONLY_KINDS = [pytest.param("mount", marks=pytest.mark.skipif(not can_mount(), reason="needs root and mount")),
                    pytest.param("chmod", marks=pytest.mark.skipif(os.geteuid() == 0,
                                                                    reason="root writes through chmod"))]
+
+
+def close_table(table) -> None:  # type: ignore[no-untyped-def]
+    """Close what a table keeps open on the journal file (the journal and the per-game facts),
+    as the process's end would: the last connection folds the -wal into the file."""
+    records = getattr(table.controller, "records", None)
+    if records is not None and records.db is not None and records.db is not table.controller.journal.db:
+        records.close()
+    table.controller.journal.close()

@@ -87,7 +87,8 @@ def test_every_screen_keeps_its_text_inside_its_panels(rig_factory, scene: str, 
     ("setup", "setup", "seats"), ("table", "kick-open-the-door", "player-4"), ("combat", "combat", "combat"),
     ("run-away", "run-away", "run-away"), ("charity", "charity", "charity"), ("game-over", "game-over", "chart"),
     ("card-menu", "kick-open-the-door", "card-menu"), ("helper-prompt", "combat", "prompt"),
-    ("sales-basket", "kick-open-the-door", "basket"),
+    ("sales-basket", "kick-open-the-door", "basket"), ("game-over", "game-over", "game-facts"),
+    ("standings", "setup", "records"), ("past-games", "setup", "records"), ("name-choice", "setup", "name-choice"),
 ])
 def test_each_scene_reaches_its_screen(rig_factory, scene: str, phase: str, panel: str) -> None:
     rig = rig_factory().run(SCENES[scene])

@@ -15,7 +15,7 @@ from table.view import build_view
 from table.wiring import build_table
 
 from tests.table.storage_helpers import (DISK_KINDS, READ_ONLY_KINDS, ReadOnlyDir, SmallDisk, as_json, cli,
-                                         config_file, config_for, listing, play_game)
+                                         close_table, config_file, config_for, listing, play_game)
 
 
 @pytest.fixture(params=DISK_KINDS)
@@ -39,7 +39,7 @@ def tap(ctl, card: str):  # type: ignore[no-untyped-def]
 def test_a_full_disk_at_start_keeps_the_game_and_recovers_by_itself(disk: SmallDisk, tmp_path: Path) -> None:
     table = play_game(disk.dir, 60)
     expected = as_json(table.controller.state, table.catalog)
-    table.journal.close()
+    close_table(table)
     before = listing(disk.dir)
     disk.fill()
     try:
@@ -63,7 +63,7 @@ def test_a_full_disk_at_start_keeps_the_game_and_recovers_by_itself(disk: SmallD
             clock.advance(5)
             ctl.tick()                               # still full: still refused, still running
             assert ctl.storage_fault is not None
-            table.journal.close()
+            close_table(table)
         after = listing(disk.dir)
         assert {k: v for k, v in after.items() if not k.endswith(("-wal", "-shm"))} == before
         assert after.get("journal.sqlite3-wal", b"") == b""       # at most SQLite's empty side files
@@ -82,9 +82,10 @@ def test_a_full_disk_at_start_keeps_the_game_and_recovers_by_itself(disk: SmallD
     assert ctl.storage_fault is None and ("carries on" in ctl.message.text or ctl.message.kind == "event")
     assert as_json(ctl.state, table.catalog) == expected or ctl.history_len == 61
     n = ctl.history_len
+    ctl.prompt = None                                # (the resumed game's notice)
     ctl.handle_press("undo")
     assert ctl.history_len == n - 1
-    table.journal.close()
+    close_table(table)
 
 
 def test_a_disk_that_fills_during_play_refuses_actions_and_carries_on_after(disk: SmallDisk) -> None:
@@ -110,17 +111,17 @@ def test_a_disk_that_fills_during_play_refuses_actions_and_carries_on_after(disk
         disk.free()
     ctl.handle_press("next")
     assert ctl.history_len == kept + 1 and ctl.storage_fault is None
-    table.journal.close()
+    close_table(table)
     again = build_table(config_for(disk.dir), ManualClock())
     assert again.controller.history_len == kept + 1 >= n
     assert again.journal.damage is None
-    again.journal.close()
+    close_table(again)
 
 
 def test_a_read_only_directory_is_reported_never_repaired(ro_dir: ReadOnlyDir, tmp_path: Path) -> None:
     table = play_game(ro_dir.dir, 40)
     expected = as_json(table.controller.state, table.catalog)
-    table.journal.close()
+    close_table(table)
     ro_dir.lock()
     try:
         before = listing(ro_dir.dir)
@@ -145,7 +146,7 @@ def test_a_read_only_directory_is_reported_never_repaired(ro_dir: ReadOnlyDir, t
     ctl.tick()
     assert ctl.storage_fault is None
     assert tap(ctl, "player-1") is not None
-    table.journal.close()
+    close_table(table)
 
 
 def test_a_journal_that_cannot_be_opened_is_one_line_and_exit_2(tmp_path: Path) -> None:
@@ -162,7 +163,7 @@ def test_a_journal_that_cannot_be_opened_is_one_line_and_exit_2(tmp_path: Path) 
 def test_doctor_names_a_damaged_journal_and_a_kept_game(tmp_path: Path) -> None:
     directory = tmp_path / "state"
     table = play_game(directory, 20)
-    table.journal.close()
+    close_table(table)
     path = directory / "journal.sqlite3"
     data = bytearray(path.read_bytes())
     at = data.index(b'"player":"player-3"')
@@ -181,7 +182,7 @@ def test_run_on_a_read_only_directory_starts_and_shows_the_fault(ro_dir: ReadOnl
     import sys
 
     table = play_game(ro_dir.dir, 10)
-    table.journal.close()
+    close_table(table)
     ro_dir.lock()
     cfg = config_file(ro_dir.dir, tmp_path / "cfg")
     root = Path(__file__).resolve().parents[2]

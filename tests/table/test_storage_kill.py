@@ -23,7 +23,7 @@ from table.script import parse_script
 from table.simulate import perform
 from table.wiring import build_table
 
-from tests.table.storage_helpers import as_json, config_for
+from tests.table.storage_helpers import close_table, as_json, config_for
 
 CYCLES = 200
 
@@ -102,5 +102,5 @@ def test_200_kills_lose_no_acknowledged_action(tmp_path: Path, catalog) -> None:
             ctl = table.controller
             full = replay(catalog, ctl.game.ruleset, ctl.game.seed, ctl.history.commands)
             assert as_json(ctl.state, catalog) == as_json(full, catalog)
-            table.journal.close()
+            close_table(table)
     assert acked_total > CYCLES          # the kills did land while the table was acting

@@ -20,7 +20,7 @@ from table.script import parse_script
 from table.simulate import perform
 from table.wiring import build_table, hold_table_lock
 
-from tests.table.storage_helpers import as_json, cli, config_file, config_for, play_game
+from tests.table.storage_helpers import close_table, as_json, cli, config_file, config_for, play_game
 
 
 def random_game(directory: Path, seed: int, length: int):  # type: ignore[no-untyped-def]
@@ -49,7 +49,7 @@ def test_state_from_a_stored_snapshot_equals_the_full_replay(tmp_path_factory, s
     table = random_game(directory, seed, length)
     ctl = table.controller
     commands = list(ctl.history.commands)
-    table.journal.close()
+    close_table(table)
     again = build_table(config_for(directory), ManualClock())
     resumed = again.controller
     assert resumed.history.commands == commands
@@ -62,14 +62,14 @@ def test_state_from_a_stored_snapshot_equals_the_full_replay(tmp_path_factory, s
         resumed.undo()
     full = replay(again.catalog, resumed.game.ruleset, resumed.game.seed, resumed.history.commands)
     assert as_json(resumed.state, again.catalog) == as_json(full, again.catalog)
-    again.journal.close()
+    close_table(again)
 
 
 def test_a_bad_snapshot_is_ignored_and_the_one_before_is_used(tmp_path: Path) -> None:
     directory = tmp_path / "state"
     table = play_game(directory, 3 * SNAPSHOT_EVERY + 10)
     expected = as_json(table.controller.state, table.catalog)
-    table.journal.close()
+    close_table(table)
     db = sqlite3.connect(directory / "journal.sqlite3")
     newest = db.execute("SELECT MAX(seq) FROM snapshot").fetchone()[0]
     db.execute("UPDATE snapshot SET body = substr(body, 1, 40) || X'00' || substr(body, 42) WHERE seq = ?", (newest,))
@@ -78,7 +78,7 @@ def test_a_bad_snapshot_is_ignored_and_the_one_before_is_used(tmp_path: Path) ->
     again = build_table(config_for(directory), ManualClock())
     assert again.controller.history.from_snapshot == newest - SNAPSHOT_EVERY
     assert as_json(again.controller.state, again.catalog) == expected
-    again.journal.close()
+    close_table(again)
 
 
 def test_snapshots_of_other_rules_code_are_not_used(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
@@ -87,12 +87,12 @@ def test_snapshots_of_other_rules_code_are_not_used(tmp_path: Path, monkeypatch)
     directory = tmp_path / "state"
     table = play_game(directory, SNAPSHOT_EVERY + 5)
     expected = as_json(table.controller.state, table.catalog)
-    table.journal.close()
+    close_table(table)
     monkeypatch.setattr(controller_module, "fingerprint", lambda catalog: "another-version")
     again = build_table(config_for(directory), ManualClock())
     assert again.controller.history.from_snapshot == 0
     assert as_json(again.controller.state, again.catalog) == expected
-    again.journal.close()
+    close_table(again)
 
 
 def won_fight(directory: Path, clock: ManualClock):  # type: ignore[no-untyped-def]
@@ -112,7 +112,7 @@ def test_a_reboot_inside_the_interference_window_restarts_it_in_full(tmp_path: P
     directory = tmp_path / "state"
     table = won_fight(directory, ManualClock(start=86_400.0))       # a day of uptime
     window = table.controller.state.ruleset.interference_seconds
-    table.journal.close()                                            # the power goes
+    close_table(table)                                            # the power goes
     clock = ManualClock(start=12.0)                                  # the Pi boots again: 12 s of uptime
     again = build_table(config_for(directory), clock)
     ctl = again.controller
@@ -121,19 +121,19 @@ def test_a_reboot_inside_the_interference_window_restarts_it_in_full(tmp_path: P
     clock.advance(remaining)
     ctl.tick()
     assert ctl.state.combat is None and ctl.state.player("player-1").level == 2
-    again.journal.close()
+    close_table(again)
 
 
 def test_a_restart_long_after_the_window_resolves_the_fight(tmp_path: Path) -> None:
     directory = tmp_path / "state"
     table = won_fight(directory, ManualClock(start=50.0))
-    table.journal.close()
+    close_table(table)
     clock = ManualClock(start=10_000.0)                              # much later, same boot
     again = build_table(config_for(directory), clock)
     ctl = again.controller
     ctl.tick()
     assert ctl.state.combat is None and ctl.state.player("player-1").level == 2
-    again.journal.close()
+    close_table(again)
 
 
 def test_tags_import_while_the_table_runs_is_refused_naming_it(tmp_path: Path) -> None:
@@ -150,7 +150,7 @@ def test_tags_import_while_the_table_runs_is_refused_naming_it(tmp_path: Path) -
         assert code == 2 and "in use by pid" in err and len(err.strip().splitlines()) == 1
         text = (directory / "tags.csv").read_text(encoding="utf-8")
         assert "04AAAAAAAAAAAA" in text and "04A1B2C3D4E5F6" not in text
-        table.journal.close()
+        close_table(table)
     finally:
         lock.close()
     code, out, err = cli("tags", "import", str(csv), "--config", str(cfg))
@@ -163,14 +163,15 @@ def test_tags_import_while_the_table_runs_is_refused_naming_it(tmp_path: Path) -
 def test_undo_past_the_starting_snapshot_uses_the_stored_one_before(tmp_path: Path) -> None:
     directory = tmp_path / "state"
     table = play_game(directory, 3 * SNAPSHOT_EVERY + 5)
-    table.journal.close()
+    close_table(table)
     again = build_table(config_for(directory), ManualClock())
     ctl = again.controller
     assert ctl.history.from_snapshot == 3 * SNAPSHOT_EVERY
     assert len(ctl.history.commands) == 3 * SNAPSHOT_EVERY + 5 and ctl.history.commands._head > 0   # not read yet
+    ctl.prompt = None                                    # (the resumed game's notice)
     for _ in range(6):
         ctl.undo()                                       # now one below the snapshot it started from
     assert 2 * SNAPSHOT_EVERY in ctl.history.snapshots  # taken from the journal, not a replay from the start
     full = replay(again.catalog, ctl.game.ruleset, ctl.game.seed, ctl.history.commands)
     assert as_json(ctl.state, again.catalog) == as_json(full, again.catalog)
-    again.journal.close()
+    close_table(again)
