@@ -59,7 +59,7 @@ cmd=${1:-run}
 case "$cmd" in
     run)   setup dev; exec "$VENV/bin/munchkin-table" run "$@" ;;
     test)  setup dev; exec "$VENV/bin/python" -m pytest "$@" ;;
-    bench) setup dev; for b in bench/[!_]*.py; do echo "== $b"; "$VENV/bin/python" "$b"; done ;;
+    bench) setup dev; for b in bench/[!_]*.py; do case "$b" in bench/soak_*) continue ;; esac; echo "== $b"; "$VENV/bin/python" "$b"; done ;;
     shell) setup dev; exec env PATH="$PWD/$VENV/bin:$PATH" "$@" ;;
     *) die "unknown command '$cmd' (expected run, test, bench or shell)" ;;
 esac

@@ -512,7 +512,12 @@ class Journal:
             else:
                 db = self._private_copy()       # a -wal left by a kill: read a copy, touch nothing here
             self.db = db
-            self._check(db)
+            db.execute("BEGIN")         # one consistent view, even while a running table writes
+            try:
+                self._check(db)
+            finally:
+                if db.in_transaction:
+                    db.execute("COMMIT")
         except sqlite3.DatabaseError as exc:
             if is_fault(exc):
                 if self._tmp is None and wal.exists():
