@@ -516,8 +516,11 @@ class Journal:
             try:
                 self._check(db)
             finally:
-                if db.in_transaction:
-                    db.execute("COMMIT")
+                try:
+                    if db.in_transaction:
+                        db.execute("COMMIT")
+                except sqlite3.Error:
+                    pass                # a read-only view: nothing to keep or lose
         except sqlite3.DatabaseError as exc:
             if is_fault(exc):
                 if self._tmp is None and wal.exists():
