@@ -26,7 +26,18 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_simulate(args: argparse.Namespace) -> int:
     from table.simulate import simulate
 
-    return simulate(Path(args.script), _config(args), screenshots=Path(args.screenshot) if args.screenshot else None)
+    from table.export import check_seed
+
+    seed = check_seed(args.seed) if args.seed is not None else None
+    return simulate(Path(args.script), _config(args), screenshots=Path(args.screenshot) if args.screenshot else None,
+                    seed=seed)
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from table.export import export_game
+
+    sys.stdout.write(export_game(_config(args), args.game))
+    return 0
 
 
 def cmd_state(args: argparse.Namespace) -> int:
@@ -51,7 +62,7 @@ def cmd_state(args: argparse.Namespace) -> int:
                   f"'munchkin-table restore {copies[-1]}' brings it back", file=sys.stderr)
         return 0
     table = build_table(config, SystemClock(), read_only=True)      # looks only: nothing is moved or repaired
-    print(json.dumps(state_to_json(table.controller.state, table.catalog), indent=2, ensure_ascii=False))
+    print(json.dumps(table.controller.state_json(), indent=2, ensure_ascii=False))
     message = table.controller.message
     if message is not None and message.kind == "refusal":
         print(f"munchkin-table state: {message.text}", file=sys.stderr)
@@ -255,9 +266,11 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     checks += display_checks(config, needs_drm=wants_fullscreen(config))
     from drivers.doctor import Check
     from table.journal import check_journal
+    from table.web.checks import web_check
     from table.wiring import JOURNAL_FILE
 
     checks.append(Check("saved games", *check_journal(config.state_dir / JOURNAL_FILE)))
+    checks.append(web_check(config))
     for check in checks:
         print(check)
         failures += not check.ok
@@ -280,7 +293,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = with_config(sub.add_parser("simulate", help="run a table script headless and print the state JSON"))
     p.add_argument("script", metavar="SCRIPT")
     p.add_argument("--screenshot", metavar="DIR", help="save a PNG of the screen after each action")
+    p.add_argument("--seed", type=int, metavar="N", help="the game's seed (die rolls); default: the script's, else 1")
     p.set_defaults(func=cmd_simulate)
+    p = with_config(sub.add_parser("export", help="print a game as a table script that simulate replays"))
+    p.add_argument("--game", type=int, metavar="ID", help="the game to export (default: the live or last one)")
+    p.set_defaults(func=cmd_export)
     p = with_config(sub.add_parser("state", help="print the state JSON of the current game"))
     p.set_defaults(func=cmd_state)
     for name, func, what in (("history", cmd_history, "every game played: players, winners, turns, minutes"),
@@ -315,7 +332,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    quiet = args.command in ("simulate", "state", "cards", "tags", "doctor", "history", "stats", "restore")
+    quiet = args.command in ("simulate", "state", "cards", "tags", "doctor", "history", "stats", "export", "restore")
     logging.basicConfig(level=logging.DEBUG if args.verbose else (logging.ERROR if quiet else logging.INFO),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     try:

@@ -735,11 +735,18 @@ class Journal:
 
     def commands(self, game: int) -> list[Command]:
         """The game's good commands in order (a damaged row ends them; the journal was repaired or reported)."""
-        if self._content is not None and self._content.head.get(game, 0) == 0:
-            rows = self._content.commands.get(game, [])
+        content = self._content
+        if content is not None and content.head.get(game, 0) == 0 and (content.complete or game in content.commands):
+            rows = content.commands.get(game, [])
         else:
-            rows = [(seq, body, crc) for seq, body, crc in
-                    self._conn().execute("SELECT seq, body, crc FROM command WHERE game = ? ORDER BY seq", (game,))]
+            rows = []
+            for seq, raw, crc in self._conn().execute("SELECT seq, CAST(body AS BLOB), crc FROM command "
+                                                      "WHERE game = ? ORDER BY seq", (game,)):
+                body = bytes(raw).decode("utf-8", "replace")
+                if seq != len(rows) + 1 or not row_ok(game, seq, body, crc):
+                    self._note_damage(game, len(rows), len(rows) + 1, f"action {seq} of game {game} is damaged")
+                    break
+                rows.append((seq, body, crc))
         out: list[Command] = []
         for _seq, body, _crc_value in rows:
             try:

@@ -51,6 +51,7 @@ class View:
     name_choice: dict[str, Any] | None = None   # setup: the name a token is choosing
     game_facts: dict[str, Any] | None = None    # game over: kills, deaths, the biggest fight, who helped whom
     # fighter -> what their combat strength is made of: ("level", "", n), ("item", name, bonus), ("other", "", n)
+    web_url: str = ""                     # the web view's address with its key (for the QR code), when it runs
 
 
 def describe_effect(effect: Effect, catalog: Catalog) -> str:

@@ -35,7 +35,10 @@ def config_file(state_dir: Path, where: Path) -> Path:
 
 
 def as_json(state, catalog) -> str:  # type: ignore[no-untyped-def]
-    return json.dumps(state_to_json(state, catalog), sort_keys=True)
+    """The board as the state JSON gives it (the screen's prompt aside: a resumed game adds one)."""
+    data = state_to_json(state, catalog)
+    data.pop("prompt", None)
+    return json.dumps(data, sort_keys=True)
 
 
 def play_game(state_dir: Path, actions: int, *, seed: int = 1, clock: ManualClock | None = None):  # type: ignore[no-untyped-def]
@@ -177,3 +180,10 @@ def close_table(table) -> None:  # type: ignore[no-untyped-def]
     if records is not None and records.db is not None and records.db is not table.controller.journal.db:
         records.close()
     table.controller.journal.close()
+
+
+def state_out(text: str) -> str:
+    """`state`'s JSON as ``as_json`` gives it: the board, without the screen's prompt."""
+    data = json.loads(text)
+    data.pop("prompt", None)
+    return json.dumps(data, sort_keys=True)

@@ -14,7 +14,7 @@ from drivers.base import ManualClock
 from table.journal import Journal
 from table.wiring import build_table
 
-from tests.table.storage_helpers import close_table, as_json, cli, config_file, config_for, listing, play_game
+from tests.table.storage_helpers import close_table, state_out, as_json, cli, config_file, config_for, listing, play_game
 
 ACTIONS = 323
 
@@ -64,7 +64,7 @@ def test_300_random_overwrites_never_crash_never_change_silently_and_keep_the_da
         assert listing(directory) == before, f"trial {trial}: state changed the state directory"
         import json as _json
 
-        shown = _json.dumps(_json.loads(out), sort_keys=True)
+        shown = state_out(out)
         if shown != expected:
             assert "restored to action" in err or "damaged" in err, (trial, at, err)
 
@@ -215,7 +215,7 @@ def test_restore_brings_a_kept_game_back_and_keeps_the_current_one(tmp_path: Pat
     code, out, err = cli("state", "--config", str(cfg))
     import json as _json
 
-    assert _json.dumps(_json.loads(out), sort_keys=True) == expected
+    assert state_out(out) == expected
     assert len(list(directory.glob("journal.replaced-*.sqlite3"))) == 1
 
 
