@@ -50,5 +50,9 @@ def test_a_journal_that_stops_replaying_is_cut_where_it_stops(tmp_path: Path) ->
     journal.close()
     table = build_table(Config(storage=StorageConfig(state_dir=str(tmp_path))), ManualClock())
     assert [p.id for p in table.controller.state.players] == ["player-1", "player-2"]
-    assert "damaged after action 2" in table.controller.message.text
+    assert "restored to action 2 of 4" in table.controller.message.text
     assert table.journal.count(game.id) == 2
+    kept = table.journal.damage.kept
+    assert kept is not None and kept.name in table.controller.message.text
+    again = Journal(kept, read_only=True)             # the damaged copy still holds all four rows
+    assert len(again.commands(game.id)) == 4
