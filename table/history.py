@@ -29,6 +29,7 @@ from engine.state import GameState
 log = logging.getLogger(__name__)
 
 SNAPSHOT_EVERY = 50
+RECENT = 16        # the states after the last few commands stay in memory: undo of those replays nothing
 
 _ENGINE_DIR = Path(__file__).resolve().parents[1] / "engine"
 _fingerprints: dict[int, tuple[Catalog, str]] = {}
@@ -138,6 +139,7 @@ class History:
         self.snapshots: dict[int, GameState] = {0: new_game(seed, ruleset)}
         self.stored: dict[int, bytes] = {}       # snapshots from the journal, decoded when undo needs them
         self.state = self.snapshots[0]
+        self.recent: dict[int, GameState] = {0: self.state}   # command count -> the state after it
         self.from_snapshot = 0                   # the stored snapshot the last load started from
 
     def __len__(self) -> int:
@@ -147,8 +149,14 @@ class History:
         """Record an accepted command and the state it led to (``apply`` never mutates states)."""
         self.commands.append(cmd)
         self.state = state
-        if len(self.commands) % SNAPSHOT_EVERY == 0:
-            self.snapshots[len(self.commands)] = state
+        n = len(self.commands)
+        if n % SNAPSHOT_EVERY == 0:
+            self.snapshots[n] = state
+        self._remember(n, state)
+
+    def _remember(self, n: int, state: GameState) -> None:
+        self.recent[n] = state
+        self.recent.pop(n - RECENT - 1, None)
 
     def load(self, commands: list[c.Command] | Commands, stored: dict[int, bytes] | None = None) -> int:
         """Replay ``commands`` from the newest stored snapshot that decodes; returns how many were
@@ -167,6 +175,7 @@ class History:
             start = seq
             break
         self.from_snapshot = start
+        self.recent = {start: self.state}
         rest = commands[start:]
         self.commands = commands
         while len(self.commands) > start:     # kept from the snapshot on only as far as they replay
@@ -195,6 +204,11 @@ class History:
             del self.snapshots[key]
         for key in [k for k in self.stored if k > n]:
             del self.stored[key]
+        for key in [k for k in self.recent if k > n]:
+            del self.recent[key]
+        if n in self.recent:                     # one of the last few: nothing to replay
+            self.state = self.recent[n]
+            return self.state
         base = max(self.snapshots)
         better = [k for k in self.stored if k > base]
         while better:
@@ -206,10 +220,13 @@ class History:
                 break
             better = [k for k in self.stored if k > base]
         state = self.snapshots[base]
-        for cmd in self.commands[base:]:
+        self.recent = {base: state}
+        for k, cmd in enumerate(self.commands[base:], start=base + 1):
             result = apply(state, cmd, self.catalog)
             assert not isinstance(result, Rejected), result.message   # it was accepted before
             state = result.state
+            if k > n - RECENT:                   # the next undos find these without a replay
+                self._remember(k, state)
         self.state = state
         return state
 
