@@ -231,7 +231,7 @@ class Controller:
         try:
             journal = self.open_journal()
         except JournalError as exc:
-            self.storage_fault = str(exc)
+            self.storage_fault = reason_of(exc)
             return False
         old, self.journal = self.journal, journal
         old.close()
@@ -309,7 +309,7 @@ class Controller:
         try:
             self.journal.append(self.game.id, cmd, snapshot)      # durable before anything shows it
         except JournalError as exc:
-            self.storage_fault = str(exc)
+            self.storage_fault = reason_of(exc)
             self.retry_at = self.now + self.RETRY_SECONDS
             return self.refuse(msg("not done: {why}", why=reason_of(exc)))
         if self.storage_fault is not None:

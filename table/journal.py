@@ -38,6 +38,7 @@ from pathlib import Path
 
 from engine.commands import Command, command_from_dict, command_to_dict
 from engine.errors import MunchkinError
+from engine.messages import msg
 from engine.rules import Ruleset
 
 log = logging.getLogger(__name__)
@@ -113,10 +114,12 @@ class Damage:
     kept: Path | None = None
 
     def report(self) -> str:
-        head = f"the saved game was damaged ({self.why}): restored to action {self.good} of {self.total}"
         if self.kept is not None:
-            return f"{head}; the damaged copy is kept as {self.kept.name}"
-        return head
+            return msg("the saved game was damaged ({why}): restored to action {good} of {total}; "
+                       "the damaged copy is kept as {file}", why=self.why, good=self.good, total=self.total,
+                       file=self.kept.name)
+        return msg("the saved game was damaged ({why}): restored to action {good} of {total}", why=self.why,
+                   good=self.good, total=self.total)
 
 
 @dataclass
@@ -197,21 +200,22 @@ def describe_fault(exc: BaseException, path: Path) -> str:
     primary = FAULT_CODES.get(code & 0xFF) if isinstance(code, int) else None
     err = exc.errno if isinstance(exc, OSError) and not isinstance(exc, sqlite3.Error) else None
     if primary == "FULL" or err in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG) or (primary == "IOERR" and _no_room(where)):
-        return (f"the disk holding {where} is full (or a file-size limit is reached): free some space there; "
-                f"the game is kept and carries on once it can be saved")
+        return msg("the disk holding {where} is full (or a file-size limit is reached): free some space there; "
+                   "the game is kept and carries on once it can be saved", where=str(where))
     if primary in ("READONLY", "PERM", "AUTH") or err in (errno.EROFS, errno.EACCES, errno.EPERM) or (
             primary == "CANTOPEN" and where.is_dir() and not _writable(where)):
-        return (f"{where} cannot be written (a read-only disk or no permission): make it writable for this user "
-                f"(remount it read-write, or: sudo chown -R $USER {where}); the game is kept")
+        return msg("{where} cannot be written (a read-only disk or no permission): make it writable for this user "
+                   "(remount it read-write, or: sudo chown -R $USER {where}); the game is kept", where=str(where))
     if primary == "CANTOPEN" or err in (errno.ENOENT, errno.ENOTDIR):
-        return (f"cannot open the journal in {where} (missing, read-only or no permission): check that the "
-                f"directory exists and this user may write it; the game is kept")
+        return msg("cannot open the journal in {where} (missing, read-only or no permission): check that the "
+                   "directory exists and this user may write it; the game is kept", where=str(where))
     if primary in ("BUSY", "LOCKED") or err == errno.EBUSY:
-        return f"the journal {path} is locked by another program: close it, then try again"
+        return msg("the journal {path} is locked by another program: close it, then try again", path=str(path))
     if primary == "IOERR" or err == errno.EIO:
-        return (f"the disk holding {where} reports an input/output error: check the SD card or disk "
-                f"(dmesg), then try again; the game is kept")
-    return f"the journal in {where} cannot be used ({exc}): check the disk; the game is kept"
+        return msg("the disk holding {where} reports an input/output error: check the SD card or disk "
+                   "(dmesg), then try again; the game is kept", where=str(where))
+    return msg("the journal in {where} cannot be used ({error}): check the disk; the game is kept", where=str(where),
+               error=str(exc))
 
 
 def fault(exc: BaseException, path: Path) -> JournalFault:
@@ -914,8 +918,9 @@ class Journal:
     def _write_error(self, exc: sqlite3.Error) -> JournalError:
         log.error("journal %s: cannot write: %s", self.path, exc)
         if is_fault(exc):
-            return JournalFault(f"the game could not be saved: {describe_fault(exc, self.path)}")
-        return JournalError(f"the game could not be saved ({exc}), check the disk at {self.path.parent}")
+            return JournalFault(msg("the game could not be saved: {why}", why=describe_fault(exc, self.path)))
+        return JournalError(msg("the game could not be saved ({error}), check the disk at {path}", error=str(exc),
+                                path=str(self.path.parent)))
 
     def pop(self, game: int) -> bool:
         """Drop the last command of ``game`` (and any snapshot after it); False when there is none."""

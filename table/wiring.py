@@ -158,7 +158,7 @@ def build_table(config: Config, clock: Clock, *, state_dir: Path | None = None, 
             if not retry_faults:
                 raise
             log.error("%s", exc)
-            fault_text = str(exc)
+            fault_text = exc.args[0] if exc.args and isinstance(exc.args[0], str) else str(exc)
             try:
                 journal = Journal(path, read_only=True)
             except JournalError:
