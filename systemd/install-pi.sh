@@ -54,12 +54,13 @@ change() {
 }
 could_not() { echo "   could not: $*"; UNDONE="$UNDONE
   - $*"; }
-# put PATH MODE: write stdin to ROOT/PATH unless it already holds exactly that (never at the end of
+# put PATH MODE [WHAT]: write stdin to ROOT/PATH unless it already holds exactly that (never at the end of
 # a pipe: the count of changes lives in this shell).
 put() {
     cat > "$TMP/put"
     if [ -f "$ROOT$1" ] && cmp -s "$TMP/put" "$ROOT$1"; then return 0; fi
     what="write $1"; [ -f "$ROOT$1" ] && what="update $1"
+    [ -n "${3:-}" ] && what=$3
     change "$what" install -D -m "$2" "$TMP/put" "$ROOT$1"
 }
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
@@ -158,12 +159,12 @@ else
         backup="$BOOT_CONFIG.before-munchkin-table"
         [ -f "$ROOT$backup" ] || change "back up $BOOT_CONFIG to $backup" cp -p "$ROOT$BOOT_CONFIG" "$ROOT$backup"
         { cat "$ROOT$BOOT_CONFIG"; printf '\n# munchkin-table: SPI for an MFRC522, the UART for a PN532\n%s\n' "$lines"; } > "$TMP/new"
-        put "$BOOT_CONFIG" 0644 < "$TMP/new"
+        put "$BOOT_CONFIG" 0644 "add $(echo $lines) to $BOOT_CONFIG" < "$TMP/new"
         REBOOT=1
         # Debian's raspi-firmware rewrites config.txt on every kernel update, keeping this file's lines.
         if [ -f "$ROOT/etc/default/raspi-firmware-custom" ] || [ -f "$ROOT/etc/kernel/postinst.d/z50-raspi-firmware" ]; then
             { cat "$ROOT/etc/default/raspi-firmware-custom" 2>/dev/null || true; printf '%s\n' "$lines"; } > "$TMP/new"
-            put /etc/default/raspi-firmware-custom 0644 < "$TMP/new"
+            put /etc/default/raspi-firmware-custom 0644 "add $(echo $lines) to /etc/default/raspi-firmware-custom (kept across kernel updates)" < "$TMP/new"
         fi
     else
         echo "   SPI and the UART are on in $BOOT_CONFIG"

@@ -301,3 +301,42 @@ def test_debian_raspi_firmware_keeps_the_lines_across_kernel_updates(tmp_path: P
 def test_bad_option_exits_2(tmp_path: Path) -> None:
     out = subprocess.run(["sh", str(SYSTEMD / "install-pi.sh"), "--frobnicate"], capture_output=True, text=True)
     assert out.returncode == 2 and "unknown option '--frobnicate'" in out.stderr
+
+
+needs_systemd = pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze not installed")
+
+
+@needs_tools
+@needs_systemd
+@pytest.mark.parametrize("web", [False, True])
+def test_the_installed_unit_with_its_dropins_verifies_with_exposure_2_0_or_lower(tmp_path: Path, web: bool) -> None:
+    src, root = make_source(tmp_path), make_root(tmp_path, pi_os=False)
+    if web:
+        (root / "etc/munchkin-table").mkdir(parents=True)
+        (root / "etc/munchkin-table/config.toml").write_text("[web]\nenabled = true\n")
+    install(tmp_path, src, root)
+    units = tmp_path / "units"
+    shutil.copytree(root / "etc/systemd/system", units)
+    unit = units / "munchkin-table.service"
+    # verify checks that ExecStart exists; point it at a binary this machine has.
+    unit.write_text(unit.read_text().replace("/opt/munchkin-table/.venv/bin/munchkin-table run", "/bin/true"))
+    assert sorted(p.name for p in (units / "munchkin-table.service.d").iterdir()) == (
+        ["groups.conf", "web.conf"] if web else ["groups.conf"])
+    verify = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True, text=True)
+    assert verify.returncode == 0 and verify.stdout + verify.stderr == ""
+    security = subprocess.run(["systemd-analyze", "security", "--offline=true", "--threshold=20", str(unit)],
+                              capture_output=True, text=True)
+    assert security.returncode == 0 and security.stderr == "", security.stdout[-500:] + security.stderr
+    assert "✗ SupplementaryGroups=" in security.stdout    # the groups drop-in was read
+
+
+@needs_tools
+def test_uninstall_removes_the_unit_and_its_dropins_and_keeps_the_games(tmp_path: Path) -> None:
+    src, root = make_source(tmp_path), make_root(tmp_path, pi_os=False)
+    install(tmp_path, src, root)
+    (root / "var/lib/munchkin-table/journal.sqlite").write_text("a game")
+    out, log = install(tmp_path, src, root, "--uninstall")
+    assert not (root / "etc/systemd/system/munchkin-table.service").exists()
+    assert not (root / "etc/systemd/system/munchkin-table.service.d").exists()
+    assert "systemctl disable --now munchkin-table.service" in log and "systemctl daemon-reload" in log
+    assert (root / "var/lib/munchkin-table/journal.sqlite").read_text() == "a game"
