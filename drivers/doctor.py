@@ -66,6 +66,17 @@ def _is_pi_os(root: Path) -> bool:
     return False
 
 
+def _sees_system_site() -> bool:
+    """Outside a virtual environment, or in one made with --system-site-packages."""
+    if sys.prefix == sys.base_prefix:
+        return True
+    try:
+        text = (Path(sys.prefix) / "pyvenv.cfg").read_text(errors="replace")
+    except OSError:
+        return False
+    return any(line.replace(" ", "").lower() == "include-system-site-packages=true" for line in text.splitlines())
+
+
 @dataclass(frozen=True)
 class System:
     """How this system fixes things: Raspberry Pi OS has raspi-config and apt packages of the GPIO
@@ -77,12 +88,15 @@ class System:
     python: str = field(default_factory=lambda: sys.executable)
     user: str = field(default_factory=_current_user)
     installer: str = str(Path(__file__).resolve().parents[1] / "systemd" / "install-pi.sh")
+    system_site: bool = True    # the environment sees the distribution's Python packages (apt's reach it)
+    pip_sudo: bool = True       # the environment belongs to root (the installed box's /opt/munchkin-table)
 
     @classmethod
     def detect(cls, root: str = "/") -> System:
         base = Path(root)
         boot = next((p for p in BOOT_CONFIGS if (base / p.lstrip("/")).is_file()), BOOT_CONFIGS[0])
-        return cls(pi_os=_is_pi_os(base), raspi_config=shutil.which("raspi-config") is not None, boot_config=boot)
+        return cls(pi_os=_is_pi_os(base), raspi_config=shutil.which("raspi-config") is not None, boot_config=boot,
+                   system_site=_sees_system_site(), pip_sudo=not os.access(sys.prefix, os.W_OK))
 
     def reboot(self, step: str) -> str:
         return f"{step}, then reboot (sudo reboot)"
@@ -113,13 +127,16 @@ class System:
 
     def install_module(self, module: str) -> str:
         """The command that provides a Python module the hardware needs."""
-        pip = f"sudo {self.python} -m pip install"
+        pip = f"{'sudo ' if self.pip_sudo else ''}{self.python} -m pip install"
         if module == "mfrc522":
             return f"{pip} --no-deps mfrc522==0.0.7"
         if module == "spidev":
-            return f"sudo apt-get install python3-spidev (or {pip} spidev, which needs gcc and python3-dev)"
+            # no wheel on the registry: the distribution's build, or pip builds it
+            if self.system_site:
+                return f"sudo apt-get install python3-spidev (or: sudo apt-get install gcc python3-dev && {pip} spidev)"
+            return f"sudo apt-get install gcc python3-dev && {pip} spidev"
         package = {"lgpio": "lgpio", "RPi.GPIO": "rpi-lgpio"}.get(module, module)
-        if self.pi_os:
+        if self.pi_os and self.system_site:
             return f"sudo apt-get install python3-{package}"
         return f"{pip} {package}"
 

@@ -42,6 +42,7 @@ CHANGES=0
 UNDONE=""
 REBOOT=""
 TMP=$(mktemp -d)
+export DEBIAN_FRONTEND=${DEBIAN_FRONTEND:-noninteractive}
 trap 'rm -rf "$TMP"' EXIT
 
 # change DESCRIPTION COMMAND...: the one way this script changes the system.
@@ -170,7 +171,17 @@ else
         echo "   SPI and the UART are on in $BOOT_CONFIG"
     fi
     if console=$(uart_console); then
-        could_not "turn the serial console off: $CMDLINE has console=$console; for a PN532 on the UART remove that console= entry, then reboot"
+        # The UART is the reader's (a PN532): the kernel must not talk on it, as raspi-config does it.
+        backup="$CMDLINE.before-munchkin-table"
+        [ -f "$ROOT$backup" ] || change "back up $CMDLINE to $backup" cp -p "$ROOT$CMDLINE" "$ROOT$backup"
+        sed "s/ *console=$console,[^ ]*//; s/^ *//" "$ROOT$CMDLINE" > "$TMP/new"
+        put "$CMDLINE" 0644 "remove console=$console from $CMDLINE (the UART is the reader's)" < "$TMP/new"
+        REBOOT=1
+        # Debian's raspi-firmware writes cmdline.txt again from CONSOLES on every kernel update.
+        if [ -f "$ROOT/etc/default/raspi-firmware" ] && ! grep -qx 'CONSOLES="tty0"' "$ROOT/etc/default/raspi-firmware"; then
+            { grep -v '^CONSOLES=' "$ROOT/etc/default/raspi-firmware"; echo 'CONSOLES="tty0"'; } > "$TMP/new"
+            put /etc/default/raspi-firmware 0644 'set CONSOLES="tty0" in /etc/default/raspi-firmware (no console on the UART)' < "$TMP/new"
+        fi
     fi
 fi
 

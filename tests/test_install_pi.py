@@ -190,8 +190,10 @@ def test_plain_debian_gets_wheels_groups_udev_rules_and_the_boot_config(tmp_path
     assert "dtparam=spi=on" in config and "enable_uart=1" in config and config.startswith("dtparam=audio=on\n")
     assert (root / "boot/firmware/config.txt.before-munchkin-table").read_text() == "dtparam=audio=on\n"
     assert "reboot" in out.stdout
-    # No raspi-config to turn the serial console off: said plainly, not skipped silently.
-    assert "could not: turn the serial console off" in out.stdout and "console=serial0" in out.stdout
+    # No raspi-config: the serial console comes off the UART by editing cmdline.txt, as raspi-config does.
+    assert (root / "boot/firmware/cmdline.txt").read_text() == "console=tty1 root=/dev/mmcblk0p2\n"
+    assert (root / "boot/firmware/cmdline.txt.before-munchkin-table").read_text().startswith("console=serial0,115200 ")
+    assert "could not" not in out.stdout
     # The drop-in names exactly the groups that exist now (render and input do not).
     assert dropin(root, "groups.conf").read_text().splitlines()[-1] == "SupplementaryGroups=gpio spi dialout video audio"
     for g in ("gpio", "spi", "dialout", "video", "audio"):
@@ -292,8 +294,10 @@ def test_debian_raspi_firmware_keeps_the_lines_across_kernel_updates(tmp_path: P
     src, root = make_source(tmp_path), make_root(tmp_path, pi_os=False, boot_config="dtparam=spi=on\n")
     (root / "etc/default").mkdir(parents=True)
     (root / "etc/default/raspi-firmware-custom").write_text("# custom\n")
+    (root / "etc/default/raspi-firmware").write_text('#CONSOLES="auto"\nCONSOLES="ttyS1,115200 tty0"\n')
     install(tmp_path, src, root)
     assert (root / "etc/default/raspi-firmware-custom").read_text() == "# custom\nenable_uart=1\n"
+    assert 'CONSOLES="tty0"' in (root / "etc/default/raspi-firmware").read_text().splitlines()
     assert (root / "boot/firmware/config.txt").read_text().count("dtparam=spi=on") == 1
 
 

@@ -272,3 +272,11 @@ def test_the_system_is_detected_from_its_files(tmp_path):
     assert not plain.pi_os and plain.boot_config == "/boot/config.txt"
     (tmp_path / "etc/apt/sources.list.d/raspi.list").write_text("deb http://archive.raspberrypi.com/debian/ bookworm main\n")
     assert System.detect(str(tmp_path)).pi_os
+
+
+def test_a_virtual_environment_without_system_packages_is_told_to_use_pip():
+    own = System(pi_os=True, raspi_config=True, python="/home/me/munchkin/.venv/bin/python", user="me",
+                 system_site=False, pip_sudo=False)
+    assert own.install_module("lgpio") == "/home/me/munchkin/.venv/bin/python -m pip install lgpio"
+    assert own.install_module("spidev") == ("sudo apt-get install gcc python3-dev && "
+                                            "/home/me/munchkin/.venv/bin/python -m pip install spidev")
