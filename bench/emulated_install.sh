@@ -141,7 +141,7 @@ echo
 echo "== emulated install: Debian $SUITE arm64 under qemu-user"
 echo "$RESULTS" | sed '/^$/d'
 grep -h "exposure level" "$LOG"/*.log 2>/dev/null | sed 's/^/   /' || true
-grep -hE "^[0-9]+ passed|passed|failed" "$LOG"/-go-test*.log 2>/dev/null | tail -n 1 | sed 's/^/   ./go test: /' || true
+grep -hE "^[0-9]+ passed|passed|failed" "$LOG"/-go-test*.log 2>/dev/null | tail -n 1 | sed 's|^|   ./go test: |' || true
 grep -hE "^\[(ok|FAIL)\]" "$LOG/doctor.out" 2>/dev/null | sed 's/^/   doctor: /' || true
 echo "$FAILED step(s) failed"
 [ "$FAILED" = 0 ]

@@ -192,8 +192,10 @@ def run_checks(
     if modules:
         checks.append(check_libraries(modules, system, find_module))
     if reader_type == "mfrc522":
-        checks.append(check_spi_boot_config(boot_configs, system))
-        checks += check_mfrc522(spi_bus, spi_device, reset_pin, dev_dir=dev_dir, access=access, system=system)
+        boot = check_spi_boot_config(boot_configs, system)
+        checks.append(boot)
+        checks += check_mfrc522(spi_bus, spi_device, reset_pin, dev_dir=dev_dir, access=access, system=system,
+                                spi_configured=boot.ok)
     elif reader_type == "pn532":
         checks.append(check_serial_console(port, cmdlines, system))
         checks += check_pn532(port, baudrate, access=access, system=system)
@@ -328,10 +330,13 @@ def _node(name: str, path: str, access: Callable[[str, int], bool], enable: str,
 
 
 def check_mfrc522(spi_bus: int, spi_device: int, reset_pin: int, *, dev_dir: str = "/dev",
-                  access: Callable[[str, int], bool] = os.access, system: System | None = None) -> list[Check]:
+                  access: Callable[[str, int], bool] = os.access, system: System | None = None,
+                  spi_configured: bool = False) -> list[Check]:
+    """``spi_configured``: the boot config already turns SPI on (then only a reboot is missing)."""
     path = os.path.join(dev_dir, f"spidev{spi_bus}.{spi_device}")
     system = system or System.detect()
-    enable = "enable SPI: " + system.enable_spi()
+    enable = ("SPI is on in the boot config but not loaded yet: reboot (sudo reboot)" if spi_configured
+              else "enable SPI: " + system.enable_spi())
     if os.path.isdir(dev_dir):
         others = sorted(n for n in os.listdir(dev_dir) if n.startswith("spidev"))
         if others and not os.path.exists(path):

@@ -91,9 +91,9 @@ done
 if [ "$ACTION" = uninstall ]; then
     echo "== removing the service (saved games stay in $STATE)"
     if [ -f "$ROOT$UNIT" ] || [ -d "$ROOT$DROPINS" ]; then
-        change "disable and stop munchkin-table.service" sh -c 'systemctl disable --now munchkin-table.service 2>/dev/null || true'
+        change "disable and stop munchkin-table.service" sh -c 'systemctl disable --now munchkin-table.service 2>/dev/null || systemctl disable munchkin-table.service 2>/dev/null || true'
         change "remove $UNIT and $DROPINS" rm -rf "$ROOT$UNIT" "$ROOT$DROPINS"
-        change "reload systemd" systemctl daemon-reload
+        systemd_running && change "reload systemd" systemctl daemon-reload
     fi
     echo "done: $CHANGES change(s)"
     exit 0
@@ -116,10 +116,11 @@ if [ "$PI_OS" = 1 ]; then
 fi
 missing=""
 for p in $PACKAGES; do installed "$p" || missing="$missing $p"; done
-if [ -n "$missing" ] || { [ "$PI_OS" = 0 ] && ! installed python3-spidev; }; then
+compiler() { installed gcc && installed libc6-dev && installed python3-dev; }
+if [ -n "$missing" ] || { [ "$PI_OS" = 0 ] && ! installed python3-spidev && ! compiler; }; then
     [ "$DRY" = 1 ] || apt-get update -qq || could_not "refresh the package lists (apt-get update failed)"
 fi
-if [ "$PI_OS" = 0 ] && ! installed python3-spidev; then
+if [ "$PI_OS" = 0 ] && ! installed python3-spidev && ! compiler; then
     # spidev has no wheel: the distribution's build, else pip builds it with a compiler.
     if has_candidate python3-spidev; then
         missing="$missing python3-spidev"
@@ -284,7 +285,8 @@ elif [ -f "$ROOT$DROPINS/web.conf" ]; then
     change "remove $DROPINS/web.conf (the web view is off in $CONFIG)" rm -f "$ROOT$DROPINS/web.conf"
 fi
 unit_changed=$((CHANGES - before))
-if [ "$unit_changed" -gt 0 ]; then change "reload systemd" systemctl daemon-reload; fi
+# Without a running systemd (a chroot, an image) there is nothing to reload: it reads the units at boot.
+if [ "$unit_changed" -gt 0 ] && systemd_running; then change "reload systemd" systemctl daemon-reload; fi
 systemctl is-enabled --quiet munchkin-table.service 2>/dev/null \
     || change "enable munchkin-table.service" systemctl enable --quiet munchkin-table.service
 # The table takes the screen: boot to the console, not a desktop session.

@@ -212,6 +212,8 @@ def test_without_python3_spidev_the_installer_brings_a_compiler(tmp_path: Path) 
     installed = (root / ".stub" / "dpkg").read_text().split()
     assert {"gcc", "libc6-dev", "python3-dev"} <= set(installed) and "python3-spidev" not in installed
     assert "pip builds spidev" in out.stdout
+    again, log = install(tmp_path, src, root, candidates="")
+    assert "nothing to change" in again.stdout and not any(line.startswith("apt-get") for line in log)
 
 
 @needs_tools
@@ -261,6 +263,7 @@ def test_dry_run_prints_every_change_and_makes_none(tmp_path: Path, pi_os: bool)
 @needs_tools
 def test_the_web_dropin_follows_the_config(tmp_path: Path) -> None:
     src, root = make_source(tmp_path), make_root(tmp_path, pi_os=False)
+    (root / "run/systemd/system").mkdir(parents=True)      # a booted system: units are reloaded
     install(tmp_path, src, root)
     assert not dropin(root, "web.conf").exists()
     config = root / "etc/munchkin-table/config.toml"
@@ -337,6 +340,7 @@ def test_the_installed_unit_with_its_dropins_verifies_with_exposure_2_0_or_lower
 @needs_tools
 def test_uninstall_removes_the_unit_and_its_dropins_and_keeps_the_games(tmp_path: Path) -> None:
     src, root = make_source(tmp_path), make_root(tmp_path, pi_os=False)
+    (root / "run/systemd/system").mkdir(parents=True)
     install(tmp_path, src, root)
     (root / "var/lib/munchkin-table/journal.sqlite").write_text("a game")
     out, log = install(tmp_path, src, root, "--uninstall")
@@ -344,3 +348,20 @@ def test_uninstall_removes_the_unit_and_its_dropins_and_keeps_the_games(tmp_path
     assert not (root / "etc/systemd/system/munchkin-table.service.d").exists()
     assert "systemctl disable --now munchkin-table.service" in log and "systemctl daemon-reload" in log
     assert (root / "var/lib/munchkin-table/journal.sqlite").read_text() == "a game"
+
+
+@needs_tools
+def test_without_a_running_systemd_nothing_is_reloaded_or_started(tmp_path: Path) -> None:
+    src, root = make_source(tmp_path), make_root(tmp_path, pi_os=False)
+    out, log = install(tmp_path, src, root)
+    assert "systemctl enable --quiet munchkin-table.service" in log
+    assert not any(line in ("systemctl daemon-reload", "systemctl restart munchkin-table.service") for line in log)
+    assert "the service starts at the next boot" in out.stdout
+
+
+@needs_tools
+def test_on_a_booted_system_the_service_is_started_once(tmp_path: Path) -> None:
+    src, root = make_source(tmp_path), make_root(tmp_path, pi_os=False)
+    (root / "run/systemd/system").mkdir(parents=True)
+    _, log = install(tmp_path, src, root)
+    assert "systemctl daemon-reload" in log and "systemctl restart munchkin-table.service" in log

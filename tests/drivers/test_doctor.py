@@ -280,3 +280,10 @@ def test_a_virtual_environment_without_system_packages_is_told_to_use_pip():
     assert own.install_module("lgpio") == "/home/me/munchkin/.venv/bin/python -m pip install lgpio"
     assert own.install_module("spidev") == ("sudo apt-get install gcc python3-dev && "
                                             "/home/me/munchkin/.venv/bin/python -m pip install spidev")
+
+
+def test_spi_on_in_the_boot_config_but_no_device_asks_for_a_reboot(dev, tmp_path, boot):
+    checks = by_name(run_checks("mfrc522", state_dir=str(tmp_path), dev_dir=str(dev), **{**on_pi(boot), "system": DEBIAN}))
+    assert checks["SPI in the boot config"].ok
+    assert not checks["SPI enabled"].ok and checks["SPI enabled"].fix.endswith("reboot (sudo reboot)")
+    assert "dtparam" not in checks["SPI enabled"].fix
