@@ -1,6 +1,6 @@
 """Guided enrollment: walk the deck copy by copy and bind each tapped tag to the card asked for.
 
-Pure logic, no pygame and no drivers: ``table/enroll.py`` puts it on screen. The session
+Pure logic, no pygame and no drivers: ``table/enroll.py`` and ``table/screens/enroll.py`` put it on screen. The session
 asks for one physical copy at a time ("tap Plutonium Dragon — 37 of 174"), in a fixed
 order: the six player tokens first (they are needed before any game), then every card of
 the catalog in catalog order, each copy counted.

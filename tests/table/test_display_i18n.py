@@ -54,8 +54,8 @@ def test_every_template_is_translated_with_the_same_placeholders(lang: str) -> N
 def test_screen_strings_in_the_code_are_all_in_the_catalogs() -> None:
     root = Path(i18n.__file__).parent
     used = set()
-    for name in ("display.py", "view.py"):
-        used |= set(re.findall(r'\b_\("((?:[^"\\]|\\.)+)"\)', (root / name).read_text(encoding="utf-8")))
+    for path in [root / "display.py", root / "view.py", *sorted((root / "screens").glob("*.py"))]:
+        used |= set(re.findall(r'\b_\("((?:[^"\\]|\\.)+)"\)', path.read_text(encoding="utf-8")))
     for lang in ("es", "zh"):
         messages = i18n.parse_po(i18n.po_path(lang).read_text(encoding="utf-8"))
         missing = sorted(u for u in used if u not in messages)

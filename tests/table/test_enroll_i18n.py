@@ -16,6 +16,7 @@ from table import enroll as table_enroll
 from table import i18n
 from table.config import parse_config
 from table.enroll import EnrollApp
+from table.screens import enroll as enroll_screen
 
 SIZES = [(800, 480), (1920, 1080), (720, 1280)]
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
@@ -36,7 +37,7 @@ def uid(n: int) -> str:
 def screen_strings() -> set[str]:
     """Every sentence and word the wizard can put on screen, as written in the code."""
     found: set[str] = set()
-    for module in (cards_enroll, table_enroll):
+    for module in (cards_enroll, table_enroll, enroll_screen):
         source = Path(module.__file__).read_text(encoding="utf-8")
         found |= {a + b for a, b in SAY.findall(source)}
         found |= set(GETTEXT.findall(source))

@@ -1,0 +1,13 @@
+"""The table's screens, one module each, drawn by ``table.display.Display``.
+
+- ``kit``: colours, fitted text (``Painter``), panels and the die, shared by every screen
+- ``bars``: the top bar, message line, soft keys and simulator strip around every screen
+- ``setup``, ``table``, ``combat``, ``run_away``, ``game_over``: the body of each phase
+- ``menus``: the prompt banner and the card and player menus drawn over the body
+- ``enroll``: the enrollment wizard's screen
+
+A screen is a module of functions taking the Display first (``draw_setup(d, view, body)``):
+it draws with ``d.t`` / ``d.painter`` into ``d.window`` and records its panels in ``d.panels``
+and its touch targets in ``d.hits``. This package imports no pygame itself, so importing a
+screen module is what brings pygame in.
+"""
