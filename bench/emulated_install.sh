@@ -121,7 +121,7 @@ doctor() {
     cat "$LOG/doctor.out"
     grep -q "^\[ok\] config:" "$LOG/doctor.out" && ! grep -q Traceback "$LOG/doctor.out"
 }
-go_test() { in_root sh -c 'cd /root/munchkin-table && ./go test -q -p no:cacheprovider'; }
+go_test() { in_root sh -c 'cd /root/munchkin-table && ./go test -o addopts= -q -p no:cacheprovider'; }
 
 echo "emulated install of $SRC on Debian $SUITE arm64 ($(qemu-aarch64-static --version | head -n 1))"
 [ -d "$BASE" ] || step "debootstrap Debian $SUITE arm64" debootstrap_base
@@ -141,7 +141,7 @@ echo
 echo "== emulated install: Debian $SUITE arm64 under qemu-user"
 echo "$RESULTS" | sed '/^$/d'
 grep -h "exposure level" "$LOG"/*.log 2>/dev/null | sed 's/^/   /' || true
-grep -hE "^[0-9]+ passed|passed|failed" "$LOG"/-go-test*.log 2>/dev/null | tail -n 1 | sed 's|^|   ./go test: |' || true
+grep -hE "[0-9]+ (passed|failed)" "$LOG"/-*go-test*.log 2>/dev/null | tail -n 1 | sed 's|^|   ./go test: |' || true
 grep -hE "^\[(ok|FAIL)\]" "$LOG/doctor.out" 2>/dev/null | sed 's/^/   doctor: /' || true
 echo "$FAILED step(s) failed"
 [ "$FAILED" = 0 ]

@@ -34,7 +34,8 @@ class Check:
         return line if self.ok or not self.fix else f"{line}\n       fix: {self.fix}"
 
 
-BOOT_CONFIGS = ("/boot/firmware/config.txt", "/boot/config.txt")  # Bookworm and later, then older Pi OS
+PI_BOOT_CONFIGS = ("/boot/firmware/config.txt", "/boot/config.txt")  # Bookworm and later, then older Pi OS
+BOOT_CONFIGS = PI_BOOT_CONFIGS   # where the checks read it (tests point it elsewhere)
 CMDLINES = ("/boot/firmware/cmdline.txt", "/boot/cmdline.txt")
 # the Pi's own UARTs; a console on one of them talks over a PN532 wired to it
 PI_UARTS = ("serial0", "serial1", "ttyAMA0", "ttyAMA10", "ttyS0")
@@ -84,7 +85,7 @@ class System:
 
     pi_os: bool = False
     raspi_config: bool = False
-    boot_config: str = BOOT_CONFIGS[0]
+    boot_config: str = PI_BOOT_CONFIGS[0]
     python: str = field(default_factory=lambda: sys.executable)
     user: str = field(default_factory=_current_user)
     installer: str = str(Path(__file__).resolve().parents[1] / "systemd" / "install-pi.sh")
@@ -94,7 +95,7 @@ class System:
     @classmethod
     def detect(cls, root: str = "/") -> System:
         base = Path(root)
-        boot = next((p for p in BOOT_CONFIGS if (base / p.lstrip("/")).is_file()), BOOT_CONFIGS[0])
+        boot = next((p for p in PI_BOOT_CONFIGS if (base / p.lstrip("/")).is_file()), PI_BOOT_CONFIGS[0])
         return cls(pi_os=_is_pi_os(base), raspi_config=shutil.which("raspi-config") is not None, boot_config=boot,
                    system_site=_sees_system_site(), pip_sudo=not os.access(sys.prefix, os.W_OK))
 
@@ -175,8 +176,8 @@ def run_checks(
     pin_factory: Any = None,
     dev_dir: str = "/dev",
     access: Callable[[str, int], bool] = os.access,
-    boot_configs: Sequence[str] = BOOT_CONFIGS,
-    cmdlines: Sequence[str] = CMDLINES,
+    boot_configs: Sequence[str] | None = None,
+    cmdlines: Sequence[str] | None = None,
     groups: Iterable[str] | None = None,
     group_exists: Callable[[str], bool] | None = None,
     system: System | None = None,
@@ -225,9 +226,10 @@ def _first_readable(paths: Sequence[str]) -> tuple[str | None, str, str | None]:
     return None, "", None
 
 
-def check_spi_boot_config(paths: Sequence[str] = BOOT_CONFIGS, system: System | None = None) -> Check:
+def check_spi_boot_config(paths: Sequence[str] | None = None, system: System | None = None) -> Check:
     """``dtparam=spi=on`` (or an spi0 overlay) in the boot config, the last setting winning."""
     name = "SPI in the boot config"
+    paths = BOOT_CONFIGS if paths is None else paths
     system = system or System.detect()
     path, text, error = _first_readable(paths)
     if path is None:
@@ -253,9 +255,10 @@ def check_spi_boot_config(paths: Sequence[str] = BOOT_CONFIGS, system: System | 
     return Check(name, False, detail, System(**{**system.__dict__, "boot_config": path}).enable_spi())
 
 
-def check_serial_console(port: str, paths: Sequence[str] = CMDLINES, system: System | None = None) -> Check:
+def check_serial_console(port: str, paths: Sequence[str] | None = None, system: System | None = None) -> Check:
     """No ``console=`` on the UART the PN532 is wired to (the kernel would talk over it)."""
     name = "serial console off"
+    paths = CMDLINES if paths is None else paths
     device = os.path.basename(port)
     system = system or System.detect()
     if device not in PI_UARTS:

@@ -365,3 +365,17 @@ def test_on_a_booted_system_the_service_is_started_once(tmp_path: Path) -> None:
     (root / "run/systemd/system").mkdir(parents=True)
     _, log = install(tmp_path, src, root)
     assert "systemctl daemon-reload" in log and "systemctl restart munchkin-table.service" in log
+
+
+def test_an_installed_boxs_config_does_not_leak_into_the_tests(tmp_path: Path) -> None:
+    """./go test on the box itself: /etc/munchkin-table/config.toml names the box's reader and state."""
+    import sys
+
+    config = tmp_path / "config.toml"
+    config.write_text('[display]\nlanguage = "es"\n')
+    probe = "from table.config import load_config; print(load_config(None).display.language)"
+    own = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT,
+                         env={**os.environ, "MUNCHKIN_SYSTEM_CONFIG": str(config)})
+    assert own.stdout.strip() == "es", own.stderr
+    isolated = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, env=dict(os.environ))
+    assert isolated.stdout.strip() == "en", isolated.stderr

@@ -19,6 +19,13 @@ def found(module):
     return True
 
 
+@pytest.fixture(autouse=True)
+def _no_boot_files_of_this_machine(tmp_path, monkeypatch):
+    """The machine's own /boot (a Pi's, or an installed root's) must not leak into a test."""
+    monkeypatch.setattr("drivers.doctor.BOOT_CONFIGS", (str(tmp_path / "no-boot" / "config.txt"),))
+    monkeypatch.setattr("drivers.doctor.CMDLINES", (str(tmp_path / "no-boot" / "cmdline.txt"),))
+
+
 @pytest.fixture
 def dev(tmp_path):
     d = tmp_path / "dev"
