@@ -33,7 +33,7 @@ if ! grep -qs enabled /proc/sys/fs/binfmt_misc/qemu-aarch64; then
     grep -qs enabled /proc/sys/fs/binfmt_misc/qemu-aarch64 \
         || die "qemu-aarch64 is not registered with binfmt_misc (update-binfmts --enable qemu-aarch64 failed)"
 fi
-mkdir -p "$WORK" "$LOG"
+rm -rf "$LOG" && mkdir -p "$WORK" "$LOG"
 
 # step NAME COMMAND...: run, time, log, record pass/fail.
 step() {
