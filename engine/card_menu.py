@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from engine import commands as c
 from engine.cards import Catalog, CardDef, Kind
-from engine.effects import items_of, remove_item
+from engine.effects import items_of, lose_headgear_chicken, remove_item
 from engine.flow import acting, card_of, end_combat, holder_of, other_player, phase_name, refuse
 from engine.items import BIG_LIMIT
 from engine.results import Event, RejectCode
-from engine.state import GameState, Phase, Player
+from engine.state import GameState, Phase, Player, Promise
 from engine.strength import big_problem, restriction_problem, slot_problem
 
 
@@ -21,6 +21,9 @@ def do_use(state: GameState, cmd: c.UseCard, catalog: Catalog, events: list[Even
         where = f"it belongs to {holder.name}" if holder else "it is not in play"
         raise refuse(RejectCode.NOT_IN_HAND, f"{player.name} cannot {cmd.action} {card.name}: {where}")
     fighting = state.phase in (Phase.COMBAT, Phase.RUN_AWAY)
+    if cmd.action == "promise":
+        promise_item(state, player, card, cmd, catalog, events)
+        return
     if cmd.action in ("equip", "unequip", "give") and fighting:
         raise refuse(RejectCode.WRONG_PHASE, f"cannot {cmd.action} {card.name} during {phase_name(state.phase)}; "
                                              f"equipment is fixed until the fight is over")
@@ -49,11 +52,7 @@ def do_use(state: GameState, cmd: c.UseCard, catalog: Catalog, events: list[Even
         big = big_problem(card, receiver, catalog)
         if big:
             raise refuse(RejectCode.ILLEGAL_PLAY, big)
-        remove_item(player, card.id)
-        if restriction_problem(card, receiver) or slot_problem(card, receiver, catalog):
-            receiver.carried.append(card.id)
-        else:
-            receiver.equipped.append(card.id)
+        hand_over(player, receiver, card, catalog)
         events.append(Event("ItemGiven", {"player": player.id, "to": receiver.id, "card": card.id}))
     elif cmd.action == "escape":
         escape_by_discarding(state, player, card, catalog, events)
@@ -63,6 +62,8 @@ def do_use(state: GameState, cmd: c.UseCard, catalog: Catalog, events: list[Even
                                                  f"an item that escapes a monster is used with 'escape'")
         if card.id == "cheat":
             player.cheat_on = None
+        if card.big and card.id in items_of(player):
+            player.big_discarded_turn = state.turn
         remove_item(player, card.id)
         for pile in (player.races, player.classes, player.curses, player.specials):
             if card.id in pile:
@@ -74,7 +75,85 @@ def do_use(state: GameState, cmd: c.UseCard, catalog: Catalog, events: list[Even
         events.append(Event("CardDiscarded", {"player": player.id, "card": card.id}))
     else:
         raise refuse(RejectCode.ILLEGAL_PLAY,
-                     f"cannot {cmd.action} {card.name}; allowed: equip, unequip, discard, give, escape")
+                     f"cannot {cmd.action} {card.name}; allowed: equip, unequip, discard, give, promise, escape")
+
+
+def hand_over(giver: Player, receiver: Player, card: CardDef, catalog: Catalog) -> None:
+    """``card`` goes from ``giver``'s table to ``receiver``'s: worn if it fits and may be used, else carried."""
+    remove_item(giver, card.id)
+    if restriction_problem(card, receiver) or slot_problem(card, receiver, catalog):
+        receiver.carried.append(card.id)
+    else:
+        receiver.equipped.append(card.id)
+
+
+def promise_item(state: GameState, player: Player, card: CardDef, cmd: c.UseCard, catalog: Catalog,
+                 events: list[Event]) -> None:
+    """A bribe: an item on the table promised to a player for their help, handed over if the fight is won."""
+    combat = state.combat
+    if state.phase is not Phase.COMBAT or combat is None:
+        raise refuse(RejectCode.WRONG_PHASE, f"{card.name} is promised to a helper during a combat; "
+                                             f"outside a combat it is simply given")
+    if player.id != combat.fighters[0]:
+        raise refuse(RejectCode.NOT_YOUR_TURN, f"only {state.player(combat.fighters[0]).name}, who asks for help, "
+                                               f"promises items for it")
+    if card.id not in items_of(player):
+        raise refuse(RejectCode.ILLEGAL_PLAY, f"only items on the table can be promised, not {card.name}")
+    receiver = other_player(state, cmd, player, f"promise {card.name} to whom? tap the helper's token")
+    if any(p.card == card.id and p.giver == player.id for p in combat.promises):
+        raise refuse(RejectCode.ILLEGAL_PLAY, f"{card.name} is already promised")
+    combat.promises.append(Promise(player.id, card.id, receiver.id))
+    events.append(Event("ItemPromised", {"player": player.id, "to": receiver.id, "card": card.id}))
+
+
+def keep_promises(state: GameState, catalog: Catalog, events: list[Event]) -> None:
+    """The fight is won: each item promised to the player who helped changes hands."""
+    combat = state.combat
+    if combat is None:
+        return
+    for promise in combat.promises:
+        if promise.receiver != combat.helper or not state.has_player(promise.giver):
+            continue
+        giver, receiver = state.player(promise.giver), state.player(promise.receiver)
+        if promise.card not in items_of(giver) or not receiver.alive:
+            continue
+        hand_over(giver, receiver, catalog[promise.card], catalog)
+        events.append(Event("ItemGiven", {"player": giver.id, "to": receiver.id, "card": promise.card,
+                                          "promised": True}))
+
+
+def big_item_receivers(state: GameState, player: Player, card: CardDef, catalog: Catalog) -> list[str]:
+    """Who takes a Big item ``player`` can no longer carry: the lowest-level living players who can carry it."""
+    able = [p for p in state.players if p.id != player.id and p.alive and big_problem(card, p, catalog) is None]
+    if not able:
+        return []
+    lowest = min(p.level for p in able)
+    return [p.id for p in able if p.level == lowest]
+
+
+def give_up_big_item(state: GameState, cmd: c.LoseItem, player: Player, card: CardDef, catalog: Catalog,
+                     events: list[Event]) -> None:
+    """An item ``player`` can no longer carry goes to the lowest-level player (or is sold on their own
+    turn, through the sales basket); it is discarded only when nobody could carry it."""
+    receivers = big_item_receivers(state, player, card, catalog)
+    if not receivers:
+        remove_item(player, card.id)
+        events.append(Event("ItemsLost", {"player": player.id, "cards": [card.id], "source": BIG_LIMIT}))
+        return
+    if cmd.target:
+        if cmd.target not in receivers:
+            names = ", ".join(state.player(r).name for r in receivers)
+            raise refuse(RejectCode.ILLEGAL_TARGET, f"{card.name} goes to the lowest-level player: {names}")
+        receiver = state.player(cmd.target)
+    elif len(receivers) == 1:
+        receiver = state.player(receivers[0])
+    else:
+        names = ", ".join(state.player(r).name for r in receivers)
+        raise refuse(RejectCode.ILLEGAL_TARGET, f"{card.name} goes to one of the lowest-level players ({names}): "
+                                                f"tap their token")
+    hand_over(player, receiver, card, catalog)
+    events.append(Event("ItemGiven", {"player": player.id, "to": receiver.id, "card": card.id,
+                                      "source": BIG_LIMIT}))
 
 
 def escape_by_discarding(state: GameState, player: Player, card: CardDef, catalog: Catalog,
@@ -129,12 +208,17 @@ def do_lose_item(state: GameState, cmd: c.LoseItem, catalog: Catalog, events: li
                                                  f"tap an item {player.name} has ({loss.kind})")
         if loss.kind == "big" and not card.big or loss.kind == "small" and card.big:
             raise refuse(RejectCode.ILLEGAL_TARGET, f"{card.name} is not a {loss.kind} item; tap a {loss.kind} item")
-        remove_item(player, card.id)
-        events.append(Event("ItemsLost", {"player": player.id, "cards": [card.id], "source": loss.source}))
-        loss.count -= 1
-        loss.lost_gold += card.gold or 0
-        done = loss.count <= 0 or not items_of(player) or (loss.gold and loss.lost_gold >= loss.gold)
-        if done:
-            state.pending_loss = None
+        if loss.source == BIG_LIMIT:
+            give_up_big_item(state, cmd, player, card, catalog, events)
+            # apply's check of the Big-item limit settles or renews the request
+        else:
+            lose_headgear_chicken(player, [card.id], catalog, events)
+            remove_item(player, card.id)
+            events.append(Event("ItemsLost", {"player": player.id, "cards": [card.id], "source": loss.source}))
+            loss.count -= 1
+            loss.lost_gold += card.gold or 0
+            done = loss.count <= 0 or not items_of(player) or (loss.gold and loss.lost_gold >= loss.gold)
+            if done:
+                state.pending_loss = None
     if state.pending_loss is None and state.phase is Phase.RUN_AWAY and state.flight and not state.flight.pending:
         end_combat(state, events, how="ran away")

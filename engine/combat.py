@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine import commands as c
+from engine.card_menu import keep_promises
 from engine.cards import Catalog
 from engine.flow import (check_winners, combat_of, end_combat, monster_treasures, refuse, require_active,
                          require_no_pending_loss, require_phase, set_level)
@@ -76,6 +77,16 @@ def do_resolve(state: GameState, cmd: c.ResolveCombat, catalog: Catalog, events:
     resolve(state, catalog, events)
 
 
+def do_reopen_window(state: GameState, cmd: c.ReopenWindow, catalog: Catalog, events: list[Event]) -> None:
+    require_phase(state, "reopen the interference window", Phase.COMBAT)
+    combat = combat_of(state)
+    if combat.window_until is None:
+        raise refuse(RejectCode.ILLEGAL_PLAY, "no interference window to reopen: the fight is not won yet")
+    seconds = state.ruleset.interference_seconds
+    combat.window_until = cmd.at + seconds
+    events.append(Event("WindowReopened", {"until": combat.window_until, "seconds": seconds}))
+
+
 def resolve(state: GameState, catalog: Catalog, events: list[Event]) -> None:
     """The players killed every monster: levels, treasure, and perhaps the win."""
     combat = combat_of(state)
@@ -105,5 +116,6 @@ def resolve(state: GameState, catalog: Catalog, events: list[Event]) -> None:
     events.append(Event("MonstersKilled", {"player": active.id, "monsters": [m.card for m in combat.monsters],
                                            "levels": levels, "treasures": treasures,
                                            "face_up": helper is not None}))
+    keep_promises(state, catalog, events)
     end_combat(state, events, how="kill")
     check_winners(state, events)

@@ -28,6 +28,12 @@ class Join(Command):
 
 
 @dataclass(frozen=True, kw_only=True)
+class Rename(Command):
+    """During setup, a joined player takes another name (picked from names the table has seen)."""
+    name_: str
+
+
+@dataclass(frozen=True, kw_only=True)
 class Leave(Command):
     """A player leaves the game (from setup, or mid-game from their menu)."""
 
@@ -60,7 +66,7 @@ class PlayCard(Command):
 
 @dataclass(frozen=True, kw_only=True)
 class UseCard(Command):
-    """A card menu action on a card in play: equip, unequip, discard, sell, give."""
+    """A card menu action on a card in play: equip, unequip, discard, give, promise (to a helper), escape."""
     card: str
     action: str
     target: str = ""
@@ -83,14 +89,21 @@ class ResolveCombat(Command):
 
 
 @dataclass(frozen=True, kw_only=True)
+class ReopenWindow(Command):
+    """UNDO brought back a fight whose interference window had run: it opens again, in full."""
+
+
+@dataclass(frozen=True, kw_only=True)
 class RunAway(Command):
     pass
 
 
 @dataclass(frozen=True, kw_only=True)
 class Roll(Command):
-    """ROLL: the die for a run away. ``forced`` is a simulated die (``die N``)."""
+    """ROLL: the die for a run away. ``forced`` is a simulated die (``die N``); ``monster`` picks which
+    monster the roll is against (the fleeing players choose the order); -1: the next in line."""
     forced: int | None = None
+    monster: int = -1
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -121,8 +134,12 @@ class UseAbility(Command):
 
 @dataclass(frozen=True, kw_only=True)
 class LoseItem(Command):
-    """The player tapped the item to lose, as the screen asked; empty card: the rest from the hand."""
+    """The player tapped the item to lose, as the screen asked; empty card: the rest from the hand.
+
+    An item the player can no longer carry goes to the lowest-level player: ``target`` picks one
+    where several are tied."""
     card: str = ""
+    target: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -139,7 +156,8 @@ class AdjustLevel(Command):
 COMMANDS: dict[str, type[Command]] = {
     cls.__name__: cls
     for cls in (Join, Leave, ChooseFirstPlayer, StartGame, PlayCard, UseCard, AddHelper, Fight,
-                ResolveCombat, RunAway, Roll, EndPhase, SetSex, AdjustLevel, Sell, UseAbility, LoseItem)
+                ResolveCombat, ReopenWindow, RunAway, Roll, EndPhase, SetSex, AdjustLevel, Sell, UseAbility, LoseItem,
+                Rename)
 }
 
 

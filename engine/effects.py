@@ -138,8 +138,23 @@ def remove_item(player: Player, card_id: str) -> None:
         player.cheat_on = None
 
 
-def _items_where(player: Player, catalog: Catalog, keep: Callable[[str], bool]) -> list[str]:
+CHICKEN = "curse-chicken-on-your-head"
+
+
+def lose_headgear_chicken(player: Player, lost: Iterable[str], catalog: Catalog, events: list[Event]) -> None:
+    """Chicken on Your Head goes with the headgear: a curse or bad stuff that takes the worn headgear
+    takes the chicken too. Call before the items leave ``player``."""
+    if CHICKEN not in player.curses:
+        return
+    if any(c in player.equipped and catalog[c].slot is Slot.HEADGEAR for c in lost):
+        player.curses.remove(CHICKEN)
+        events.append(Event("CurseRemoved", {"player": player.id, "card": CHICKEN, "why": "headgear lost"}))
+
+
+def _items_where(player: Player, catalog: Catalog, keep: Callable[[str], bool], events: list[Event] | None = None) -> list[str]:
     lost = [c for c in items_of(player) if not keep(c)]
+    if events is not None:
+        lose_headgear_chicken(player, lost, catalog, events)
     for card_id in lost:
         remove_item(player, card_id)
     return lost
@@ -194,8 +209,8 @@ def apply_effects(state: GameState, player: Player, effects: Iterable[Effect], c
         if op == "lose-levels":
             lose_levels(state, player, int(effect.get("n", 1)), events)
         elif op == "lose-levels-vs":
-            from engine.strength import traits
-            if effect.get("trait") in traits(player):
+            from engine.strength import disadvantage_traits
+            if effect.get("trait") in disadvantage_traits(player):
                 lose_levels(state, player, int(effect.get("n")), events)
         elif op == "set-level":
             lose_levels(state, player, player.level - int(effect.get("level")), events)
@@ -221,21 +236,22 @@ def apply_effects(state: GameState, player: Player, effects: Iterable[Effect], c
         elif op == "lose-slot":          # "the armor you are wearing": a carried spare stays
             slot = Slot(effect.get("slot"))
             _lost(events, player, _items_where(
-                player, catalog, lambda c: not (c in player.equipped and catalog[c].slot is slot)), source)
+                player, catalog, lambda c: not (c in player.equipped and catalog[c].slot is slot), events), source)
         elif op == "lose-slot-or-levels":
             slot = Slot(effect.get("slot"))
-            lost = _items_where(player, catalog, lambda c: not (c in player.equipped and catalog[c].slot is slot))
+            lost = _items_where(player, catalog, lambda c: not (c in player.equipped and catalog[c].slot is slot), events)
             if lost:
                 _lost(events, player, lost, source)
             else:
                 lose_levels(state, player, int(effect.get("n")), events)
         elif op == "lose-big-items":
-            _lost(events, player, _items_where(player, catalog, lambda c: not catalog[c].big), source)
+            _lost(events, player, _items_where(player, catalog, lambda c: not catalog[c].big, events), source)
         elif op == "lose-all-items":
-            _lost(events, player, _items_where(player, catalog, lambda c: False), source)
+            _lost(events, player, _items_where(player, catalog, lambda c: False, events), source)
         elif op == "lose-best-item":
             best = best_item(player, catalog)
             if best is not None:
+                lose_headgear_chicken(player, [best], catalog, events)
                 remove_item(player, best)
                 _lost(events, player, [best], source)
         elif op in ("choose-item", "lose-items-worth", "roll-lose-items"):

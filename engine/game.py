@@ -17,15 +17,15 @@ from engine import commands as c
 from engine.abilities import do_use_ability
 from engine.card_menu import do_lose_item, do_use
 from engine.cards import Catalog
-from engine.combat import do_add_helper, do_fight, do_resolve
+from engine.combat import do_add_helper, do_fight, do_reopen_window, do_resolve
 from engine.flow import acting, combat_of, refuse, set_level
-from engine.items import enforce_big_limit
+from engine.items import enforce_big_limit, settle_equipment
 from engine.plays import do_play
 from engine.results import Accepted, Event, Refusal, RejectCode, Rejected
 from engine.rules import Ruleset
 from engine.run_away import ESCAPE_ON, do_roll, do_run_away
 from engine.selling import do_sell
-from engine.setup import SEXES, do_choose_first, do_join, do_leave, do_start
+from engine.setup import SEXES, do_choose_first, do_join, do_leave, do_rename, do_start
 from engine.state import GameState, Phase
 from engine.strength import players_win
 from engine.turns import charity_receivers, do_end_phase, hand_limit
@@ -62,7 +62,7 @@ HANDLERS: dict[type[c.Command], Callable[..., None]] = {
     c.PlayCard: do_play, c.UseCard: do_use, c.AddHelper: do_add_helper, c.Fight: do_fight,
     c.ResolveCombat: do_resolve, c.RunAway: do_run_away, c.Roll: do_roll, c.EndPhase: do_end_phase,
     c.SetSex: do_set_sex, c.AdjustLevel: do_adjust_level, c.Sell: do_sell, c.UseAbility: do_use_ability,
-    c.LoseItem: do_lose_item,
+    c.LoseItem: do_lose_item, c.ReopenWindow: do_reopen_window, c.Rename: do_rename,
 }
 
 
@@ -78,6 +78,7 @@ def apply(state: GameState, cmd: c.Command, catalog: Catalog) -> Accepted | Reje
     try:
         handler(new, cmd, catalog, events)
         if new.phase is not Phase.SETUP:
+            settle_equipment(new, catalog, events)
             enforce_big_limit(new, catalog, events)
     except Refusal as refusal:
         return Rejected(refusal.code, refusal.message)
@@ -129,8 +130,8 @@ def legal_buttons(state: GameState, catalog: Catalog) -> dict[str, str]:
     elif phase is Phase.COMBAT:
         combat = combat_of(state)
         labels["help"] = "" if combat.helper else "Ask for help"
-        labels["run"] = "Run away"
         winning = players_win(state, combat, catalog)
+        labels["run"] = "" if winning else "Run away"        # running away is for a fight the players cannot win
         labels["next"] = "Fight!" if winning and combat.window_until is None else ""
     elif phase is Phase.RUN_AWAY:
         labels["roll"] = "Roll to flee"

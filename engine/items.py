@@ -11,7 +11,7 @@ from __future__ import annotations
 from engine.cards import Catalog
 from engine.results import Event
 from engine.state import GameState, PendingLoss, Player
-from engine.strength import big_limit
+from engine.strength import big_limit, restriction_problem, slot_problem
 
 BIG_LIMIT = "big-item-limit"
 
@@ -44,3 +44,27 @@ def enforce_big_limit(state: GameState, catalog: Catalog, events: list[Event]) -
             events.append(Event("ItemToLoseAsked", {"player": player.id, "kind": "big", "count": excess,
                                                     "gold": 0, "source": BIG_LIMIT}))
             return
+
+
+def settle_equipment(state: GameState, catalog: Catalog, events: list[Event]) -> None:
+    """An item its wearer can no longer use (Change Sex, a lost race or class, Cheat! gone) or that no
+    longer fits beside the rest is carried, not equipped: it gives no bonus and fills no slot."""
+    for player in state.players:
+        kept: list[str] = []
+        moved: list[tuple[str, str]] = []
+        for card_id in player.equipped:
+            card = catalog[card_id]
+            wearing = player.equipped
+            player.equipped = kept           # fit against the items kept so far
+            why = restriction_problem(card, player) or slot_problem(card, player, catalog)
+            player.equipped = wearing
+            if why is None:
+                kept.append(card_id)
+            else:
+                moved.append((card_id, why))
+        if moved:
+            player.equipped = kept
+            for card_id, why in moved:
+                player.carried.append(card_id)
+                events.append(Event("ItemCarried", {"player": player.id, "card": card_id, "why": why},
+                                    automatic=True))

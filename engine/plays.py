@@ -16,7 +16,7 @@ from engine.looting import is_loot, take_from_body
 from engine.one_shots import ONE_SHOTS, add_one_shot
 from engine.results import Event, RejectCode
 from engine.state import Combat, GameState, MonsterInPlay, PendingLoss, Phase, Player
-from engine.strength import big_problem, players_win, restriction_problem, slot_problem, traits
+from engine.strength import big_limit, big_problem, players_win, restriction_problem, slot_problem, traits
 
 
 def do_play(state: GameState, cmd: c.PlayCard, catalog: Catalog, events: list[Event]) -> None:
@@ -97,6 +97,10 @@ def play_curse(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player,
         victim, from_door = player, True
     else:
         raise refuse(RejectCode.ILLEGAL_TARGET, f"{card.name} needs a victim: tap a player's token")
+    if from_door:
+        # The door is kicked once a turn: the curse was the door's card, the turn moves on.
+        state.phase = Phase.LOOK_FOR_TROUBLE
+        events.append(Event("DoorClosed", {"player": player.id, "by": card.id}, automatic=True))
     if from_door and any(catalog[i].has_effect("curse-immunity-door") for i in victim.equipped):
         events.append(Event("CurseBlocked", {"card": card.id, "victim": victim.id,
                                              "by": "sandals-of-protection"}))
@@ -210,6 +214,10 @@ def play_item(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player, 
     big = big_problem(card, player, catalog)
     if big:
         raise refuse(RejectCode.ILLEGAL_PLAY, big)
+    if card.big and player.big_discarded_turn == state.turn and made_room(card, player, catalog):
+        raise refuse(RejectCode.ILLEGAL_PLAY,
+                     f"{player.name} discarded a Big item this turn: a Big item is not discarded to make room "
+                     f"for another (sell it, trade it, lose it or spend it on an ability)")
     why_not = restriction_problem(card, player) or slot_problem(card, player, catalog)
     if why_not is None:
         player.equipped.append(card.id)
@@ -217,6 +225,15 @@ def play_item(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player, 
     else:
         player.carried.append(card.id)
         events.append(Event("ItemCarried", {"player": player.id, "card": card.id, "why": why_not}))
+
+
+def made_room(card: CardDef, player: Player, catalog: Catalog) -> bool:
+    """Whether ``card`` fits only because a Big item left: with it back, ``player`` would be over the limit."""
+    limit = big_limit(player, catalog)
+    if limit is None:
+        return False
+    bigs = sum(1 for i in [*player.equipped, *player.carried] if catalog[i].big and i != player.cheat_on)
+    return bigs + 2 > limit
 
 
 def play_bonus_card(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player, catalog: Catalog,

@@ -9,7 +9,7 @@ from engine.flow import (combat_of, die_roll, end_combat, refuse, require_active
                          require_phase)
 from engine.results import Event, RejectCode
 from engine.state import Flight, GameState, MonsterInPlay, Phase, Player
-from engine.strength import run_away_bonus, traits
+from engine.strength import combat_totals, disadvantage_traits, players_win, run_away_bonus
 
 
 ESCAPE_ON = 5
@@ -19,7 +19,7 @@ def pursues(monster: CardDef, player: Player) -> bool:
     rule = monster.effect("no-pursuit")
     if rule is None:
         return True
-    if rule.get("unless") and rule.get("unless") in traits(player):
+    if rule.get("unless") and rule.get("unless") in disadvantage_traits(player):
         return True
     return player.level > int(rule.get("max_level"))
 
@@ -28,7 +28,7 @@ def auto_escapes(monster: CardDef, player: Player) -> bool:
     rule = monster.effect("auto-escape")
     if rule is None:
         return False
-    return not (rule.get("unless") and rule.get("unless") in traits(player))
+    return not (rule.get("unless") and rule.get("unless") in disadvantage_traits(player))
 
 
 def do_run_away(state: GameState, cmd: c.RunAway, catalog: Catalog, events: list[Event]) -> None:
@@ -36,6 +36,11 @@ def do_run_away(state: GameState, cmd: c.RunAway, catalog: Catalog, events: list
     require_active(state, cmd, "run away")
     require_no_pending_loss(state, "run away")
     combat = combat_of(state)
+    if players_win(state, combat, catalog):
+        players, monsters = combat_totals(state, combat, catalog)
+        raise refuse(RejectCode.ILLEGAL_PLAY,
+                     f"no need to run: the players win ({players} vs {monsters}); "
+                     f"running away is for a fight the players cannot win")
     combat.window_until = None
     state.flight = Flight(pending=[])
     state.phase = Phase.RUN_AWAY
@@ -88,6 +93,14 @@ def do_roll(state: GameState, cmd: c.Roll, catalog: Catalog, events: list[Event]
     if cmd.forced is not None and not 1 <= cmd.forced <= 6:
         raise refuse(RejectCode.ILLEGAL_PLAY, f"a die shows 1 to 6, not {cmd.forced}")
     flight = state.flight
+    if cmd.monster >= 0 and flight is not None and flight.pending:
+        roller = flight.pending[0][0]
+        entry = (roller, cmd.monster)
+        if entry not in flight.pending:
+            raise refuse(RejectCode.ILLEGAL_TARGET,
+                         f"{state.player(roller).name} has no roll left against that monster")
+        flight.pending.remove(entry)
+        flight.pending.insert(0, entry)        # the fleeing player chooses the order of the rolls
     if flight is not None and flight.pending and cannot_be_outrun(catalog, combat_of(state).monsters[flight.pending[0][1]]):
         take_automatic_catches(state, catalog, events)      # after a choice of item to lose: no die here
         return

@@ -73,4 +73,30 @@ def state_to_json(state: GameState, catalog: Catalog) -> dict[str, Any]:
         "looting": state.looting,
         "warnings": list(state.warnings),
         "ruleset": state.ruleset.to_dict(),
+        "prompt": standing_prompt_json(state),
     }
+
+
+def standing_prompt_json(state: GameState) -> dict[str, Any] | None:
+    """What the game itself waits for (``prompt`` in the state JSON), or None.
+
+    ``kind`` names the question, ``player`` who answers, ``card`` the card it is about and ``expects``
+    the answer: an ``item`` tap, a ``player-token`` (then an item), a ``monster`` card.
+    """
+    loss = state.pending_loss
+    if loss is not None:
+        return {"kind": "lose-item" if loss.source != "big-item-limit" else "give-up-big-item",
+                "player": loss.player, "card": loss.source if loss.source != "big-item-limit" else None,
+                "expects": "item", "item_kind": loss.kind, "count": loss.count}
+    loot = state.looting
+    if loot and loot.get("waiting") and loot.get("items"):
+        return {"kind": "loot", "player": loot["waiting"][0], "card": None, "expects": "player-token",
+                "body": loot["body"], "items": list(loot["items"])}
+    combat = state.combat
+    if combat is not None and state.phase is Phase.COMBAT:
+        if combat.wandering_pending:
+            return {"kind": "wandering-monster", "player": None, "card": "wandering-monster",
+                    "expects": "monster"}
+        if combat.illusion_pending >= 0:
+            return {"kind": "illusion", "player": None, "card": "illusion", "expects": "monster"}
+    return None

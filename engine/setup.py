@@ -30,6 +30,22 @@ def do_join(state: GameState, cmd: c.Join, catalog: Catalog, events: list[Event]
     events.append(Event("PlayerJoined", {"player": cmd.player, "seat": len(state.players)}))
 
 
+NAME_LENGTH = 24
+
+
+def do_rename(state: GameState, cmd: c.Rename, catalog: Catalog, events: list[Event]) -> None:
+    require_phase(state, "change a name", Phase.SETUP)
+    player = acting(state, cmd)
+    name = " ".join(cmd.name_.split())
+    if not name or len(name) > NAME_LENGTH:
+        raise refuse(RejectCode.ILLEGAL_PLAY, f"a name has 1 to {NAME_LENGTH} characters")
+    other = next((p for p in state.players if p.id != player.id and p.name.casefold() == name.casefold()), None)
+    if other is not None:
+        raise refuse(RejectCode.ILLEGAL_PLAY, f"another player is already called {name}")
+    player.name = name
+    events.append(Event("PlayerRenamed", {"player": player.id, "name": name}))
+
+
 def do_leave(state: GameState, cmd: c.Leave, catalog: Catalog, events: list[Event]) -> None:
     if state.phase is Phase.GAME_OVER:
         raise refuse(RejectCode.GAME_OVER, "the game is over")

@@ -38,6 +38,7 @@ class Player:
     cheat_on: str | None = None                              # the item Cheat! is attached to
     next_combat: list[str] = field(default_factory=list)     # curses that hit the next combat
     sold_double_turn: int = 0                                # halfling: turn of the double-price sale
+    big_discarded_turn: int = -1                             # turn a Big item was discarded from the table
 
     def in_play(self) -> list[str]:
         """Every card this player has on the table."""
@@ -62,6 +63,15 @@ class OneShot:
 
 
 @dataclass
+class Promise:
+    """An item promised to a player for their help: it changes hands when the fight is won."""
+
+    giver: str
+    card: str
+    receiver: str
+
+
+@dataclass
 class Combat:
     monsters: list[MonsterInPlay]
     fighters: list[str]
@@ -75,6 +85,7 @@ class Combat:
     backstabs: list[tuple[str, str]] = field(default_factory=list)  # (thief, victim)
     auto_escape: list[str] = field(default_factory=list)       # Instant Wall
     charmed_treasures: int = 0                                 # treasure of monsters charmed away
+    promises: list[Promise] = field(default_factory=list)      # items promised to a helper
 
     @property
     def helper(self) -> str | None:

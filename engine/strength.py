@@ -17,21 +17,36 @@ def traits(player: Player) -> set[str]:
     return found
 
 
+def disadvantage_traits(player: Player) -> set[str]:
+    """The traits that count against ``player``: Half-Breed with a single race (Super Munchkin with a
+    single class) gives that race's (class's) advantages without its disadvantages."""
+    found = traits(player)
+    if "half-breed" in player.specials and len(player.races) == 1:
+        found.discard(player.races[0])
+    if "super-munchkin" in player.specials and len(player.classes) == 1:
+        found.discard(player.classes[0])
+    return found
+
+
 def restriction_problem(card: CardDef, player: Player) -> str | None:
     """Why ``player`` may not use ``card``, or None if they may."""
     need = card.requires
     if not need or player.cheat_on == card.id:
         return None
-    have = traits(player)
     if need.startswith("not-"):
         banned = need[4:]
-        return f"{card.name} cannot be used by a {banned}" if banned in have else None
-    return None if need in have else f"{card.name} is for {need} only"
+        return f"{card.name} cannot be used by a {banned}" if banned in disadvantage_traits(player) else None
+    return None if need in traits(player) else f"{card.name} is for {need} only"
 
 
 def slot_problem(card: CardDef, player: Player, catalog: Catalog) -> str | None:
-    """Why ``card`` cannot be equipped beside what ``player`` already wears, or None."""
-    worn = [catalog[c] for c in player.equipped if c != card.id]
+    """Why ``card`` cannot be equipped beside what ``player`` already wears, or None.
+
+    An item with Cheat! on it is outside the limits: it may be worn beyond them and takes no room.
+    """
+    if player.cheat_on == card.id:
+        return None
+    worn = [catalog[c] for c in player.equipped if c != card.id and c != player.cheat_on]
     if card.slot in SINGLE_SLOTS:
         for other in worn:
             if other.slot is card.slot:
@@ -58,7 +73,8 @@ def big_problem(card: CardDef, player: Player, catalog: Catalog) -> str | None:
     if not card.big:
         return None
     limit = big_limit(player, catalog)
-    bigs = [catalog[i].name for i in [*player.equipped, *player.carried] if catalog[i].big and i != card.id]
+    bigs = [catalog[i].name for i in [*player.equipped, *player.carried]
+            if catalog[i].big and i != card.id and i != player.cheat_on]      # a Big item under Cheat! is free
     if limit is not None and len(bigs) >= limit:
         return f"{player.name} cannot carry {card.name}: already carrying the Big item {bigs[0]}"
     return None
@@ -113,9 +129,10 @@ def monster_strength(monster: MonsterInPlay, fighters: list[Player], catalog: Ca
     total = card.level or 0
     for enhancer in monster.enhancers:
         total += catalog[enhancer].bonus or 0
-    fighter_traits = set().union(*(traits(p) for p in fighters)) if fighters else set()
+    against = set().union(*(disadvantage_traits(p) for p in fighters)) if fighters else set()
+    favour = set().union(*(traits(p) for p in fighters)) if fighters else set()
     for mod in card.vs:
-        if mod.target in fighter_traits:
+        if mod.target in (against if mod.bonus > 0 else favour):
             total += mod.bonus
     return max(total, 1) if card.kind is Kind.MONSTER else total
 

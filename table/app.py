@@ -106,24 +106,31 @@ def run(config: Config, *, sim: bool) -> int:
     reader.start()
     buttons.start()
     picker = Picker()
+    web = None
 
     def view():  # type: ignore[no-untyped-def]
         v = build_view(ctl, entry=picker.entry, language=language)
+        if web is not None:
+            v.web_url = web.url
         if sim_strip:
             picker.refresh(v)
             v.suggestions, v.pick = picker.suggestions, picker.pick
         return v
 
-    display.render(view())
+    first = view()
+    display.render(first)
     notify("READY=1")
     if os.environ.get("MUNCHKIN_EXIT_AFTER_FIRST_FRAME"):     # for the start-time benchmark
         log.info("first frame shown; exiting as asked")
         return 0
-    log.info("table ready: reader %s, state in %s", reader_type, config.state_dir)
     watchdog = watchdog_interval()
     last_ping = time.monotonic()
     shown = ctl.revision
     try:
+        web = _start_web(config, table, language, first)
+        if web is not None:
+            display.render(view())              # the join address and QR code
+        log.info("table ready: reader %s, state in %s", reader_type, config.state_dir)
         while True:
             timeout = 5.0
             deadline = ctl.deadline()
@@ -136,6 +143,9 @@ def run(config: Config, *, sim: bool) -> int:
                 timeout = min(timeout, watchdog / 2)
             sleep_until_woken(woken, timeout)
             dirty = False
+            if web is not None:
+                web.busy(True)              # the fan-out steps back while this pass handles input and draws
+                dirty = web.refresh_address()   # the network came up (or changed): a new QR code
             for event in pygame.event.get():
                 if event.type == pygame.QUIT:
                     return 0
@@ -158,17 +168,43 @@ def run(config: Config, *, sim: bool) -> int:
                 notify("WATCHDOG=1")
                 last_ping = now
             if dirty or ctl.revision != shown or animating:
-                display.render(view())
+                frame = view()
+                display.render(frame)
+                if web is not None and ctl.revision != shown:
+                    web.publish(frame)      # after the frame: the table never waits on the web
                 shown = ctl.revision
+            if web is not None:
+                web.busy(False)
     except KeyboardInterrupt:
         return 0
     finally:
         notify("STOPPING=1")
+        if web is not None:
+            web.close()
         reader.close()
         buttons.close()
         feedback.close()
         table.journal.close()
         display.close()
+
+
+def _start_web(config: Config, table, language: str, first):  # type: ignore[no-untyped-def]
+    """The web view when the config turns it on; a port or key it cannot use is said on screen, and the
+    table plays on without it."""
+    if not config.web.enabled:
+        return None
+    from table.web import start_web
+
+    try:
+        web = start_web(config, table.catalog, language, first=first)
+    except (OSError, ImportError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        log.error("web view not started on %s:%d: %s", config.web.bind, config.web.port, reason)
+        table.controller.say(f"web view not started on port {config.web.port}: {reason}", "refusal")
+        return None
+    print(f"munchkin-table: web view on {web.url_text}: phones scan the QR code on the setup screen, or open {web.url}",
+          file=sys.stderr)
+    return web
 
 
 class Picker:

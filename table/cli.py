@@ -26,7 +26,18 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_simulate(args: argparse.Namespace) -> int:
     from table.simulate import simulate
 
-    return simulate(Path(args.script), _config(args), screenshots=Path(args.screenshot) if args.screenshot else None)
+    from table.export import check_seed
+
+    seed = check_seed(args.seed) if args.seed is not None else None
+    return simulate(Path(args.script), _config(args), screenshots=Path(args.screenshot) if args.screenshot else None,
+                    seed=seed)
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from table.export import export_game
+
+    sys.stdout.write(export_game(_config(args), args.game))
+    return 0
 
 
 def cmd_state(args: argparse.Namespace) -> int:
@@ -45,8 +56,24 @@ def cmd_state(args: argparse.Namespace) -> int:
         print(json.dumps(state_to_json(new_game(0, config.rules), catalog), indent=2, ensure_ascii=False))
         return 0
     table = build_table(config, SystemClock())
-    print(json.dumps(state_to_json(table.controller.state, table.catalog), indent=2, ensure_ascii=False))
+    print(json.dumps(table.controller.state_json(), indent=2, ensure_ascii=False))
     table.journal.close()
+    return 0
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    from table.records_cli import load, print_history
+
+    print_history(load(_config(args).state_dir, "games"), args.format)
+    return 0
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    from cards.loader import load_catalog
+    from table.records_cli import load, print_stats
+
+    config = _config(args)
+    print_stats(load(config.state_dir, "tallies"), args.format, load_catalog(config.card_set_files()))
     return 0
 
 
@@ -161,6 +188,9 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
     checks = hardware_checks(config)
     checks += display_checks(config, needs_drm=wants_fullscreen(config))
+    from table.web.checks import web_check
+
+    checks.append(web_check(config))
     for check in checks:
         print(check)
         failures += not check.ok
@@ -183,9 +213,20 @@ def build_parser() -> argparse.ArgumentParser:
     p = with_config(sub.add_parser("simulate", help="run a table script headless and print the state JSON"))
     p.add_argument("script", metavar="SCRIPT")
     p.add_argument("--screenshot", metavar="DIR", help="save a PNG of the screen after each action")
+    p.add_argument("--seed", type=int, metavar="N", help="the game's seed (die rolls); default: the script's, else 1")
     p.set_defaults(func=cmd_simulate)
+    p = with_config(sub.add_parser("export", help="print a game as a table script that simulate replays"))
+    p.add_argument("--game", type=int, metavar="ID", help="the game to export (default: the live or last one)")
+    p.set_defaults(func=cmd_export)
     p = with_config(sub.add_parser("state", help="print the state JSON of the current game"))
     p.set_defaults(func=cmd_state)
+    for name, func, what in (("history", cmd_history, "every game played: players, winners, turns, minutes"),
+                             ("stats", cmd_stats, "standings per player name and per monster, over every game")):
+        p = with_config(sub.add_parser(name, help=what))
+        shape = p.add_mutually_exclusive_group()
+        shape.add_argument("--json", dest="format", action="store_const", const="json", help="print JSON")
+        shape.add_argument("--csv", dest="format", action="store_const", const="csv", help="print CSV")
+        p.set_defaults(func=func, format="text")
     p = with_config(sub.add_parser("cards", help="list the catalog; 'cards validate [PATH...]'; 'cards search TEXT'"))
     p.add_argument("action", nargs="?", choices=["validate", "search"])
     p.add_argument("args", nargs="*", metavar="PATH|TEXT")
@@ -208,7 +249,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    quiet = args.command in ("simulate", "state", "cards", "tags", "doctor")
+    quiet = args.command in ("simulate", "state", "cards", "tags", "doctor", "history", "stats", "export")
     logging.basicConfig(level=logging.DEBUG if args.verbose else (logging.ERROR if quiet else logging.INFO),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     try:

@@ -109,6 +109,14 @@ class CardsConfig:
 
 
 @dataclass
+class WebConfig:
+    enabled: bool = False       # the live board for phones on the local network
+    bind: str = "0.0.0.0"       # the address to listen on ("::" for IPv6 too, "127.0.0.1" for this box only)
+    port: int = 8080            # 0: any free port
+    key: str = ""               # empty: a random key, made once and kept in the state directory
+
+
+@dataclass
 class PlayerConfig:
     name: str = ""
     sex: str = "male"
@@ -117,7 +125,7 @@ class PlayerConfig:
 SECTIONS: dict[str, type] = {
     "reader": ReaderConfig, "buttons": ButtonsConfig, "feedback": FeedbackConfig,
     "storage": StorageConfig, "display": DisplayConfig, "table": TableConfig,
-    "cards": CardsConfig,
+    "cards": CardsConfig, "web": WebConfig,
 }
 
 
@@ -130,6 +138,7 @@ class Config:
     display: DisplayConfig = field(default_factory=DisplayConfig)
     table: TableConfig = field(default_factory=TableConfig)
     cards: CardsConfig = field(default_factory=CardsConfig)
+    web: WebConfig = field(default_factory=WebConfig)
     rules: Ruleset = field(default_factory=Ruleset)
     players: dict[str, PlayerConfig] = field(default_factory=dict)
     source: str = "(defaults)"
@@ -218,6 +227,7 @@ def _check(cfg: Config, source: str) -> None:
         raise ConfigError(f"{source}: [display] fullscreen must be \"auto\", \"yes\" or \"no\"")
     if not all(isinstance(p, str) and p for p in cfg.cards.sets):
         raise ConfigError(f"{source}: [cards] sets must be a list of file paths, like [\"extra/my-set.toml\"]")
+    _check_web(cfg.web, source)
     pins = cfg.buttons.pins()
     if len(set(pins.values())) != len(pins):
         raise ConfigError(f"{source}: [buttons] two buttons share a pin: {pins}")
@@ -237,6 +247,22 @@ def _check(cfg: Config, source: str) -> None:
         raise ConfigError(f"{source}: [rules] interference_seconds cannot be negative")
     if not 2 <= cfg.rules.min_players <= cfg.rules.max_players <= 6:
         raise ConfigError(f"{source}: [rules] players must satisfy 2 <= min_players <= max_players <= 6")
+
+
+def _check_web(web: WebConfig, source: str) -> None:
+    import ipaddress
+    import re
+
+    try:
+        ipaddress.ip_address(web.bind)
+    except ValueError:
+        raise ConfigError(f"{source}: [web] bind must be an IP address such as \"0.0.0.0\" (every network), "
+                          f"\"::\" or \"127.0.0.1\", got {web.bind!r}") from None
+    if not 0 <= web.port <= 65535:
+        raise ConfigError(f"{source}: [web] port must be 1-65535 (0: any free port), got {web.port}")
+    if web.key and not re.fullmatch(r"[A-Za-z0-9_-]{8,128}", web.key):
+        raise ConfigError(f"{source}: [web] key must be 8-128 letters, digits, '-' or '_' (it goes in a URL), "
+                          f"or empty for a random one")
 
 
 def load_config(path: Path | None) -> Config:

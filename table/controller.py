@@ -18,14 +18,19 @@ from drivers.base import Clock, Feedback
 from drivers.events import InputEvent, Press, ReaderStatus, Release, Tap
 from drivers.sim import NullFeedback
 from engine import commands as c
+from engine.card_menu import big_item_receivers
 from engine.cards import Catalog, CardDef, Kind
+from engine.items import BIG_LIMIT
 from engine.game import apply, legal_buttons, next_command
 from engine.results import Accepted, Event, Rejected, RejectCode
+from engine.serialize import standing_prompt_json, state_to_json
 from engine.state import GameState, Phase
 from engine.rules import Ruleset
 from table.describe import describe_events
 from table.history import History
 from table.journal import Journal, JournalError
+from table import records_menu
+from table.records import Records
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +53,16 @@ class Prompt:
     until: float | None = None  # the prompt lapses at this time (enroll prompts only)
     value: int = 0              # "value" prompts: the number chosen so far
 
+
+# Prompts an accepted action leaves open: the tapped player's own menu (it names who acts) and a tag
+# being enrolled (it is about the tags, not the game).
+KEPT_OPEN = ("player-menu", "enroll")
+
+# What each prompt waits for, for the state JSON (``prompt.expects``).
+EXPECTS = {"helper": "player-token", "victim": "player-token", "target": "player-token", "give": "player-token",
+           "promise": "player-token", "receiver": "player-token", "item": "item", "monster": "monster",
+           "value": "number", "side": "side", "card-menu": "button", "player-menu": "card-or-button",
+           "sell": "card-or-next", "enroll": "tag"}
 
 # What a card needs besides being tapped, by the effect that needs it: a player's token,
 # an item in play, or a number chosen with the buttons.
@@ -73,7 +88,8 @@ class Controller:
     def __init__(self, catalog: Catalog, journal: Journal, registry: TagRegistry, clock: Clock, *,
                  ruleset: Ruleset | None = None, feedback: Feedback | None = None,
                  token_seconds: float = 8.0,
-                 players: PlayerDefaults | None = None, seed_source: Callable[[], int] | None = None) -> None:
+                 players: PlayerDefaults | None = None, seed_source: Callable[[], int] | None = None,
+                 wall: Callable[[], float] | None = None) -> None:
         self.catalog = catalog
         self.journal = journal
         self.registry = registry
@@ -91,8 +107,13 @@ class Controller:
         self.reader_message = ""
         self.last_events: tuple[Event, ...] = ()
         self.basket: list[str] = []            # items chosen for selling; NEXT sells them
+        self.roll_against: int | None = None   # running away: the monster the next ROLL is against
         self.revision = 0
+        self.records = Records(journal.path, catalog, wall=wall)
+        self.records_screen: dict[str, list] = {}      # the standings and past games, while shown
+        self.name_choices: list[str] = []              # the names a token may take, while chosen
         self._resume()
+        records_menu.resume_notice(self)
 
     # ------------------------------------------------------------ game lifecycle
 
@@ -109,6 +130,7 @@ class Controller:
             log.error("journal does not replay whole: action %d is refused; keeping the %d before it", kept + 1, kept)
             self.journal.truncate(record.id, kept)
             self.say(f"the saved game was damaged after action {kept}; resumed from there", "refusal")
+        self.records.resume(record, self.history.commands, self.state)
 
     @property
     def history_len(self) -> int:
@@ -116,10 +138,13 @@ class Controller:
 
     def start_new_game(self) -> None:
         try:
-            self.game = self.journal.new_game(self.seed_source(), self.ruleset)
+            game = self.journal.new_game(self.seed_source(), self.ruleset)
         except JournalError as exc:
             self.refuse(f"no new game: {exc}")
             return
+        self.records.leaving(self.state, len(self.history))    # an unfinished game stays listed, as abandoned
+        self.game = game
+        self.records.begin(game)
         self.history = History(self.catalog, self.game.seed, self.game.ruleset)
         self.state = self.history.state
         self.prompt = None
@@ -155,7 +180,7 @@ class Controller:
 
     # ------------------------------------------------------------ applying commands
 
-    def submit(self, cmd: c.Command) -> Outcome:
+    def submit(self, cmd: c.Command, *, keep_prompt: bool = False) -> Outcome:
         result = apply(self.state, cmd, self.catalog)
         if isinstance(result, Rejected):
             return self.refuse(result.message)
@@ -164,14 +189,25 @@ class Controller:
         except JournalError as exc:
             return self.refuse(f"not done: {exc}")
         self.history.push(cmd, result.state)
-        self.state = result.state
+        before, self.state = self.state, result.state
+        self.records.accepted(len(self.history), before, result.events, self.state)
         self.last_events = result.events
         text = describe_events(result.events, self.state, self.catalog)
+        closed = self.prompt
+        if closed is not None and closed.kind not in KEPT_OPEN and not keep_prompt:
+            # an accepted action that did not answer the open prompt closes it, and says so
+            self.prompt = None
+            text = f"{text}; no longer waiting: {closed.text}" if text else f"no longer waiting: {closed.text}"
         message = self.say(text, "event") if text else None
         self.feedback.accepted()
         return Outcome(True, message, result.events)
 
     def undo(self) -> Outcome:
+        if self.prompt is not None and self.prompt.kind == "sell":
+            self.prompt = None
+            self.basket = []
+            self.revision += 1
+            return Outcome(True, self.say("no sale: the sales basket is empty again"))
         if self.prompt is not None:          # UNDO first closes what is open: a menu, a prompt
             self.prompt = None
             self.revision += 1
@@ -180,16 +216,31 @@ class Controller:
             self.basket = []
             self.revision += 1
             return Outcome(True, self.say("the sales basket is empty again"))
-        try:
-            popped = self.journal.pop(self.game.id)
-        except JournalError as exc:
-            return self.refuse(f"not undone: {exc}")
-        if not popped:
-            return self.refuse("nothing to undo: this game has no actions yet")
-        self.state = self.history.pop()
+        while True:
+            try:
+                popped = self.journal.pop(self.game.id)
+            except JournalError as exc:
+                return self.refuse(f"not undone: {exc}")
+            if not popped:
+                return self.refuse("nothing to undo: this game has no actions yet")
+            last = self.history.commands[-1]
+            self.state = self.history.pop()
+            self.records.undone(len(self.history), self.state)
+            # a reopened window belongs to the UNDO that made it: the next UNDO takes back what came before
+            if not isinstance(last, c.ReopenWindow) or not self.history.commands:
+                break
         self.acting_override = None
         self.feedback.accepted()
-        return Outcome(True, self.say("undone: the last action was taken back"))
+        message = self.say("undone: the last action was taken back")
+        combat = self.state.combat
+        if combat is not None and combat.window_until is not None:
+            # The fight comes back as it was: the interference window open in full, not the window that
+            # had run out (which would kill the monsters again at once). Journaled, so it lasts.
+            reopened = self.submit(c.ReopenWindow(player=self.state.active_player or "", at=self.now))
+            if reopened.accepted:
+                message = self.say("undone: the fight is back; the players win unless someone interferes "
+                                   f"within {self.state.ruleset.interference_seconds:g} s")
+        return Outcome(True, message)
 
     # ------------------------------------------------------------ input
 
@@ -238,6 +289,11 @@ class Controller:
         name = tap.card or self.registry.lookup(tap.uid)
         if name is None:
             return self.unknown_tag(tap.uid)
+        if self.prompt is not None and self.prompt.kind in ("standings", "games", "resume"):
+            self.prompt = None          # a tap goes back to the game, and acts
+        if self.prompt is not None and self.prompt.kind == "name" and not (
+                is_player_token(name) and self.state.has_player(name)):
+            self.prompt = None
         if is_player_token(name):
             return self.tap_token(name)
         if name not in self.catalog:
@@ -289,7 +345,7 @@ class Controller:
         state = self.state
         if state.phase is Phase.SETUP:
             if state.has_player(token):
-                return self.refuse(f"{state.player(token).name} has already joined; NEXT starts the game")
+                return records_menu.open_names(self, token)       # choose the name from those seen before
             name, sex = self.players.names.get(token, ("", "male"))
             return self.submit(c.Join(player=token, at=self.now, name_=name, sex=sex))
         if not state.has_player(token):
@@ -301,6 +357,18 @@ class Controller:
         if prompt is not None and prompt.kind in ("victim", "target"):
             self.prompt = None
             return self.submit(c.PlayCard(player=prompt.player, card=prompt.card, target=token, at=self.now))
+        if prompt is not None and prompt.kind in ("give", "promise"):
+            self.prompt = None
+            return self.submit(c.UseCard(player=prompt.player, card=prompt.card, action=prompt.kind, target=token,
+                                         at=self.now))
+        if prompt is not None and prompt.kind == "receiver":
+            self.prompt = None
+            return self.submit(c.LoseItem(player=prompt.player, card=prompt.card, target=token, at=self.now))
+        if prompt is not None and prompt.kind == "side" and state.combat is not None:
+            if token in state.combat.fighters:
+                return self.play_on_side("players")
+            return self.refuse(f"{state.player(token).name} is not in the fight: ROLL helps the players, "
+                               f"RUN the monsters, or tap a fighter's token or a monster")
         until = self.now + self.token_seconds
         self.acting_override = (token, until)
         name = state.player(token).name
@@ -338,6 +406,8 @@ class Controller:
         acting = self.acting_player()
         if state.phase is Phase.GAME_OVER:
             return self.refuse("the game is over; press NEXT for a new game")
+        if self.prompt is not None and self.prompt.kind == "sell":
+            return self.tap_in_sale(card)       # selling on one's turn settles an item one can no longer carry too
         loss = self.tap_item_to_lose(card_id)
         if loss is not None:
             return loss
@@ -350,9 +420,27 @@ class Controller:
                 prompt, self.prompt = self.prompt, None
                 return self.submit(c.PlayCard(player=prompt.player, card=prompt.card, monster=fighting.index(card_id),
                                               at=self.now))
+        if self.prompt is not None and self.prompt.kind == "side" and state.combat is not None:
+            if card_id in [m.card for m in state.combat.monsters]:
+                return self.play_on_side("monsters")
+        if (self.prompt is None and state.phase is Phase.RUN_AWAY and state.flight is not None
+                and state.flight.pending and state.combat is not None):
+            roller = state.flight.pending[0][0]
+            left = [i for p, i in state.flight.pending if p == roller and state.combat.monsters[i].card == card_id]
+            if left:        # the fleeing player chooses which monster the next roll is against
+                self.roll_against = left[0]
+                self.revision += 1
+                return Outcome(True, self.say(f"{state.player(roller).name} rolls next against {card.name}: "
+                                              f"press ROLL"))
         if self.prompt is not None and self.prompt.kind == "player-menu":
             self.prompt = None          # the menu's player plays this card (the token made them the actor)
-        holder = next((p for p in state.players if card_id in p.in_play()), None)
+        # The acting player's own copy comes first: with two Warriors at the table, each one's tap of
+        # their Warrior opens their own card menu.
+        mine = state.player(acting) if state.has_player(acting) else None
+        if mine is not None and card_id in mine.in_play():
+            holder = mine
+        else:
+            holder = next((p for p in state.players if card_id in p.in_play()), None)
         if holder is not None and card.copies > 1 and holder.id != acting:
             holder = None       # another copy of a card someone else has: it is played, not opened
         if holder is not None and card.kind is not Kind.GO_UP_A_LEVEL:
@@ -367,7 +455,56 @@ class Controller:
         need = self.ask_for_what(card, acting)
         if need is not None:
             return need
+        if self.needs_side(card, acting):
+            self.prompt = Prompt("side", f"{card.name}: for the players (ROLL) or the monsters (RUN)?",
+                                 card=card_id, player=acting)
+            self.revision += 1
+            return Outcome(True, self.say(self.prompt.text))
         return self.submit(c.PlayCard(player=acting, card=card_id, at=self.now))
+
+    def needs_side(self, card: CardDef, acting: str) -> bool:
+        """A one-shot played by someone outside the fight may help either side: the table asks which."""
+        combat = self.state.combat
+        if self.state.phase is not Phase.COMBAT or combat is None or acting in combat.fighters:
+            return False
+        if card.kind is not Kind.ONE_SHOT or card.bonus is None:
+            return False
+        return not card.effects or card.effects[0].op == "kills-monster"
+
+    def play_on_side(self, side: str) -> Outcome:
+        prompt = self.prompt
+        assert prompt is not None
+        self.prompt = None
+        return self.submit(c.PlayCard(player=prompt.player, card=prompt.card, side=side, at=self.now))
+
+    def may_sell(self, player: str) -> bool:
+        return (player == self.state.active_player
+                and self.state.phase in (Phase.KICK_OPEN_THE_DOOR, Phase.LOOK_FOR_TROUBLE, Phase.CHARITY))
+
+    def tap_in_sale(self, card: CardDef) -> Outcome:
+        """While selling (HELP outside a combat): a card of the seller's, on the table or from the hand,
+        goes into the basket, or out of it when tapped again."""
+        state = self.state
+        seller = state.active_player or ""
+        mine = state.has_player(seller) and card.id in state.player(seller).in_play()
+        holder = next((p for p in state.players if card.id in p.in_play()), None)
+        if holder is not None and not mine and card.copies <= 1:
+            return self.refuse(f"{card.name} belongs to {holder.name}; only the seller's cards are sold")
+        if card.kind not in (Kind.ITEM, Kind.ONE_SHOT) or card.gold is None:
+            return self.refuse(f"{card.name} has no price; tap the items to sell, NEXT sells, UNDO cancels")
+        if card.id in self.basket:
+            self.basket.remove(card.id)
+        else:
+            self.basket.append(card.id)
+        self.revision += 1
+        return Outcome(True, self.say(self.basket_text()))
+
+    def basket_text(self) -> str:
+        if not self.basket:
+            return "the sales basket is empty: tap the items to sell, from the table or the hand"
+        gold = sum(self.catalog[i].gold or 0 for i in self.basket)
+        return (f"to sell: {', '.join(self.catalog[i].name for i in self.basket)} ({gold} gold); "
+                f"NEXT sells, UNDO empties the basket")
 
     def ask_for_what(self, card: CardDef, acting: str) -> Outcome | None:
         """A prompt for the token, item or number that ``card`` needs, or None when it needs nothing."""
@@ -389,6 +526,32 @@ class Controller:
         self.revision += 1
         return Outcome(True, self.say(self.prompt.text))
 
+    def prompt_json(self) -> dict | None:
+        """What the table waits for, for the state JSON: the open prompt, else what the game itself waits
+        for (an item to lose, a looter, a wandering monster), else None."""
+        prompt = self.prompt
+        if prompt is None or (prompt.until is not None and prompt.until <= self.now):
+            return standing_prompt_json(self.state)
+        data: dict = {"kind": prompt.kind, "player": prompt.player or self.acting_player() or None,
+                      "card": prompt.card or None, "expects": EXPECTS.get(prompt.kind, "button"),
+                      "text": prompt.text}
+        if prompt.kind == "helper":
+            data["player"] = self.state.active_player
+        if prompt.kind == "enroll":
+            data["card"] = None
+            data["uid"] = prompt.card
+        if prompt.kind in ("value", "monster"):
+            data["value"] = prompt.value
+        if prompt.kind == "sell":
+            data["basket"] = list(self.basket)
+        return data
+
+    def state_json(self) -> dict:
+        """The state JSON (design §4) with the open prompt."""
+        data = state_to_json(self.state, self.catalog)
+        data["prompt"] = self.prompt_json()
+        return data
+
     def standing_prompt(self) -> tuple[str, str]:
         """(kind, text) of what the game itself waits for when no prompt is open: an item to lose, a looter."""
         state = self.state
@@ -396,7 +559,7 @@ class Controller:
         if loss is not None and state.has_player(loss.player):
             name = state.player(loss.player).name
             if loss.source == "big-item-limit":
-                return "loss", f"{name} has too many Big items: tap the one to give up"
+                return "loss", f"{name} has too many Big items: tap the one that goes to the lowest-level player, or sell it"
             source = self.catalog[loss.source].name if loss.source in self.catalog else loss.source
             return "loss", f"{name}: tap the item to lose ({source})"
         loot = state.looting
@@ -453,20 +616,32 @@ class Controller:
             elif card.kind in (Kind.ITEM, Kind.ONE_SHOT) and card.id not in self.basket:
                 help_label = "Sell"
             run_label = "Don't sell" if card.id in self.basket else ""
+            if not run_label and card.kind is Kind.ITEM:
+                run_label = self.give_action(player.id).capitalize()
             return {"roll": toggle, "help": help_label, "run": run_label, "next": "Discard", "undo": "Back"}
         if self.prompt is not None and self.prompt.kind == "value":
             return {"roll": f"{self.prompt.value % 6 + 1}", "help": "", "run": "", "next": f"Use {self.prompt.value}",
                     "undo": "Cancel"}
         if self.prompt is not None and self.prompt.kind == "monster":
             return {"roll": "Next monster", "help": "", "run": "", "next": "This one", "undo": "Cancel"}
+        if self.prompt is not None and self.prompt.kind == "side":
+            return {"roll": "For the players", "help": "", "run": "For the monsters", "next": "", "undo": "Cancel"}
+        if self.prompt is not None and self.prompt.kind == "sell":
+            gold = sum(self.catalog[c_].gold or 0 for c_ in self.basket)
+            return {"roll": "", "help": "", "run": "", "next": f"Sell {gold} gold", "undo": "Cancel"}
         if self.prompt is not None and self.prompt.kind == "player-menu" and self.state.has_player(self.prompt.player):
             p = self.state.player(self.prompt.player)
             leave = "Leave: sure?" if self.prompt.value else "Leave game"
             return {"roll": "Make " + ("female" if p.sex == "male" else "male"), "help": "Level +1",
                     "run": "Level −1", "next": leave, "undo": "Back"}
+        mine = records_menu.soft_keys(self)
+        if mine is not None:
+            return mine
         if self.prompt is not None:
             return {"roll": "", "help": "", "run": "", "next": "", "undo": "Cancel"}
-        keys = legal_buttons(self.state, self.catalog)
+        keys = records_menu.setup_keys(self, legal_buttons(self.state, self.catalog))
+        if not keys["help"] and self.state.phase is not Phase.COMBAT and self.may_sell(self.state.active_player or ""):
+            keys = {**keys, "help": "Sell"}
         if self.basket:
             gold = sum(self.catalog[c_].gold or 0 for c_ in self.basket)
             keys = {**keys, "next": f"Sell {gold} gold", "undo": "Empty basket"}
@@ -479,12 +654,23 @@ class Controller:
             return self.undo()
         if self.prompt is not None and self.prompt.kind == "enroll":
             self.prompt = None          # a button means the players moved on: the unknown tag is dropped
+        if self.prompt is not None and self.prompt.kind in records_menu.PROMPTS:
+            return records_menu.press(self, button)
+        if self.prompt is None and state.phase is Phase.SETUP and button in ("help", "run") and not self.basket:
+            return records_menu.open_screen(self, "standings" if button == "help" else "games")
         if self.prompt is not None and self.prompt.kind == "value":
             return self.press_in_value_prompt(button)
         if self.prompt is not None and self.prompt.kind == "monster":
             return self.press_in_monster_prompt(button)
         if self.prompt is not None and self.prompt.kind == "player-menu":
             return self.press_in_player_menu(button)
+        if self.prompt is not None and self.prompt.kind == "side" and button in ("roll", "run"):
+            return self.play_on_side("players" if button == "roll" else "monsters")
+        if self.prompt is not None and self.prompt.kind == "sell" and button == "next":
+            self.prompt = None
+            if not self.basket:
+                return self.refuse("the sales basket is empty: nothing sold")
+            return self.sell_basket()
         if self.prompt is not None and self.prompt.kind == "card-menu" and button in ("help", "run"):
             return self.card_menu_extra(button)
         if self.prompt is not None and self.prompt.kind == "card-menu":
@@ -507,7 +693,10 @@ class Controller:
                 return self.submit(c.ChooseFirstPlayer(player=acting, at=now, forced=forced))
             if state.phase is Phase.RUN_AWAY and state.flight is not None and state.flight.pending:
                 roller = state.flight.pending[0][0]
-                return self.submit(c.Roll(player=roller, at=now, forced=forced))
+                against, self.roll_against = self.roll_against, None
+                pending = state.flight.pending
+                monster = against if against is not None and (roller, against) in pending else -1
+                return self.submit(c.Roll(player=roller, at=now, forced=forced, monster=monster))
             if state.phase is Phase.RUN_AWAY:
                 self.forced_die = forced
                 waiting = self.standing_prompt()[1]
@@ -515,8 +704,13 @@ class Controller:
             self.forced_die = forced
             return self.refuse(f"ROLL does nothing during {state.phase.value.replace('-', ' ')}")
         if button == "help":
+            if state.phase is not Phase.COMBAT and self.may_sell(state.active_player or ""):
+                self.prompt = Prompt("sell", "selling: tap the items to sell, from the table or the hand",
+                                     player=state.active_player or "")
+                self.revision += 1
+                return Outcome(True, self.say(self.prompt.text))
             if state.phase is not Phase.COMBAT:
-                return self.refuse("HELP is for asking for help in a combat")
+                return self.refuse("HELP is for asking for help in a combat, or for selling on your own turn")
             if state.combat and state.combat.helper:
                 return self.refuse(f"{state.player(state.combat.helper).name} is already helping")
             self.prompt = Prompt("helper", "tap the helper's token")
@@ -555,6 +749,14 @@ class Controller:
         player = self.state.player(loss.player)
         if card_id not in [*player.equipped, *player.carried]:
             return None
+        if loss.source == BIG_LIMIT and self.catalog[card_id].big:
+            receivers = big_item_receivers(self.state, player, self.catalog[card_id], self.catalog)
+            if len(receivers) > 1:
+                names = ", ".join(self.state.player(r).name for r in receivers)
+                self.prompt = Prompt("receiver", f"{self.catalog[card_id].name} goes to the lowest-level player: "
+                                                 f"tap the token of {names}", card=card_id, player=player.id)
+                self.revision += 1
+                return Outcome(True, self.say(self.prompt.text))
         return self.submit(c.LoseItem(player=player.id, card=card_id, at=self.now))
 
     def card_menu_extra(self, button: str) -> Outcome:
@@ -571,7 +773,7 @@ class Controller:
             if ability == "backstab" and self.state.combat is not None:
                 target = self.state.combat.fighters[0]
             return self.submit(c.UseAbility(player=prompt.player, ability=ability, count=1 if ability != "charm" else 3,
-                                            target=target, at=self.now))
+                                            target=target, at=self.now), keep_prompt=True)   # HELP again: one more
         if card.kind in (Kind.ITEM, Kind.ONE_SHOT) and button == "help":
             if prompt.card not in self.basket:
                 self.basket.append(prompt.card)
@@ -584,7 +786,23 @@ class Controller:
             self.prompt = None
             self.revision += 1
             return Outcome(True, self.say(f"{card.name} taken out of the basket"))
+        if button == "run" and card.kind is Kind.ITEM:
+            action = self.give_action(prompt.player)
+            if action == "promise":
+                text = f"promise {card.name} to whom, if the fight is won? tap the helper's token"
+            else:
+                text = f"give {card.name} to whom? tap the receiver's token"
+            self.prompt = Prompt(action, text, card=card.id, player=prompt.player)
+            self.revision += 1
+            return Outcome(True, self.say(text))
         return self.refuse(f"{button.upper()} does nothing for {card.name}; UNDO goes back")
+
+    def give_action(self, holder: str) -> str:
+        """RUN in an item's card menu: give it (outside a combat), or promise it to a helper (the fighter)."""
+        combat = self.state.combat
+        if self.state.phase is Phase.COMBAT and combat is not None and combat.fighters[0] == holder:
+            return "promise"
+        return "give"
 
     def sell_basket(self) -> Outcome:
         cards, self.basket = tuple(self.basket), []

@@ -98,6 +98,12 @@ def describe(event: Event, state: GameState, catalog: Catalog) -> str:
             return f"Illusion on {_card(catalog, d['monster'])}: tap the monster that replaces it"
         case "ItemGiven":
             return f"{who} gives {card} to {_name(state, d['to'])}"
+        case "WindowReopened":
+            return f"the fight is back: the players win unless someone interferes within {d['seconds']:g} s"
+        case "ItemPromised":
+            return f"{who} promises {card} to {_name(state, d['to'])} if the fight is won"
+        case "CurseRemoved":
+            return f"{who}: {card} goes with the headgear"
         case "ItemTaken":
             return f"{who} takes {card} from {_name(state, d['from'])}"
         case "ItemToLoseAsked":
@@ -126,6 +132,9 @@ def describe(event: Event, state: GameState, catalog: Catalog) -> str:
             return f"{_card(catalog, d['source'])} will hit {who} in the next combat"
         case "PlayerLeft":
             return f"{who} left the game"
+        case "PlayerRenamed":
+            seat = next((i for i, p in enumerate(state.players, 1) if p.id == d["player"]), 0)
+            return f"the player in seat {seat} is now called {who}"
         case "RaceChosen" | "ClassChosen":
             return f"{who} is now {card}"
         case "RestFromHand":

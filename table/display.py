@@ -23,7 +23,7 @@ import pygame
 
 from table.fonts import find_font
 from table.i18n import set_language
-from table.screens import bars, combat, game_over, kit, menus, setup, table
+from table.screens import bars, combat, game_over, kit, menus, records, setup, table
 from table.screens.kit import (ACTIVE, BAD, BANNER_PROMPTS, BG, BUTTON_COLORS, DIE_MS, DIM, FKEYS, GOOD, KEY, KEY_OFF,  # noqa: F401
                                PANEL, PANEL_HI, PLAYER_COLORS, REFUSAL, SIM_STRIP, TEXT, Drawn, Painter, player_color, scale)
 from table.view import ROLL_EVENTS, View
@@ -111,8 +111,12 @@ class Display:
         body = pygame.Rect(int(8 * s), top, w - int(16 * s), h - top - keys_h - msg_h - int(6 * s))
         bars.draw_top(self, view, pygame.Rect(0, 0, w, top))
         phase = view.state["phase"]
-        if phase == "setup":
+        if phase == "setup" and view.records is not None:
+            records.draw_records(self, view, body)
+        elif phase == "setup":
             setup.draw_setup(self, view, body)
+            if view.name_choice is not None:
+                records.draw_name_choice(self, view, body)
         elif phase == "game-over":
             game_over.draw_game_over(self, view, body)
         elif phase in ("combat", "run-away") and view.state["combat"] is not None:

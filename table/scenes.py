@@ -47,8 +47,11 @@ SCENES: dict[str, str] = {
     "helper-prompt": GEARED + "tap net-troll\npress help\n",
     "card-menu": GEARED + "tap boots-of-butt-kicking\n",
     "sales-basket": GEARED + "tap boots-of-butt-kicking\npress help\ntap bow-with-ribbons\npress help\ntap helm-of-courage\n",
-    "run-away": GEARED + "tap net-troll\npress help\ntap player-2\npress run\ndie 2\npress roll\n",
+    "run-away": GEARED + "tap net-troll\npress help\ntap player-2\ntap player-3\ntap ancient\npress run\ndie 2\npress roll\n",
     "charity": GEARED + "press next\npress next\n",
+    "side-prompt": GEARED + "tap net-troll\ntap player-3\ntap magic-missile\n",
+    "give-prompt": GEARED + "tap boots-of-butt-kicking\npress run\n",
+    "sell-from-hand": GEARED + "press help\ntap helm-of-courage\ntap 1000-gold-pieces\ntap magic-missile\n",
     "game-over": JOIN4 + """
 press next
 tap 1000-gold-pieces
@@ -82,6 +85,13 @@ press next
 wait 3
 """,
 }
+
+
+# From the setup after a game: the standings (HELP), the past games (RUN), a token choosing its name.
+AFTER_A_GAME = SCENES["game-over"] + "press next\n"
+SCENES["standings"] = AFTER_A_GAME + "press help\n"
+SCENES["past-games"] = AFTER_A_GAME + "press run\n"
+SCENES["name-choice"] = AFTER_A_GAME + JOIN4 + "tap player-2\npress roll\n"
 
 
 PLAYER_MENU = "player-menu"

@@ -5,14 +5,15 @@ from __future__ import annotations
 import json
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import TextIO
 
 from drivers.base import ManualClock
 from drivers.sim import SimButtons, SimReader
-from engine.serialize import state_to_json
 from table.config import Config
 from table.controller import Outcome
+from table.export import ScriptSettings
 from table.script import Action, read_script, tap_or_press
 from table.wiring import Table, build_table
 
@@ -35,8 +36,24 @@ def perform(action: Action, table: Table, reader: SimReader, buttons: SimButtons
     return outcomes
 
 
+def script_settings(script: Path) -> ScriptSettings:
+    """The seed, ruleset and players a script's header names (nothing for a script that cannot be read:
+    reading it again says why)."""
+    from table.export import ExportError, read_settings
+    from table.script import ScriptError
+
+    try:
+        text = script.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ScriptSettings()
+    try:
+        return read_settings(text, source=str(script))
+    except ExportError as exc:
+        raise ScriptError(str(exc)) from None
+
+
 def simulate(script: Path, config: Config, *, screenshots: Path | None = None,
-             out: TextIO | None = None, err: TextIO | None = None) -> int:
+             out: TextIO | None = None, err: TextIO | None = None, seed: int | None = None) -> int:
     from table.display import Display, use_headless_drivers
     from table.script import ScriptError
 
@@ -46,7 +63,16 @@ def simulate(script: Path, config: Config, *, screenshots: Path | None = None,
     with tempfile.TemporaryDirectory(prefix="munchkin-sim-") as tmp:
         state_dir = config.state_dir if config.storage.state_dir else Path(tmp)
         clock = ManualClock()
-        table = build_table(config, clock, state_dir=state_dir, seed_source=lambda: SIMULATION_SEED)
+        try:        # an exported game names its seed, ruleset and players in its first lines
+            settings = script_settings(script)
+        except ScriptError as exc:
+            print(f"script error: {exc}", file=err)
+            return 2
+        config = settings.apply(config)
+        chosen = seed if seed is not None else settings.seed if settings.seed is not None else SIMULATION_SEED
+        begun = time.time()         # the games' wall times: the script's waits are its minutes
+        table = build_table(config, clock, state_dir=state_dir, seed_source=lambda: chosen,
+                            wall=lambda: begun + clock.monotonic())
         try:
             actions = read_script(script, table.catalog)
         except ScriptError as exc:
@@ -68,7 +94,8 @@ def simulate(script: Path, config: Config, *, screenshots: Path | None = None,
             if display is not None and screenshots is not None:
                 display.render(build_view(table.controller, language=config.display.language))
                 display.save(screenshots / f"{number:04d}.png")
-        print(json.dumps(state_to_json(table.controller.state, table.catalog), indent=2, ensure_ascii=False), file=out)
+        print(json.dumps(table.controller.state_json(), indent=2, ensure_ascii=False), file=out)
+        table.controller.records.close()
         table.journal.close()
         if display is not None:
             display.close()

@@ -7,6 +7,8 @@ from typing import Any
 
 from engine.cards import Catalog, Effect
 from engine.serialize import state_to_json
+from engine.state import Phase
+from table import records_menu
 from table.controller import Controller
 from table.i18n import _, translate_message
 
@@ -45,7 +47,11 @@ class View:
     basket_levels: int = 0                # levels the basket buys (no change is given)
     player_menu: dict[str, Any] | None = None   # the open player menu: id, name, level, sex, alive
     breakdown: dict[str, list[tuple[str, str, int]]] = field(default_factory=dict)
+    records: dict[str, Any] | None = None       # setup: the standings or past games page shown (records_menu)
+    name_choice: dict[str, Any] | None = None   # setup: the name a token is choosing
+    game_facts: dict[str, Any] | None = None    # game over: kills, deaths, the biggest fight, who helped whom
     # fighter -> what their combat strength is made of: ("level", "", n), ("item", name, bonus), ("other", "", n)
+    web_url: str = ""                     # the web view's address with its key (for the QR code), when it runs
 
 
 def describe_effect(effect: Effect, catalog: Catalog) -> str:
@@ -174,5 +180,8 @@ def build_view(ctl: Controller, *, entry: str = "", language: str = "en") -> Vie
         basket_levels=basket_gold // GOLD_PER_LEVEL,
         player_menu=player_menu,
         breakdown=breakdown,
+        records=records_menu.screen_view(ctl),
+        name_choice=records_menu.name_view(ctl),
+        game_facts=ctl.records.summary(ctl.state, ctl.history_len) if ctl.state.phase is Phase.GAME_OVER else None,
     )
 

@@ -131,7 +131,7 @@ def open_drivers(config: Config, sink: Any, clock: Clock, *, sim: bool) -> Drive
 
 
 def build_table(config: Config, clock: Clock, *, state_dir: Path | None = None, catalog: Catalog | None = None,
-                feedback: Any = None, seed_source: Any = None) -> Table:
+                feedback: Any = None, seed_source: Any = None, wall: Any = None) -> Table:
     directory = state_dir or config.state_dir
     directory.mkdir(parents=True, exist_ok=True)
     catalog = catalog or load_catalog(config.card_set_files())
@@ -140,7 +140,7 @@ def build_table(config: Config, clock: Clock, *, state_dir: Path | None = None, 
     players = PlayerDefaults({token: (p.name, p.sex) for token, p in config.players.items()})
     controller = Controller(catalog, journal, registry, clock, ruleset=config.rules, feedback=feedback,
                             token_seconds=config.table.token_seconds,
-                            players=players, seed_source=seed_source)
+                            players=players, seed_source=seed_source, wall=wall)
     damage = []
     if journal.moved_aside is not None:
         damage.append(f"the saved games were damaged; kept aside as {journal.moved_aside.name}")

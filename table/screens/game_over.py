@@ -25,6 +25,17 @@ def draw_game_over(d: Display, view: View, body: pygame.Rect) -> None:
     d.t(head, 38, ACTIVE, inner, align="center")
     chart = pygame.Rect(inner.x, inner.y + d.painter.line_height(int(38 * s)) + int(6 * s), inner.w,
                         inner.bottom - inner.y - d.painter.line_height(int(38 * s)) - int(6 * s))
+    if view.game_facts is not None:     # the game's facts beside the chart (under it in portrait)
+        from table.screens.records import draw_game_facts
+
+        gap = int(10 * s)
+        if d.portrait:
+            facts = pygame.Rect(chart.x, chart.y + int(chart.h * 0.55) + gap, chart.w, chart.h - int(chart.h * 0.55) - gap)
+            chart.h = int(chart.h * 0.55)
+        else:
+            facts = pygame.Rect(chart.x + int(chart.w * 0.6) + gap, chart.y, chart.w - int(chart.w * 0.6) - gap, chart.h)
+            chart.w = int(chart.w * 0.6)
+        draw_game_facts(d, view, facts)
     draw_level_chart(d, view, chart)
 
 

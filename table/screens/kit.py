@@ -37,7 +37,7 @@ PLAYER_COLORS = [(90, 160, 255), (255, 120, 90), (120, 220, 120), (230, 120, 230
 BUTTON_COLORS = {"roll": (220, 60, 60), "help": (60, 140, 240), "run": (240, 200, 40), "next": (70, 200, 90),
                  "undo": (200, 200, 200)}
 FKEYS = {"roll": "F1", "help": "F2", "run": "F3", "next": "F4", "undo": "F5"}
-BANNER_PROMPTS = ("helper", "victim", "target", "item", "value")   # prompts that wait for a tap or a number
+BANNER_PROMPTS = ("helper", "victim", "target", "item", "value", "give", "promise", "receiver", "side", "sell")   # prompts that wait for a tap or a number
 DIE_MS = 600                    # the die tumbles this long; its face is the result from the first frame
 SIM_STRIP = 86                  # simulator strip height at 480 lines
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from table.i18n import _, translate_label
+from table.screens.join import draw_join, join_room
 from table.screens.kit import ACTIVE, BG, BUTTON_COLORS, DIM, GOOD, PANEL_HI, TEXT, player_color
 from table.view import BUTTON_ORDER
 
@@ -190,6 +191,11 @@ def draw_player_menu(d: Display, view: View, body: pygame.Rect) -> None:
     s, pm = d.s, view.player_menu
     assert pm is not None
     inner = menu_box(d, body, "player-menu")
+    if view.web_url:        # the player's own page, for their phone, at the menu's right
+        room_w = join_room(d, view, int(inner.w * 0.3), int(inner.h * 0.7))
+        if room_w:
+            draw_join(d, view, pygame.Rect(inner.right - room_w, inner.y, room_w, int(inner.h * 0.7)), player=pm["id"])
+            inner = pygame.Rect(inner.x, inner.y, inner.w - room_w - int(12 * s), inner.h)
     color = player_color(view.state, pm["id"])
     pygame.draw.rect(d.window, color, (inner.x, inner.y + int(4 * s), int(6 * s), d.painter.line_height(int(32 * s))
                                           - int(8 * s)), border_radius=3)

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from table.i18n import _
+from table.screens.join import draw_join, join_room
 from table.screens.kit import ACTIVE, DIM, GOOD, PANEL, PLAYER_COLORS, TEXT
 
 if TYPE_CHECKING:
@@ -27,6 +28,12 @@ def draw_setup(d: Display, view: View, body: pygame.Rect) -> None:
     d.panels["seats"] = left
     inner = left.inflate(-int(24 * s), -int(20 * s))
     d.t(_("Seats"), 24, DIM, inner)
+    if view.web_url:        # the phones' join code at the seats' right
+        top = inner.y + int(34 * s)
+        room_w = join_room(d, view, int(inner.w * 0.4), inner.bottom - top)
+        if room_w:
+            draw_join(d, view, pygame.Rect(inner.right - room_w, top, room_w, inner.bottom - top))
+            inner = pygame.Rect(inner.x, inner.y, inner.w - room_w - gap, inner.h)
     rules = state["ruleset"]
     rows = rules["max_players"]
     row_h = (inner.h - int(34 * s)) // max(rows, 1)

@@ -58,7 +58,21 @@ class Table:
         return self.do(c.ResolveCombat(player=self.state.active_player or "", at=self.at))
 
     def run(self) -> "Table":
+        """RUN; running away is for a fight the players cannot win, so a fight they would win is first
+        turned (Magic Missiles for the monsters, thrown by a player outside the fight)."""
+        self.make_losing()
         return self.do(c.RunAway(player=self.state.active_player or ""))
+
+    def make_losing(self) -> "Table":
+        from engine.strength import players_win
+
+        combat = self.state.combat
+        if combat is None:
+            return self
+        outsider = next((p.id for p in self.state.players if p.id not in combat.fighters), combat.fighters[0])
+        while self.state.combat is not None and players_win(self.state, self.state.combat, self.catalog):
+            self.do(c.PlayCard(player=outsider, card="magic-missile", side="monsters", at=self.at))
+        return self
 
     def roll(self, n: int) -> "Table":
         return self.do(c.Roll(player="", forced=n))

@@ -18,11 +18,52 @@ def test_a_dwarf_cursed_out_of_the_race_must_give_up_the_extra_big_items(catalog
     t.play("curse-lose-your-race", "player-2", target="player-1")
     loss = t.state.pending_loss
     assert loss is not None and (loss.player, loss.kind, loss.count) == ("player-1", "big", 2)
-    t.do(c.LoseItem(player="player-1", card="huge-rock"))
+    tied = t.attempt(c.LoseItem(player="player-1", card="huge-rock"))
+    assert isinstance(tied, Rejected) and "Player 2, Player 3" in tied.message     # who takes it?
+    t.do(c.LoseItem(player="player-1", card="huge-rock", target="player-2"))
     assert t.state.pending_loss.count == 1
-    t.do(c.LoseItem(player="player-1", card="chainsaw-of-bloody-dismemberment"))
+    t.do(c.LoseItem(player="player-1", card="chainsaw-of-bloody-dismemberment"))   # only Player 3 can carry it
     assert t.state.pending_loss is None
     assert [*t.p(1).equipped, *t.p(1).carried] == ["tuba-of-charm"]      # the one the player kept
+    # never just discarded: the lowest-level players who can carry them took them
+    assert "huge-rock" in t.p(2).equipped + t.p(2).carried
+    assert "chainsaw-of-bloody-dismemberment" in t.p(3).equipped + t.p(3).carried
+
+
+def test_an_item_no_longer_carried_goes_to_the_lowest_level_player(catalog):
+    t = scenario(catalog, levels={2: 4, 3: 2}, races={1: ["dwarf"]}, items={1: ["huge-rock", "tuba-of-charm"]})
+    t.play("curse-lose-your-race", "player-2", target="player-1")
+    wrong = t.attempt(c.LoseItem(player="player-1", card="huge-rock", target="player-2"))
+    assert isinstance(wrong, Rejected) and "Player 3" in wrong.message
+    t.do(c.LoseItem(player="player-1", card="huge-rock"))
+    assert "huge-rock" in t.p(3).equipped + t.p(3).carried and t.state.pending_loss is None
+
+
+def test_an_item_no_longer_carried_may_be_sold_on_the_own_turn(catalog):
+    t = scenario(catalog, races={1: ["dwarf"]}, items={1: ["huge-rock", "chainsaw-of-bloody-dismemberment",
+                                                          "boots-of-butt-kicking"]})
+    t.play("curse-lose-your-race", "player-2", target="player-1")
+    assert t.state.pending_loss.count == 1
+    t.do(c.Sell(player="player-1", cards=("chainsaw-of-bloody-dismemberment", "boots-of-butt-kicking")))
+    assert t.state.pending_loss is None and t.p(1).level == 2
+
+
+def test_a_big_item_is_not_discarded_to_make_room_for_another(catalog):
+    t = scenario(catalog, items={1: ["huge-rock"]})
+    t.use("huge-rock", "discard")
+    refused = t.attempt(c.PlayCard(player="player-1", card="tuba-of-charm"))
+    assert isinstance(refused, Rejected) and "not discarded to make room" in refused.message
+    assert "tuba-of-charm" not in t.p(1).equipped + t.p(1).carried
+    t.end_turn()
+    t.end_turn().end_turn()
+    t.play("tuba-of-charm")                  # a later turn: nothing was discarded to make room now
+    assert "tuba-of-charm" in t.p(1).equipped + t.p(1).carried
+
+
+def test_a_big_item_given_away_makes_room(catalog):
+    t = scenario(catalog, items={1: ["huge-rock"]})
+    t.use("huge-rock", "give", target="player-2").play("tuba-of-charm")
+    assert "tuba-of-charm" in t.p(1).equipped + t.p(1).carried
 
 
 def test_the_big_item_limit_must_be_met_before_the_turn_goes_on(catalog):
@@ -72,3 +113,16 @@ def test_the_hireling_carries_one_more(catalog):
     t = scenario(catalog, races={1: ["dwarf"]}, items={1: ["hireling", "huge-rock", "tuba-of-charm"]})
     t.play("curse-lose-your-race", "player-2", target="player-1")
     assert t.state.pending_loss is None
+
+
+def test_a_dwarf_who_discards_a_big_item_made_no_room_and_may_play_another(catalog):
+    t = scenario(catalog, races={1: ["dwarf"]}, items={1: ["huge-rock"]})
+    t.use("huge-rock", "discard").play("tuba-of-charm")
+    assert "tuba-of-charm" in t.p(1).equipped + t.p(1).carried
+
+
+def test_with_a_hireling_one_big_item_discarded_from_two_made_room(catalog):
+    t = scenario(catalog, items={1: ["hireling", "huge-rock", "chainsaw-of-bloody-dismemberment"]})
+    t.use("huge-rock", "discard")
+    refused = t.attempt(c.PlayCard(player="player-1", card="tuba-of-charm"))
+    assert isinstance(refused, Rejected) and "make room" in refused.message

@@ -21,7 +21,7 @@ from engine.results import Accepted, Rejected
 from engine.rules import Ruleset
 from engine.serialize import state_to_json
 from engine.state import GameState, Phase
-from engine.strength import big_limit
+from engine.strength import big_limit, players_win, restriction_problem
 from tests.engine.scenario import apply_checked
 
 CATALOG = load_catalog()
@@ -65,6 +65,8 @@ class Table(RuleBasedStateMachine):
         self.commands.append(cmd)
         self.state = result.state
         self.accepted.append(cmd.name)
+        if isinstance(cmd, c.RunAway):         # running away is for a fight the players cannot win
+            assert previous.combat is not None and not players_win(previous, previous.combat, CATALOG)
         if self.state.winners and not previous.winners:
             assert any(e.name in ("MonstersKilled", "DivineIntervention") for e in result.events), \
                 f"{cmd} made a winner without a kill"
@@ -109,7 +111,13 @@ class Table(RuleBasedStateMachine):
         basket = data.draw(st.lists(st.sampled_from(mine or ITEMS), max_size=3, unique=True))
         self.act(c.Sell(player=self.active, cards=tuple(basket)))
 
-    @rule(data=st.data(), action=st.sampled_from(["equip", "unequip", "discard", "give"]))
+    @rule(data=st.data(), player=players)
+    def cheat(self, data: st.DataObject, player: str) -> None:
+        me = self.state.player(player)
+        items = [*me.equipped, *me.carried]
+        self.act(c.PlayCard(player=player, card="cheat", item=data.draw(st.sampled_from(items or ITEMS))))
+
+    @rule(data=st.data(), action=st.sampled_from(["equip", "unequip", "discard", "give", "promise"]))
     def card_menu(self, data: st.DataObject, action: str) -> None:
         owner = self.state.player(data.draw(players))
         cards = owner.in_play()
@@ -166,12 +174,12 @@ class Table(RuleBasedStateMachine):
                     break
 
     @precondition(lambda self: self.state.phase is Phase.RUN_AWAY)
-    @rule(die=dice, flight=st.integers(0, 2))
-    def roll(self, die: int, flight: int) -> None:
+    @rule(die=dice, flight=st.integers(0, 2), monster=st.integers(-1, 2))
+    def roll(self, die: int, flight: int, monster: int) -> None:
         if flight and self.state.flight and self.state.flight.pending:
             self.act(c.UseAbility(player=self.state.flight.pending[0][0], ability="flight", count=flight))
         roller = self.state.flight.pending[0][0] if self.state.flight and self.state.flight.pending else self.active
-        self.act(c.Roll(player=roller, forced=die))
+        self.act(c.Roll(player=roller, forced=die, monster=monster))
 
     # ------------------------------------------------------------ what the box asks for
 
@@ -182,7 +190,7 @@ class Table(RuleBasedStateMachine):
         assert loss is not None
         owner = self.state.player(loss.player)
         card = data.draw(st.sampled_from(["", *owner.equipped, *owner.carried]))
-        self.act(c.LoseItem(player=loss.player, card=card))
+        self.act(c.LoseItem(player=loss.player, card=card, target=data.draw(st.one_of(st.just(""), players))))
 
     @precondition(lambda self: self.state.looting is not None and self.state.looting["items"])
     @rule(data=st.data(), looter=players)
@@ -202,7 +210,9 @@ class Table(RuleBasedStateMachine):
     @invariant()
     def slots_and_big_items(self) -> None:
         for p in self.state.players:
-            worn = [CATALOG[i] for i in p.equipped]
+            worn = [CATALOG[i] for i in p.equipped if i != p.cheat_on]     # Cheat! lifts the limits
+            for i in p.equipped:                # an item its wearer cannot use is carried, not worn
+                assert restriction_problem(CATALOG[i], p) is None
             for slot in ("headgear", "armor", "footgear"):
                 assert sum(1 for w in worn if w.slot and w.slot.value == slot) <= 1
             assert sum({"1-hand": 1, "2-hand": 2}.get(w.slot.value, 0) for w in worn if w.slot) <= 2

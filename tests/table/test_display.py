@@ -87,7 +87,10 @@ def test_every_screen_keeps_its_text_inside_its_panels(rig_factory, scene: str, 
     ("setup", "setup", "seats"), ("table", "kick-open-the-door", "player-4"), ("combat", "combat", "combat"),
     ("run-away", "run-away", "run-away"), ("charity", "charity", "charity"), ("game-over", "game-over", "chart"),
     ("card-menu", "kick-open-the-door", "card-menu"), ("helper-prompt", "combat", "prompt"),
-    ("sales-basket", "kick-open-the-door", "basket"),
+    ("sales-basket", "kick-open-the-door", "basket"), ("game-over", "game-over", "game-facts"),
+    ("standings", "setup", "records"), ("past-games", "setup", "records"), ("name-choice", "setup", "name-choice"),
+    ("side-prompt", "combat", "prompt"), ("give-prompt", "kick-open-the-door", "prompt"),
+    ("sell-from-hand", "kick-open-the-door", "prompt"),
 ])
 def test_each_scene_reaches_its_screen(rig_factory, scene: str, phase: str, panel: str) -> None:
     rig = rig_factory().run(SCENES[scene])
@@ -140,7 +143,7 @@ def test_refusal_stands_out_with_its_reason(rig_factory) -> None:
 def test_soft_keys_say_what_each_button_does(rig_factory) -> None:
     rig = rig_factory().run(SCENES["combat"])
     texts = {d.text for d in rig.display.drawn}
-    assert {"Run away", "Undo"} <= texts
+    assert {"Fight!", "Undo"} <= texts and "Run away" not in texts      # the players win: no running
     assert rig.display.hit(rig.display.panels["key-run"].center) == ("button", "run")
 
 

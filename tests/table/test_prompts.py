@@ -46,7 +46,8 @@ def test_steal_a_level_asks_for_the_victims_token(tmp_path: Path, capsys) -> Non
 
 def test_loaded_die_number_is_chosen_with_roll_and_used_with_next(tmp_path: Path, capsys) -> None:
     fled = "tap player-2\ntap 1000-gold-pieces\ntap player-2\ntap boil-an-anthill\n" \
-           "tap 1000-gold-pieces\ntap boil-an-anthill\ntap flying-frogs\npress run\ndie 1\npress roll\n"
+           "tap 1000-gold-pieces\ntap boil-an-anthill\ntap flying-frogs\ntap player-3\ntap enraged\n" \
+           "press run\ndie 1\npress roll\n"
     caught, _ = run(tmp_path, capsys, fled)
     assert player(caught, "player-1")["level"] == 1                     # lost 2 levels, floor 1
     # Flying Frogs give -1 to run away: a 5 still fails, only a 6 escapes.
@@ -127,11 +128,17 @@ def test_the_screen_keeps_asking_for_the_item_to_lose_until_it_is_tapped(tmp_pat
         perform(action, table, reader, buttons, clock)
     clock.advance(30)                                   # long after any message would have gone
     view = build_view(table.controller)
-    assert view.prompt_kind == "loss" and view.prompt == "Player 1 has too many Big items: tap the one to give up"
+    assert view.prompt_kind == "loss" and view.prompt == ("Player 1 has too many Big items: tap the one that goes to the lowest-level player, "
+                                                     "or sell it")
     perform(parse_script("tap huge-rock\n", table.catalog)[0], table, reader, buttons, clock)
+    view = build_view(table.controller)      # never just discarded: it goes to a lowest-level player, who?
+    assert view.prompt_kind == "receiver" and "Player 2, Player 3" in view.prompt
+    assert table.controller.state_json()["prompt"]["expects"] == "player-token"
+    perform(parse_script("tap player-3\n", table.catalog)[0], table, reader, buttons, clock)
     view = build_view(table.controller)
     p1 = table.controller.state.player("player-1")
     assert view.prompt_kind == "" and (p1.equipped, p1.carried) == ([], ["chainsaw-of-bloody-dismemberment"])
+    assert table.controller.state.player("player-3").equipped == ["huge-rock"]
 
 
 def test_roll_while_the_run_away_waits_for_an_item_says_what_it_waits_for(tmp_path: Path, capsys) -> None:

@@ -1,0 +1,184 @@
+"""Tap to frame with 30 phones following the game: p99 side by side with the same game without the web view.
+
+The same 600-action 6-player game is played twice, once as the table plays it
+without the web view (the baseline) and once with the web view running and 30
+event-stream clients connected (in a process of their own, as phones would
+be), publishing after every frame as the table's loop does; the pair is played
+three times, alternating, and each side keeps its best run. Actions come PACE_S
+apart (a brisk table; real taps are seconds apart). Target: p99 with the web
+view within 10 % of the baseline, and every client ends on the final state.
+Prints figures; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import logging  # noqa: E402
+
+CLIENTS = 30
+ACTIONS = 600
+PACE_S = 0.025
+TARGET_RATIO = 1.10
+KEY = "bench-key-123"
+
+
+def clients_main(port: int, count: int) -> None:
+    """The phones: ``count`` event-stream readers; given the final state on stdin, print how many hold it.
+
+    They keep each event's bytes and decode only the last one at the end: the phones' own work
+    is on the phones, not on the box's processor.
+    """
+    last: list[bytes] = [b""] * count
+    events = [0] * count
+
+    def follow(i: int) -> None:
+        sock = socket.create_connection(("127.0.0.1", port))
+        sock.sendall(f"GET /events?key={KEY} HTTP/1.1\r\nHost: bench\r\n\r\n".encode())
+        buffer = b""
+        while True:
+            chunk = sock.recv(1 << 16)
+            if not chunk:
+                return
+            buffer += chunk
+            cut = buffer.rfind(b"\n\n")
+            if cut < 0:
+                continue
+            blocks, buffer = buffer[:cut], buffer[cut + 2:]
+            events[i] += blocks.count(b"\ndata: ")
+            start = blocks.rfind(b"data: ")
+            if start >= 0:
+                last[i] = blocks[start + 6:blocks.find(b"\n", start) if blocks.find(b"\n", start) > 0 else None]
+
+    for i in range(count):
+        threading.Thread(target=follow, args=(i,), daemon=True).start()
+    print("ready", flush=True)
+    final = json.loads(sys.stdin.readline())
+
+    def holds(raw: bytes) -> bool:
+        if not raw:
+            return False
+        data = json.loads(raw)
+        data.pop("board", None)
+        return data == final
+
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and not all(holds(x) for x in last):
+        time.sleep(0.1)
+    print(json.dumps({"final": sum(holds(x) for x in last), "events": min(events)}), flush=True)
+
+
+def play(size: tuple[int, int], *, web: bool) -> tuple[list[float], dict[str, int]]:
+    from bench._games import long_script
+    from drivers.base import SystemClock
+    from drivers.sim import SimButtons, SimReader
+    from engine.serialize import state_to_json
+    from table.config import Config, StorageConfig
+    from table.display import Display
+    from table.script import parse_script
+    from table.view import build_view
+    from table.web import board_payload, page_context
+    from table.web.hub import Hub
+    from table.web.server import WebApp, WebServer
+    from table.wiring import build_table
+
+    with tempfile.TemporaryDirectory() as tmp:
+        clock = SystemClock()
+        table = build_table(Config(storage=StorageConfig(state_dir=tmp)), clock, seed_source=lambda: 1)
+        ctl = table.controller
+        display = Display(size)
+        reader, buttons = SimReader(table.events, clock=clock), SimButtons(table.events, clock=clock)
+        script = parse_script("\n".join(long_script(ACTIONS)), table.catalog)
+        hub = server = phones = None
+        first = build_view(ctl)
+        display.render(first)
+        if web:
+            hub = Hub()
+            hub.publish(board_payload(first))
+            server = WebServer(WebApp(hub, KEY, page_context(table.catalog, "en")), "127.0.0.1", 0)
+            server.start()
+            phones = subprocess.Popen([sys.executable, __file__, "--clients", str(server.port), str(CLIENTS)],
+                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+            assert phones.stdout is not None and phones.stdout.readline().strip() == "ready"
+            deadline = time.monotonic() + 30
+            while len(hub.clients) < CLIENTS and time.monotonic() < deadline:
+                time.sleep(0.05)
+        latencies = []
+        for action in script[:ACTIONS]:
+            time.sleep(PACE_S)
+            if action.verb == "tap":
+                reader.scan_card(action.arg)
+            else:
+                buttons.press(action.arg)
+            if hub is not None:
+                hub.busy(True)                              # as the table's loop says when it wakes
+            for event in table.events.drain():
+                if ctl.handle(event) is None:
+                    continue
+                frame = build_view(ctl)
+                display.render(frame)
+                latencies.append(clock.monotonic() - event.at)
+                if hub is not None:
+                    hub.publish(board_payload(frame))      # after the frame, as the table's loop does
+            if hub is not None:
+                hub.busy(False)
+        result = {}
+        if phones is not None and hub is not None:
+            connected = len(hub.clients)
+            assert phones.stdin is not None and phones.stdout is not None
+            phones.stdin.write(json.dumps(state_to_json(ctl.state, table.catalog)) + "\n")
+            phones.stdin.flush()
+            result = json.loads(phones.stdout.readline())
+            result["connected"] = connected
+            phones.kill()
+            phones.wait()
+            server.stop()                                  # type: ignore[union-attr]
+        display.close()
+        table.journal.close()
+        return latencies, result
+
+
+def p99(latencies: list[float]) -> float:
+    ordered = sorted(latencies)
+    return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] * 1000
+
+
+def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "--clients":
+        clients_main(int(sys.argv[2]), int(sys.argv[3]))
+        return
+    logging.disable(logging.WARNING)
+    size = (800, 480)
+    runs: dict[bool, list[float]] = {False: [], True: []}
+    phones: dict[str, int] = {}
+    for web in (False, True) * 3:
+        latencies, result = play(size, web=web)
+        runs[web].append(p99(latencies))
+        if web:
+            phones = result if not phones or result.get("final", 0) < phones.get("final", 0) else phones
+    baseline, value = min(runs[False]), min(runs[True])
+    ratio = value / baseline
+    print(f"web view, tap to frame p99 at {size[0]}x{size[1]}, {ACTIONS} actions {PACE_S * 1000:.0f} ms apart, "
+          f"{CLIENTS} clients following: {value:.2f} ms; baseline without the web view {baseline:.2f} ms; "
+          f"ratio {ratio:.2f} (target <= {TARGET_RATIO:.2f}): {'met' if ratio <= TARGET_RATIO else 'not met'}")
+    print(f"web view p99 of each run: without {', '.join(f'{v:.1f}' for v in runs[False])} ms; "
+          f"with {', '.join(f'{v:.1f}' for v in runs[True])} ms")
+    print(f"web view clients: {phones.get('connected', 0)} connected, {phones.get('final', 0)} of {CLIENTS} ended on "
+          f"the final state, each read at least {phones.get('events', 0)} events (target {CLIENTS} of {CLIENTS}): "
+          f"{'met' if phones.get('final') == CLIENTS else 'not met'}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,472 @@
+"""The web view's server: Starlette on uvicorn, in a thread of its own.
+
+Starlette + uvicorn (with h11, no compiled extras) rather than aiohttp: measured
+here, the pair adds about 16 MB to a Python process and aiohttp about 23 MB, and
+the table has 80 MB in all.
+
+Everything is bounded. A method other than GET and HEAD gets 405; a URL longer
+than MAX_URL 414; more than MAX_HEADERS headers, or MAX_HEADER_BYTES of them, 431;
+a request still incomplete after H11_MAX_EVENT bytes 400 (h11); connections beyond
+MAX_CONNECTIONS 503 (uvicorn); event-stream clients beyond the hub's limit 503. A
+connection that has not sent its first request within REQUEST_TIMEOUT seconds is
+closed, and a client that does not take an event within SEND_TIMEOUT seconds is
+dropped. While the table's loop handles a tap and draws its frame, the fan-out
+steps back (YIELD_SECONDS at a time, YIELD_AT_MOST in all), so thirty phones do
+not slow the box's own screen.
+
+Routes are the list in ``WebApp.routes()``: a page or an endpoint is one ``Route``
+there and a handler method (it takes the request and returns a response;
+``self.hub`` holds the newest board and ``self.context`` the page's words).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import logging
+import socket
+import threading
+from dataclasses import dataclass, field
+from http.cookies import SimpleCookie
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs
+
+from table.web.hub import Hub, TooManyClients
+
+log = logging.getLogger(__name__)
+
+STATIC = Path(__file__).parent / "static"
+ASSETS = {"board.js": "text/javascript; charset=utf-8", "board.css": "text/css; charset=utf-8"}
+COOKIE = "munchkin_key"
+ALLOWED_METHODS = ("GET", "HEAD")
+MAX_URL = 2048                  # bytes of path and query
+MAX_HEADERS = 48
+MAX_HEADER_BYTES = 8 * 1024     # names and values together
+H11_MAX_EVENT = 16 * 1024       # request line and headers together
+MAX_CONNECTIONS = 64            # uvicorn answers 503 beyond this many connections and tasks
+KEEP_ALIVE = 5                  # seconds an idle kept-alive connection stays open
+REQUEST_TIMEOUT = 10.0          # seconds a new connection has to send its whole first request
+YIELD_SECONDS = 0.005           # while the table draws a frame, the fan-out steps back this long at a time
+YIELD_AT_MOST = 0.25            # and no longer than this in all, per event
+SEND_TIMEOUT = 5.0              # a client that takes no event for this long is dropped
+PING_SECONDS = 15.0             # a comment line on a quiet stream, so a dead client is found
+# Pages run only the box's own script, load nothing from elsewhere, and send no Referer (it would carry the key).
+PAGE_HEADERS = {
+    "cache-control": "no-store",
+    "content-security-policy": "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
+                               "img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    "referrer-policy": "no-referrer",
+    "x-content-type-options": "nosniff",
+}
+
+
+@dataclass
+class PageContext:
+    """What every page needs besides the state: the language, its words and the card names."""
+
+    language: str = "en"
+    labels: dict[str, str] = field(default_factory=dict)
+    names: dict[str, str] = field(default_factory=dict)
+    title: str = "Munchkin table"
+
+
+class Guard:
+    """ASGI middleware in front of every route: method, URL and header limits, then the key.
+
+    The key comes as ``?key=KEY`` (a page answered that way also sets a cookie, so the
+    page's own requests need not repeat it) or in that cookie.
+    """
+
+    def __init__(self, app: Any, key: str) -> None:
+        self.app = app
+        self.key = key.encode()
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        if scope["method"] not in ALLOWED_METHODS:
+            await _plain(send, 405, "read-only: only GET and HEAD\n", [(b"allow", b"GET, HEAD")])
+            return
+        query = scope.get("query_string", b"")
+        if len(scope.get("raw_path") or scope["path"].encode()) + len(query) > MAX_URL:
+            await _plain(send, 414, "URL too long\n")
+            return
+        if len(scope["headers"]) > MAX_HEADERS or sum(len(k) + len(v) for k, v in scope["headers"]) > MAX_HEADER_BYTES:
+            await _plain(send, 431, "too many headers\n")
+            return
+        given = parse_qs(query.decode("latin-1")).get("key", [""])[0].encode("latin-1")
+        from_query = bool(given)
+        if not given:
+            given = _cookie(scope["headers"]).encode("latin-1")
+        if not given or not hmac.compare_digest(given, self.key):
+            await _plain(send, 403, "forbidden: open the address shown on the box's screen (it carries the key)\n")
+            return
+        if not from_query:
+            await self.app(scope, receive, send)
+            return
+        cookie = f"{COOKIE}={self.key.decode()}; Path=/; HttpOnly; SameSite=Strict".encode()
+
+        async def send_with_cookie(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), (b"set-cookie", cookie)]}
+            await send(message)
+
+        await self.app(scope, receive, send_with_cookie)
+
+
+def _cookie(headers: list[tuple[bytes, bytes]]) -> str:
+    for name, value in headers:
+        if name == b"cookie":
+            jar: SimpleCookie = SimpleCookie()
+            try:
+                jar.load(value.decode("latin-1"))
+            except Exception:           # a malformed cookie header is no key
+                return ""
+            if COOKIE in jar:
+                return jar[COOKIE].value
+    return ""
+
+
+async def _plain(send: Any, status: int, text: str, headers: list[tuple[bytes, bytes]] | None = None) -> None:
+    body = text.encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"text/plain; charset=utf-8"),
+                            (b"content-length", str(len(body)).encode()), *(headers or [])]})
+    await send({"type": "http.response.body", "body": body})
+
+
+class EventStream:
+    """``GET /events``: Server-Sent Events, one event with the board on every accepted change.
+
+    Each client's coroutine sleeps on its own wake-up: no task or timer is made per event, so
+    fanning a change out to 32 clients costs little of the table's processor.
+    """
+
+    def __init__(self, hub: Hub, *, send_timeout: float = SEND_TIMEOUT) -> None:
+        self.hub, self.send_timeout = hub, send_timeout
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        try:
+            client = self.hub.join()
+        except TooManyClients as exc:
+            await _plain(send, 503, f"{exc}; try again later\n", [(b"retry-after", b"10")])
+            return
+        watcher = None
+        try:
+            await send({"type": "http.response.start", "status": 200,
+                        "headers": [(b"content-type", b"text/event-stream; charset=utf-8"),
+                                    (b"cache-control", b"no-store"), (b"x-accel-buffering", b"no")]})
+            if scope["method"] == "HEAD":
+                await send({"type": "http.response.body", "body": b""})
+                return
+            await self._send(send, b"retry: 1000\n\n")
+            watcher = asyncio.ensure_future(_watch(receive, client))
+            while True:
+                await client.ready.wait()
+                client.ready.clear()
+                if client.gone:         # gone, or the server stops: end the stream properly
+                    await asyncio.wait_for(send({"type": "http.response.body", "body": b""}), self.send_timeout)
+                    return
+                waited = 0.0
+                while self.hub.table_busy and waited < YIELD_AT_MOST:
+                    await asyncio.sleep(YIELD_SECONDS)
+                    waited += YIELD_SECONDS
+                event = self.hub.event()
+                if event is not None and event[0] != client.sent:
+                    client.sent = event[0]
+                    client.ping_due = False
+                    await self._send(send, event[1])
+                elif client.ping_due:
+                    client.ping_due = False
+                    await self._send(send, b": ping\n\n")
+        except (asyncio.TimeoutError, OSError):
+            log.info("web: dropped an event-stream client that stopped reading")
+        finally:
+            self.hub.leave(client)
+            if watcher is not None:
+                watcher.cancel()
+
+    async def _send(self, send: Any, body: bytes) -> None:
+        await asyncio.wait_for(send({"type": "http.response.body", "body": body, "more_body": True}),
+                               self.send_timeout)
+
+
+async def _watch(receive: Any, client: Any) -> None:
+    """Wake the client's coroutine when its connection goes."""
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            client.gone = True
+            client.ready.set()
+            return
+
+
+async def _pinger(hub: Hub, every: float) -> None:
+    """A comment line on every stream now and then, so a dead client is found and dropped."""
+    while True:
+        await asyncio.sleep(every)
+        hub.ping_all()
+
+
+class WebApp:
+    """The routes of the web view, over one hub, one key and one page context."""
+
+    def __init__(self, hub: Hub, key: str, context: PageContext, *, send_timeout: float = SEND_TIMEOUT,
+                 ping: float = PING_SECONDS, state_dir: Path | None = None, catalog: Any = None) -> None:
+        self.hub, self.key, self.context = hub, key, context
+        self.state_dir, self.catalog = state_dir, catalog        # the remembered games (/history, /stats)
+        self.send_timeout, self.ping = send_timeout, ping
+        self.assets = {name: (STATIC / name).read_bytes() for name in ASSETS}
+
+    def routes(self) -> list[Any]:
+        from starlette.routing import Route
+
+        return [
+            Route("/", self.board, methods=list(ALLOWED_METHODS)),
+            Route("/p/{player}", self.player, methods=list(ALLOWED_METHODS)),
+            Route("/overlay", self.overlay, methods=list(ALLOWED_METHODS)),
+            Route("/api/state", self.api_state, methods=list(ALLOWED_METHODS)),
+            Route("/events", EventStream(self.hub, send_timeout=self.send_timeout)),
+            Route("/static/{name}", self.asset, methods=list(ALLOWED_METHODS)),
+            Route("/history", self.history, methods=list(ALLOWED_METHODS)),
+            Route("/stats", self.stats, methods=list(ALLOWED_METHODS)),
+            Route("/api/history", self.api_history, methods=list(ALLOWED_METHODS)),
+            Route("/api/stats", self.api_stats, methods=list(ALLOWED_METHODS)),
+        ]
+
+    def asgi(self) -> Any:
+        from contextlib import asynccontextmanager
+
+        from starlette.applications import Starlette
+
+        @asynccontextmanager
+        async def lifespan(_app: Any):  # type: ignore[no-untyped-def]
+            self.hub.attach(asyncio.get_running_loop())
+            pinger = asyncio.ensure_future(_pinger(self.hub, self.ping))
+            try:
+                yield
+            finally:
+                pinger.cancel()
+                self.hub.detach()
+
+        return Guard(Starlette(routes=self.routes(), lifespan=lifespan), self.key)
+
+    # --- handlers ---------------------------------------------------------------------
+    async def board(self, request: Any) -> Any:
+        return self._page("board")
+
+    async def overlay(self, request: Any) -> Any:
+        return self._page("overlay")
+
+    async def player(self, request: Any) -> Any:
+        from starlette.responses import PlainTextResponse
+
+        player = request.path_params["player"]
+        if player not in {f"player-{n}" for n in range(1, 7)}:
+            return PlainTextResponse("no such player: the pages are /p/player-1 … /p/player-6\n", status_code=404)
+        return self._page("player", player)
+
+    async def api_state(self, request: Any) -> Any:
+        from starlette.responses import PlainTextResponse, Response
+
+        state = self.hub.state_json()
+        if state is None:
+            return PlainTextResponse("the table has not started yet\n", status_code=503)
+        return Response(state, media_type="application/json", headers={"cache-control": "no-store"})
+
+    async def asset(self, request: Any) -> Any:
+        from starlette.responses import PlainTextResponse, Response
+
+        name = request.path_params["name"]
+        if name not in self.assets:
+            return PlainTextResponse("not found\n", status_code=404)
+        return Response(self.assets[name], media_type=ASSETS[name], headers={"cache-control": "no-cache"})
+
+    # the remembered games: read from the journal in a worker thread, never in the event loop
+    async def history(self, request: Any) -> Any:
+        return await self._records("history", page=True)
+
+    async def stats(self, request: Any) -> Any:
+        return await self._records("stats", page=True)
+
+    async def api_history(self, request: Any) -> Any:
+        return await self._records("history", page=False)
+
+    async def api_stats(self, request: Any) -> Any:
+        return await self._records("stats", page=False)
+
+    async def _records(self, what: str, *, page: bool) -> Any:
+        from starlette.concurrency import run_in_threadpool
+        from starlette.responses import HTMLResponse, PlainTextResponse, Response
+
+        from table import records_web
+        from table.records_cli import RecordsError
+
+        if self.state_dir is None:
+            return PlainTextResponse("no saved games here\n", status_code=404)
+        try:
+            if what == "history":
+                data: Any = await run_in_threadpool(records_web.history_data, self.state_dir)
+            else:
+                data = await run_in_threadpool(records_web.stats_data, self.state_dir, self.catalog)
+        except RecordsError as exc:
+            return PlainTextResponse(f"{exc}\n", status_code=503)
+        if not page:
+            return Response(records_web.api_json(data), media_type="application/json", headers={"cache-control": "no-store"})
+        language = self.context.language
+        if what == "history":
+            text = records_web.history_page(data, language, self.key)
+        else:
+            text = records_web.stats_page(data, language, self.key, names=self.context.names)
+        headers = dict(PAGE_HEADERS)        # these pages carry their own style sheet, and no script
+        headers["content-security-policy"] = headers["content-security-policy"].replace(
+            "style-src 'self'", "style-src 'self' 'unsafe-inline'")
+        return HTMLResponse(text, headers=headers)
+
+    def _page(self, mode: str, player: str = "") -> Any:
+        from starlette.responses import HTMLResponse
+
+        headers = dict(PAGE_HEADERS)
+        if mode == "overlay":           # a streaming program shows the overlay in a frame of its own
+            headers["content-security-policy"] = headers["content-security-policy"].replace(
+                "; frame-ancestors 'none'", "")
+        return HTMLResponse(render_page(self.context, self.key, mode, player), headers=headers)
+
+
+def render_page(context: PageContext, key: str, mode: str, player: str = "") -> str:
+    """The page shell: the board is drawn by board.js from the event stream."""
+    import html
+    import json
+
+    config = {"mode": mode, "player": player, "key": key, "language": context.language,
+              "labels": context.labels, "names": context.names}
+    data = json.dumps(config, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    k = html.escape(key, quote=True)
+    title = html.escape(context.title)
+    return f"""<!doctype html>
+<html lang="{html.escape(context.language)}" class="mode-{mode}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="dark">
+<title>{title}</title>
+<link rel="stylesheet" href="/static/board.css?key={k}">
+</head>
+<body class="mode-{mode}">
+<main id="board" aria-live="polite"></main>
+<script id="config" type="application/json">{data}</script>
+<script src="/static/board.js?key={k}"></script>
+</body>
+</html>
+"""
+
+
+async def _end_streams(hub: Hub) -> None:
+    hub.end_all()
+    for _ in range(100):
+        if not hub.clients:
+            return
+        await asyncio.sleep(0.01)
+
+
+class _QuietDrops(logging.Filter):
+    """uvicorn calls a stream that ends without its last chunk an error; here that is a client
+    dropped for not reading (logged as such by the event stream), not a fault."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("ASGI callable returned without completing response")
+
+
+def bounded_h11() -> type:
+    """uvicorn's h11 protocol, plus a deadline for a new connection's first request: uvicorn
+    times out idle kept-alive connections, but not one that connects and never finishes asking."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class BoundedH11Protocol(H11Protocol):  # type: ignore[misc]
+        request_timeout = REQUEST_TIMEOUT
+
+        def connection_made(self, transport: Any) -> None:
+            super().connection_made(transport)
+            self._first_request = self.loop.call_later(self.request_timeout, self._no_request)
+
+        def _no_request(self) -> None:
+            if self.cycle is None and not self.transport.is_closing():
+                self.transport.close()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._first_request.cancel()
+            super().connection_lost(exc)
+
+    return BoundedH11Protocol
+
+
+class WebServer:
+    """uvicorn serving a WebApp from a thread of its own; ``start`` binds first, so a busy port is an
+    OSError in the caller's thread."""
+
+    def __init__(self, app: WebApp, bind: str, port: int) -> None:
+        self.app, self.bind, self.port = app, bind, port
+        self._server: Any = None
+        self._thread: threading.Thread | None = None
+
+    def __repr__(self) -> str:
+        state = "running" if self._thread is not None and self._thread.is_alive() else "stopped"
+        return f"<WebServer {self.bind}:{self.port} {state}>"
+
+    def start(self, *, timeout: float = 10.0) -> None:
+        import time
+
+        import uvicorn
+
+        uvicorn_log = logging.getLogger("uvicorn.error")
+        if uvicorn_log.level == logging.NOTSET:
+            uvicorn_log.setLevel(logging.WARNING)   # not its start and stop lines: the table says those
+        if not any(isinstance(f, _QuietDrops) for f in uvicorn_log.filters):
+            uvicorn_log.addFilter(_QuietDrops())
+        family = socket.AF_INET6 if ":" in self.bind else socket.AF_INET
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if family == socket.AF_INET6:
+            sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)   # "::" takes IPv4 too
+        try:
+            sock.bind((self.bind, self.port))
+        except OSError:
+            sock.close()
+            raise
+        sock.listen(64)
+        self.port = sock.getsockname()[1]
+        config = uvicorn.Config(
+            self.app.asgi(), log_config=None, access_log=False, server_header=False, lifespan="on",
+            loop="asyncio", http=bounded_h11(), ws="none", limit_concurrency=MAX_CONNECTIONS,
+            timeout_keep_alive=KEEP_ALIVE, h11_max_incomplete_event_size=H11_MAX_EVENT,
+            timeout_graceful_shutdown=1)
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(target=self._serve, args=(sock,), name="web", daemon=True)
+        self._thread.start()
+        deadline = time.monotonic() + timeout
+        while not self._server.started and self._thread.is_alive() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        if not self._server.started:
+            raise OSError(f"the web view did not start on {self.bind}:{self.port}")
+
+    def _serve(self, sock: socket.socket) -> None:
+        try:
+            self._server.run(sockets=[sock])
+        except Exception:               # the table goes on without its web view
+            log.exception("web view stopped")
+        finally:
+            sock.close()
+
+    def stop(self) -> None:
+        loop = self.app.hub.loop
+        if loop is not None:                # end the event streams first, so no client is cut off mid-way
+            try:
+                asyncio.run_coroutine_threadsafe(_end_streams(self.app.hub), loop).result(timeout=2)
+            except Exception:               # the loop is gone or slow: uvicorn's own shutdown ends them
+                pass
+        if self._server is not None:
+            self._server.should_exit = True
+        if self._thread is not None:
+            self._thread.join(timeout=5)

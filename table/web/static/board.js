@@ -1,0 +1,230 @@
+// The board, drawn from the table's event stream. Read-only: it only listens.
+"use strict";
+(function () {
+  const cfg = JSON.parse(document.getElementById("config").textContent);
+  const L = cfg.labels, names = cfg.names;
+  const COLORS = ["#5aa0ff", "#ff785a", "#78dc78", "#e678e6", "#fad250", "#50dcdc"];
+  const root = document.getElementById("board");
+  let last = null, windowTimer = null;
+
+  // Python-style "{name}", "{t:.1f}" and "{n:+d}" placeholders, as the screen's words use them.
+  function fmt(template, values) {
+    return String(template).replace(/\{(\w+)(?::([^}]*))?\}/g, (all, key, spec) => {
+      if (!(key in values)) return all;
+      let v = values[key];
+      if (spec && /^\.(\d)f$/.test(spec)) v = Number(v).toFixed(Number(spec[1]));
+      else if (spec === "+d") v = (v >= 0 ? "+" : "") + v;
+      return String(v);
+    });
+  }
+  function el(tag, cls, text) {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined && text !== null) e.textContent = text;
+    return e;
+  }
+  const nameOf = (id) => names[id] || id;
+  function colorOf(state, pid) {
+    const i = state.players.findIndex((p) => p.id === pid);
+    return COLORS[(i < 0 ? 0 : i) % COLORS.length];
+  }
+  function playerName(state, pid) {
+    const p = state.players.find((q) => q.id === pid);
+    return p ? p.name : pid;
+  }
+
+  function playerCard(state, p, mine) {
+    const box = el("section", "player" + (mine ? " mine" : "") + (p.id === state.active_player ? " active" : "") +
+      (p.alive ? "" : " dead"));
+    box.id = "card-" + p.id;
+    box.dataset.player = p.id;
+    box.style.setProperty("--c", colorOf(state, p.id));
+    const head = el("div", "head");
+    const name = el(mine ? "span" : "a", "name", p.name);
+    if (!mine) name.href = "/p/" + p.id + "?key=" + encodeURIComponent(cfg.key);   // your own page, large
+    if (last && last.board && last.board.acting === p.id && p.id !== state.active_player) name.append(el("span", "tag", L.acting));
+    if (!p.alive) name.append(el("span", "tag", L.dead));
+    const nums = el("span", "nums");
+    const lvl = el("span", "lvl", String(p.level));
+    lvl.dataset.level = String(p.level);
+    lvl.title = L.level;
+    nums.append(el("span", "unit", L.level + " "), lvl, el("span", "str", L.strength + " " + p.combat_strength));
+    head.append(name, nums);
+    box.append(head);
+    const who = [...(p.races.length ? p.races.map(nameOf) : [L.human]), ...p.classes.map(nameOf)];
+    box.append(el("div", "who", who.join(" · ")));
+    if (p.equipped.length || p.carried.length) {
+      const gear = el("div", "gear");
+      gear.append(L.gear + ": " + p.equipped.map(nameOf).join(", ") + (p.equipped.length && p.carried.length ? ", " : ""));
+      if (p.carried.length) gear.append(el("span", "carried", p.carried.map(nameOf).join(", ") + " " + L.carried));
+      box.append(gear);
+    }
+    const curses = [...p.curses, ...(p.next_combat || [])];
+    if (curses.length) box.append(el("div", "curses", L.curses + ": " + curses.map(nameOf).join(", ")));
+    return box;
+  }
+
+  function combatPanel(state, board) {
+    const c = state.combat;
+    const box = el("section", "combat");
+    box.id = "combat";
+    const sides = el("div", "sides");
+    const ps = el("div", "side players-side");
+    ps.append(el("h3", null, L.players), el("div", "total", String(c.players_strength)));
+    c.fighters.forEach((f, i) => {
+      const line = el("div", "line", playerName(state, f));
+      if (i > 0 || f === c.helper) line.append(el("span", "small", " (" + L.helper + ")"));
+      ps.append(line);
+    });
+    (c.one_shots || []).forEach((s) => {
+      if (s.side !== "monsters") ps.append(el("div", "small", nameOf(s.card) + " " + fmt("{n:+d}", {n: s.bonus})));
+    });
+    const ms = el("div", "side monsters-side");
+    ms.append(el("h3", null, L.monsters), el("div", "total", String(c.monsters_strength)));
+    c.monsters.forEach((m) => {
+      ms.append(el("div", "line", nameOf(m.card) + " · " + m.strength));
+      if (m.enhancers.length) ms.append(el("div", "small", m.enhancers.map(nameOf).join(", ")));
+      const info = board && board.monsters ? board.monsters[m.card] : null;
+      if (info && info.bad_stuff) ms.append(el("div", "small", fmt(L.bad_stuff, {text: info.bad_stuff})));
+      if (info) ms.append(el("div", "small", fmt(L.treasures, {t: info.treasures, l: info.levels})));
+    });
+    (c.one_shots || []).forEach((s) => {
+      if (s.side === "monsters") ms.append(el("div", "small", nameOf(s.card) + " " + fmt("{n:+d}", {n: s.bonus})));
+    });
+    sides.append(ps, ms);
+    box.append(sides);
+    const diff = c.players_strength - c.monsters_strength;
+    let text;
+    if (c.players_winning) text = diff > 0 ? fmt(L.players_win, {n: diff}) : L.players_tie;
+    else text = diff < 0 ? fmt(L.monsters_win, {n: -diff}) : L.monsters_tie;
+    const margin = el("div", "margin " + (c.players_winning ? "good" : "bad"), text);
+    margin.id = "margin";
+    box.append(margin);
+    if (board && board.window_left !== null && board.window_left !== undefined && board.window_total > 0) {
+      const until = performance.now() + board.window_left * 1000;
+      const bar = el("div", "window"), fill = el("div");
+      const label = el("div", "window-text");
+      bar.append(fill);
+      box.append(label, bar);
+      const tick = () => {
+        const left = Math.max(0, (until - performance.now()) / 1000);
+        fill.style.width = (100 * left / board.window_total) + "%";
+        label.textContent = fmt(L.interfere, {t: left});
+        if (left <= 0) { clearInterval(windowTimer); windowTimer = null; }
+      };
+      tick();
+      windowTimer = setInterval(tick, 100);
+    }
+    return box;
+  }
+
+  function chart(state) {
+    const players = state.players;
+    const top = Math.max(state.ruleset ? state.ruleset.winning_level : 10,
+      ...players.map((p) => Math.max(1, ...(p.level_history || [p.level]))));
+    const turns = Math.max(1, ...players.map((p) => (p.level_history || []).length - 1));
+    const W = 320, H = 180, pad = 22;
+    const ns = "http://www.w3.org/2000/svg";
+    const svg = document.createElementNS(ns, "svg");
+    svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+    svg.setAttribute("class", "chart");
+    svg.setAttribute("role", "img");
+    const x = (i) => pad + (W - 2 * pad) * i / turns, y = (l) => H - pad - (H - 2 * pad) * (l - 1) / Math.max(1, top - 1);
+    const axis = document.createElementNS(ns, "path");
+    axis.setAttribute("d", `M${pad} ${pad} V${H - pad} H${W - pad}`);
+    axis.setAttribute("stroke", "#888c98");
+    axis.setAttribute("fill", "none");
+    svg.append(axis);
+    for (const [t, xx, yy] of [[String(top), 2, y(top) + 4], ["1", 8, y(1) + 4], [L.turns, W - pad - 30, H - 6]]) {
+      const tx = document.createElementNS(ns, "text");
+      tx.setAttribute("x", xx); tx.setAttribute("y", yy); tx.textContent = t;
+      svg.append(tx);
+    }
+    players.forEach((p, i) => {
+      const hist = (p.level_history && p.level_history.length) ? p.level_history : [p.level];
+      const line = document.createElementNS(ns, "polyline");
+      line.setAttribute("points", hist.map((l, j) => `${x(j)},${y(l)}`).join(" "));
+      line.setAttribute("fill", "none");
+      line.setAttribute("stroke", COLORS[i % COLORS.length]);
+      line.setAttribute("stroke-width", "2.5");
+      line.dataset.player = p.id;
+      svg.append(line);
+    });
+    return svg;
+  }
+
+  function render(state) {
+    if (windowTimer) { clearInterval(windowTimer); windowTimer = null; }
+    const board = state.board || {};
+    const frag = document.createDocumentFragment();
+    const top = el("header", "top");
+    const phase = el("span", "phase", L[state.phase] || state.phase);
+    phase.id = "phase";
+    phase.dataset.phase = state.phase;
+    top.append(phase);
+    if (state.phase !== "setup") {
+      const who = state.active_player ? " · " + playerName(state, state.active_player) : "";
+      top.append(el("span", "turn", fmt(L.turn, {n: state.turn}) + who));
+    }
+    frag.append(top);
+    const msg = el("div", "message" + (board.message_kind === "refusal" ? " refusal" : ""), board.message || "");
+    msg.id = "message";
+    frag.append(msg);
+    const prompt = el("div", "prompt", board.prompt || "");
+    prompt.id = "prompt";
+    frag.append(prompt);
+    if (state.phase === "game-over") {
+      const over = el("section", "over");
+      over.id = "game-over";
+      over.append(el("div", "winners", fmt(L.won, {names: state.winners.map((w) => playerName(state, w)).join(", ")})));
+      over.append(chart(state));
+      const legend = el("div", "legend");
+      state.players.forEach((p, i) => {
+        const s = el("span", null, "■ " + p.name + " " + p.level);
+        s.style.color = COLORS[i % COLORS.length];
+        legend.append(s);
+      });
+      over.append(legend);
+      frag.append(over);
+    }
+    const mine = cfg.mode === "player" ? state.players.find((p) => p.id === cfg.player) : null;
+    if (mine) frag.append(playerCard(state, mine, true));
+    if (state.combat) frag.append(combatPanel(state, board));
+    const list = el("div", "players");
+    list.id = "players";
+    state.players.forEach((p) => { if (p !== mine) list.append(playerCard(state, p, false)); });
+    if (!state.players.length) {
+      const rules = state.ruleset || {};
+      list.append(el("div", "message", fmt(L.join, {lo: rules.min_players || 3, hi: rules.max_players || 6})));
+    }
+    frag.append(list);
+    if (cfg.mode !== "overlay") {
+      const nav = el("nav", "records");
+      for (const [path, label] of [["/history", L.history], ["/stats", L.stats]]) {
+        const a = el("a", null, label);
+        a.href = path + "?key=" + encodeURIComponent(cfg.key);
+        nav.append(a);
+      }
+      frag.append(nav);
+    }
+    const off = el("div", "offline", L.offline);
+    off.id = "offline";
+    off.hidden = true;
+    frag.append(off);
+    root.replaceChildren(frag);
+    root.dataset.actions = String(board.actions === undefined ? "" : board.actions);
+  }
+
+  function connect() {
+    const source = new EventSource("/events?key=" + encodeURIComponent(cfg.key));
+    source.onmessage = (ev) => {
+      try { last = JSON.parse(ev.data); } catch (e) { return; }
+      render(last);
+      document.documentElement.dataset.updates = String((Number(document.documentElement.dataset.updates) || 0) + 1);
+    };
+    source.onerror = () => { const o = document.getElementById("offline"); if (o) o.hidden = false; };
+    source.onopen = () => { const o = document.getElementById("offline"); if (o) o.hidden = true; };
+  }
+  document.title = L.title;
+  connect();
+})();

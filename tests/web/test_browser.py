@@ -1,0 +1,198 @@
+"""The web view in a real browser: Debian's headless Chromium against a real `run --sim` table."""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.web.conftest import KEY, http
+
+ROOT = Path(__file__).resolve().parents[2]
+JOIN = ("tap player-1", "tap player-2", "tap player-3", "press next")
+
+
+def levels_on_page(driver) -> dict[str, int]:  # type: ignore[no-untyped-def]
+    return driver.execute_script(
+        "const out = {}; document.querySelectorAll('#players .player, .player.mine').forEach("
+        "  (p) => { out[p.dataset.player] = Number(p.querySelector('.lvl').dataset.level); }); return out;")
+
+
+def wait_for(driver, script: str, timeout: float) -> float:  # type: ignore[no-untyped-def]
+    """Seconds until ``script`` is true in the page; fails after ``timeout``."""
+    start = time.monotonic()
+    while not driver.execute_script(script):
+        if time.monotonic() - start > timeout:
+            raise AssertionError(f"not true within {timeout} s: {script}")
+        time.sleep(0.01)
+    return time.monotonic() - start
+
+
+def test_the_board_shows_every_players_level(browser, running_table) -> None:
+    table = running_table()
+    table.send(*JOIN, "tap 1000-gold-pieces")              # player-1 goes up a level
+    table.wait_state(lambda s: s["players"] and s["players"][0]["level"] == 2)
+    browser.get(table.page("/"))
+    wait_for(browser, "return document.querySelectorAll('#players .player').length === 3", 10)
+    assert levels_on_page(browser) == {"player-1": 2, "player-2": 1, "player-3": 1}
+    assert browser.find_element("id", "phase").get_attribute("data-phase") == "kick-open-the-door"
+    assert "Player 1" in browser.find_element("id", "card-player-1").text
+
+
+def test_a_tap_at_the_table_changes_the_open_page_within_a_second_without_a_reload(browser, running_table) -> None:
+    table = running_table()
+    table.send(*JOIN)
+    table.wait_state(lambda s: s["phase"] == "kick-open-the-door")
+    browser.get(table.page("/p/player-1"))
+    wait_for(browser, "return !!document.querySelector('.player.mine')", 10)
+    browser.execute_script("window.stillTheSamePage = true;")
+    table.send("tap 1000-gold-pieces")                      # a first tap, so nothing is left to warm up
+    wait_for(browser, "return document.querySelector('.player.mine .lvl').dataset.level === '2'", 5)
+    table.send("tap 1000-gold-pieces")
+    wait_for(browser, "return document.querySelector('.player.mine .lvl').dataset.level === '3'", 1.0)
+    assert browser.execute_script("return window.stillTheSamePage === true")
+    assert browser.execute_script("return document.querySelector('#players .player') !== null")
+
+
+def test_the_phone_page_screenshot_for_the_readme(browser, running_table) -> None:
+    """The README's picture of a player's page during a fight, taken here so it stays true."""
+    table = running_table()
+    table.send(*JOIN, "tap 1000-gold-pieces", "tap boots-of-butt-kicking", "tap net-troll")
+    table.wait_state(lambda s: s["phase"] == "combat")
+    browser.get(table.page("/p/player-1"))
+    wait_for(browser, "return !!document.querySelector('#combat')", 10)
+    browser.set_window_size(412, 915)
+    png = browser.get_screenshot_as_png()
+    out = ROOT / "docs" / "web-phone.png"
+    if not out.exists() or out.read_bytes() != png:
+        out.parent.mkdir(exist_ok=True)
+        out.write_bytes(png)
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "Net Troll" in browser.find_element("id", "combat").text
+
+
+def test_the_overlay_has_a_transparent_background(browser, running_table) -> None:
+    import pygame
+
+    table = running_table()
+    table.send(*JOIN)
+    table.wait_state(lambda s: s["phase"] == "kick-open-the-door")
+    browser.get(table.page("/overlay"))
+    wait_for(browser, "return document.querySelectorAll('#players .player').length === 3", 10)
+    assert browser.execute_script("return getComputedStyle(document.body).backgroundColor") == "rgba(0, 0, 0, 0)"
+    assert browser.execute_script("return getComputedStyle(document.documentElement).backgroundColor") == "rgba(0, 0, 0, 0)"
+    browser.execute_cdp_cmd("Emulation.setDefaultBackgroundColorOverride", {"color": {"r": 0, "g": 0, "b": 0, "a": 0}})
+    try:
+        shot = browser.execute_cdp_cmd("Page.captureScreenshot", {"format": "png"})
+    finally:
+        browser.execute_cdp_cmd("Emulation.setDefaultBackgroundColorOverride", {})
+    image = pygame.image.load(io.BytesIO(base64.b64decode(shot["data"])), "shot.png")
+    assert image.get_at((2, 2)).a == 0                       # the page itself: nothing
+    rect = browser.execute_script("const r = document.getElementById('card-player-1').getBoundingClientRect();"
+                                  "return [r.x + r.width / 2, r.y + r.height / 2, devicePixelRatio];")
+    x, y, ratio = rect
+    assert image.get_at((int(x * ratio), int(y * ratio))).a > 0    # a player's panel: drawn
+
+
+def test_without_the_key_the_browser_gets_403_and_sees_no_game(browser, running_table) -> None:
+    table = running_table()
+    table.send(*JOIN)
+    table.wait_state(lambda s: s["phase"] == "kick-open-the-door")
+    browser.delete_all_cookies()
+    browser.get(table.page("/", key=None))
+    assert "forbidden" in browser.find_element("tag name", "body").text
+    assert "Player 1" not in browser.page_source
+    assert http(table.page("/", key=None))[0] == 403
+    assert http(table.page("/", key="wrong-key-1"))[0] == 403
+    for path in ("/p/player-1", "/overlay", "/api/state", "/events", "/static/board.js"):
+        assert http(table.page(path, key=None))[0] == 403, path
+
+
+def test_a_post_from_the_browser_is_405_and_changes_nothing(browser, running_table) -> None:
+    table = running_table()
+    table.send(*JOIN)
+    before = table.wait_state(lambda s: s["phase"] == "kick-open-the-door")
+    browser.get(table.page("/"))
+    statuses = browser.execute_async_script(
+        "const done = arguments[arguments.length - 1]; const key = arguments[0];"
+        "Promise.all(['/', '/api/state', '/events', '/p/player-1'].map((p) =>"
+        "  fetch(p + '?key=' + key, {method: 'POST', body: 'press next'}).then((r) => r.status))).then(done);", KEY)
+    assert statuses == [405, 405, 405, 405]
+    status, headers, _ = http(table.page("/api/state"), method="POST")
+    assert status == 405 and headers.get("allow") == "GET, HEAD"
+    time.sleep(0.3)
+    assert table.state() == before
+
+
+def test_the_board_speaks_the_tables_language(browser, running_table) -> None:
+    table = running_table(language="es")
+    table.send(*JOIN)
+    table.wait_state(lambda s: s["phase"] == "kick-open-the-door")
+    browser.get(table.page("/"))
+    wait_for(browser, "return !!document.getElementById('phase')", 10)
+    assert browser.find_element("tag name", "html").get_attribute("lang") == "es"
+    from table.i18n import set_language, _
+
+    set_language("es")
+    try:
+        assert browser.find_element("id", "phase").text == _("Kick") != "Kick"
+    finally:
+        set_language("en")
+    assert json.loads(browser.find_element("id", "config").get_attribute("textContent"))["language"] == "es"
+
+
+def test_the_fight_shows_both_sides_the_margin_and_the_interference_window(browser, running_table) -> None:
+    table = running_table()
+    table.send(*JOIN, "tap 1000-gold-pieces")
+    table.wait_state(lambda s: s["players"] and s["players"][0]["level"] == 2)
+    browser.get(table.page("/"))
+    wait_for(browser, "return document.querySelectorAll('#players .player').length === 3", 10)
+    table.send("tap lame-goblin")
+    wait_for(browser, "return !!document.getElementById('combat')", 5)
+    combat = browser.find_element("id", "combat").text
+    assert "Lame Goblin" in combat and "Player 1" in combat
+    assert browser.find_element("id", "margin").text == "PLAYERS WIN by 1"
+    table.send("press next")                                    # the interference window opens
+    wait_for(browser, "return !!document.querySelector('.window-text')", 2)
+    assert browser.find_element("css selector", ".window-text").text.startswith("interfere now!")
+    wait_for(browser, "return !document.getElementById('combat')", 10)   # it closed; the kill counted
+    assert levels_on_page(browser)["player-1"] == 3
+
+
+def test_game_over_shows_the_winner_and_the_level_chart(browser, running_table) -> None:
+    from table.scenes import SCENES
+
+    table = running_table()
+    browser.get(table.page("/"))
+    wait_for(browser, "return !!document.getElementById('phase')", 10)
+    table.send(*[line for line in SCENES["game-over"].splitlines() if line.strip()])
+    table.wait_state(lambda s: s["phase"] == "game-over", timeout=60)
+    wait_for(browser, "return !!document.getElementById('game-over')", 5)
+    over = browser.find_element("id", "game-over")
+    winners = table.state()["winners"]
+    assert winners and over.find_element("css selector", ".winners").text.endswith("won!")
+    lines = browser.execute_script(
+        "return [...document.querySelectorAll('#game-over polyline')].map((l) => [l.dataset.player,"
+        " l.getAttribute('points').split(' ').length]);")
+    state = table.state()
+    assert {pid: n for pid, n in lines} == {p["id"]: len(p["level_history"]) for p in state["players"]}
+
+
+def test_the_board_links_to_past_games_and_standings(browser, running_table) -> None:
+    table = running_table()
+    table.send(*JOIN)
+    table.wait_state(lambda s: s["phase"] == "kick-open-the-door")
+    browser.get(table.page("/"))
+    wait_for(browser, "return !!document.querySelector('nav.records a')", 10)
+    browser.find_element("link text", "Past games").click()
+    wait_for(browser, "return location.pathname === '/history' && !!document.querySelector('h1')", 10)
+    assert "Player 1, Player 2, Player 3" in browser.find_element("tag name", "table").text
+    color = browser.execute_script("return getComputedStyle(document.querySelector('h1')).color")
+    assert color == "rgb(255, 200, 60)"                 # its own style sheet applies
+    browser.find_element("link text", "Standings").click()
+    wait_for(browser, "return location.pathname === '/stats'", 10)
+    assert "Player 1" in browser.find_element("tag name", "body").text

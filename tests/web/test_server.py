@@ -1,0 +1,295 @@
+"""The web view's server on a real socket: the key, read-only methods, limits and the event stream."""
+
+from __future__ import annotations
+
+import http.client as httpclient
+import json
+import socket
+import time
+from pathlib import Path
+
+import pytest
+
+from drivers.base import SystemClock
+from engine.serialize import state_to_json
+from table.config import Config, StorageConfig
+from table.view import build_view
+from table.web import board_payload, page_context
+from table.web.hub import Hub
+from table.web.server import MAX_CONNECTIONS, WebApp, WebServer
+from table.wiring import build_table
+from tests.web.conftest import KEY, http
+
+PATHS = ("/", "/p/player-1", "/overlay", "/api/state", "/events", "/static/board.js", "/static/board.css")
+
+
+@pytest.fixture
+def table(tmp_path: Path):  # type: ignore[no-untyped-def]
+    t = build_table(Config(storage=StorageConfig(state_dir=str(tmp_path / "state"))), SystemClock(), seed_source=lambda: 1)
+    yield t
+    t.journal.close()
+
+
+@pytest.fixture
+def served(table, catalog):  # type: ignore[no-untyped-def]
+    servers = []
+
+    def start(**kwargs):  # type: ignore[no-untyped-def]
+        hub = Hub(max_clients=kwargs.pop("max_clients", 32))
+        hub.publish(board_payload(build_view(table.controller)))
+        server = WebServer(WebApp(hub, KEY, page_context(catalog, "en"), **kwargs), "127.0.0.1", 0)
+        server.start()
+        servers.append(server)
+        return hub, f"http://127.0.0.1:{server.port}"
+
+    yield start
+    for server in servers:
+        server.stop()
+
+
+def play(table, *lines: str) -> None:  # type: ignore[no-untyped-def]
+    """Table-script lines through the controller, as the simulated pad and buttons deliver them."""
+    from drivers.events import Press, Tap
+
+    ctl = table.controller
+    for line in lines:
+        verb, arg = line.split()
+        ctl.handle(Tap("", ctl.now, "sim", card=arg) if verb == "tap" else Press(arg, ctl.now))
+
+
+class SseReader:
+    """A raw event-stream client: the events it has read so far."""
+
+    def __init__(self, base: str, *, rcvbuf: int | None = None) -> None:
+        host, port = base.removeprefix("http://").split(":")
+        self.sock = socket.socket()
+        if rcvbuf:
+            self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+        self.sock.connect((host, int(port)))
+        self.sock.sendall(f"GET /events?key={KEY} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        self.buffer = b""
+        self.events: list[dict] = []
+
+    def read_events(self, until, timeout: float = 5.0) -> list[dict]:  # type: ignore[no-untyped-def]
+        deadline = time.monotonic() + timeout
+        self.sock.settimeout(0.2)
+        while True:
+            *complete, self.buffer = self.buffer.split(b"\n\n")
+            for block in complete:
+                self.events += [json.loads(line[6:]) for line in block.split(b"\n") if line.startswith(b"data: ")]
+            events = self.events
+            if until(events):
+                return events
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{len(events)} events so far; head: {self.buffer[:300]!r}")
+            try:
+                chunk = self.sock.recv(65536)
+            except TimeoutError:
+                continue
+            if not chunk:
+                raise AssertionError("the server closed the stream")
+            self.buffer += chunk
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def test_every_route_needs_the_key(served) -> None:
+    _hub, base = served()
+    for path in PATHS:
+        assert http(base + path)[0] == 403, path
+        assert http(base + path + "?key=wrong-key-12")[0] == 403, path
+        assert http(base + path, headers={"Cookie": "munchkin_key=wrong-key-12"})[0] == 403, path
+        assert http(base + path, headers={"Cookie": "munchkin_key=\"\\x; ;;="})[0] == 403, path
+    for path in ("/", "/p/player-3", "/overlay", "/api/state", "/static/board.js", "/static/board.css"):
+        assert http(base + path + f"?key={KEY}")[0] == 200, path
+
+
+def test_the_key_in_the_url_sets_a_cookie_that_then_suffices(served) -> None:
+    _hub, base = served()
+    status, headers, _ = http(base + f"/?key={KEY}")
+    assert status == 200 and "HttpOnly" in headers["set-cookie"]
+    cookie = headers["set-cookie"].split(";")[0]
+    assert http(base + "/api/state", headers={"Cookie": cookie})[0] == 200
+
+
+@pytest.mark.parametrize("method", ["POST", "PUT", "DELETE", "PATCH", "OPTIONS"])
+def test_every_method_but_get_and_head_is_405(served, method: str) -> None:
+    hub, base = served()
+    before = hub.revision
+    for path in PATHS:
+        status, headers, _ = http(base + path + f"?key={KEY}", method=method)
+        assert status == 405 and headers["allow"] == "GET, HEAD", (path, status)
+    assert hub.revision == before
+
+
+def test_head_answers_without_a_body(served) -> None:
+    _hub, base = served()
+    status, _, body = http(base + f"/api/state?key={KEY}", method="HEAD")
+    assert status == 200 and body == b""
+
+
+def test_api_state_is_the_state_json(served, table) -> None:
+    hub, base = served()
+    play(table, "tap player-1", "tap player-2", "tap player-3", "press next", "tap 1000-gold-pieces")
+    hub.publish(board_payload(build_view(table.controller)))
+    status, headers, body = http(base + f"/api/state?key={KEY}")
+    assert status == 200 and headers["content-type"].startswith("application/json")
+    assert json.loads(body) == state_to_json(table.controller.state, table.catalog)
+    assert json.loads(body)["players"][0]["level"] == 2
+
+
+def test_unknown_players_and_files_are_404(served) -> None:
+    _hub, base = served()
+    for path in ("/p/player-7", "/p/player-0", "/p/x", "/static/..%2Fserver.py", "/static/nothing.js", "/nowhere"):
+        assert http(base + path + f"?key={KEY}")[0] == 404, path
+
+
+def test_urls_and_headers_are_bounded(served) -> None:
+    _hub, base = served()
+    assert http(base + "/api/state?key=" + KEY + "&pad=" + "x" * 3000)[0] == 414
+    many = {f"X-Pad-{i}": "y" for i in range(60)}
+    assert http(base + f"/api/state?key={KEY}", headers=many)[0] == 431
+    assert http(base + f"/api/state?key={KEY}", headers={"X-Big": "z" * 20000})[0] == 431
+
+
+def test_the_page_escapes_what_it_embeds(served, catalog) -> None:
+    from table.web.server import PageContext, render_page
+
+    context = PageContext(labels={"title": "x"}, names={"a": "</script><script>alert(1)</script>"})
+    page = render_page(context, KEY, "board")
+    assert "<script>alert" not in page and page.count("</script>") == 2
+
+
+def test_the_event_stream_sends_the_current_board_then_each_change(served, table) -> None:
+    hub, base = served()
+    reader = SseReader(base)
+    try:
+        first = reader.read_events(lambda ev: len(ev) >= 1)
+        assert first[0]["phase"] == "setup" and "board" in first[0]
+        play(table, "tap player-1")
+        hub.publish(board_payload(build_view(table.controller)))
+        events = reader.read_events(lambda ev: len(ev) >= 2)
+        assert [p["id"] for p in events[1]["players"]] == ["player-1"]
+        assert events[1]["board"]["message"]
+    finally:
+        reader.close()
+
+
+def test_a_client_that_joins_late_gets_only_the_newest_board(served, table) -> None:
+    hub, base = served()
+    for _ in range(50):
+        hub.publish({"phase": "setup", "players": [], "n": _})
+    reader = SseReader(base)
+    try:
+        events = reader.read_events(lambda ev: len(ev) >= 1)
+        time.sleep(0.3)
+        events = reader.read_events(lambda ev: True)
+        assert [e["n"] for e in events] == [49]
+    finally:
+        reader.close()
+
+
+def test_clients_beyond_the_limit_are_refused_and_a_freed_place_is_reused(served) -> None:
+    hub, base = served(max_clients=4)
+    readers = [SseReader(base) for _ in range(4)]
+    try:
+        for r in readers:
+            r.read_events(lambda ev: len(ev) >= 1)
+        assert http(base + f"/events?key={KEY}")[0] == 503
+        readers.pop().close()
+        deadline = time.monotonic() + 5
+        while len(hub.clients) > 3 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        late = SseReader(base)
+        readers.append(late)
+        late.read_events(lambda ev: len(ev) >= 1)
+    finally:
+        for r in readers:
+            r.close()
+
+
+def test_a_client_that_stops_reading_is_dropped_and_stalls_no_one(served) -> None:
+    hub, base = served(send_timeout=0.5)
+    stalled = SseReader(base, rcvbuf=4096)
+    healthy = SseReader(base)
+    try:
+        healthy.read_events(lambda ev: len(ev) >= 1)
+        pad = "x" * 200_000
+        for n in range(60):
+            hub.publish({"phase": "setup", "players": [], "n": n, "pad": pad})     # never waits
+            healthy.read_events(lambda ev, n=n: any(e.get("n") == n for e in ev), timeout=10)
+            healthy.events.clear()
+        deadline = time.monotonic() + 10
+        while len(hub.clients) > 1 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(hub.clients) == 1          # the stalled one is gone, the healthy one stays
+    finally:
+        stalled.close()
+        healthy.close()
+
+
+def test_the_server_has_a_connection_limit(served) -> None:
+    _hub, base = served()
+    host, port = base.removeprefix("http://").split(":")
+    idle = []
+    try:
+        for _ in range(MAX_CONNECTIONS + 4):
+            s = socket.create_connection((host, int(port)))
+            idle.append(s)
+        time.sleep(0.3)
+        conn = httpclient.HTTPConnection(host, int(port), timeout=5)
+        conn.request("GET", f"/api/state?key={KEY}")
+        assert conn.getresponse().status == 503
+    finally:
+        for s in idle:
+            s.close()
+
+
+def test_a_connection_that_never_asks_is_closed(served, monkeypatch) -> None:
+    import table.web.server as server_module
+
+    monkeypatch.setattr(server_module, "REQUEST_TIMEOUT", 0.5)
+    _hub, base = served()
+    host, port = base.removeprefix("http://").split(":")
+    quiet = socket.create_connection((host, int(port)))
+    trickle = socket.create_connection((host, int(port)))
+    try:
+        trickle.sendall(b"GET /api/state?key=")            # and never the rest
+        for s in (quiet, trickle):
+            s.settimeout(10)
+            assert s.recv(100) == b""                       # closed by the server
+    finally:
+        quiet.close()
+        trickle.close()
+
+
+def test_pages_load_nothing_from_elsewhere_and_send_no_referer(served) -> None:
+    _hub, base = served()
+    for path in ("/", "/p/player-1", "/overlay"):
+        status, headers, body = http(base + path + f"?key={KEY}")
+        assert status == 200 and headers["referrer-policy"] == "no-referrer"
+        assert "script-src 'self'" in headers["content-security-policy"]
+        assert b"http" not in body.replace(b"http-equiv", b"")      # no address of anywhere else
+    assert "frame-ancestors 'none'" in http(base + f"/?key={KEY}")[1]["content-security-policy"]
+
+
+def test_past_games_and_standings_are_served_read_only(served, table, tmp_path) -> None:
+    from table.records_web import history_data
+
+    hub, base = served(state_dir=tmp_path / "state", catalog=table.catalog)
+    play(table, "tap player-1", "tap player-2", "tap player-3", "press next", "tap 1000-gold-pieces")
+    status, _, body = http(base + f"/api/history?key={KEY}")
+    assert status == 200 and json.loads(body) == history_data(tmp_path / "state") and json.loads(body)
+    status, headers, body = http(base + f"/history?key={KEY}")
+    assert status == 200 and b"Player 1, Player 2, Player 3" in body and "script-src 'self'" in headers["content-security-policy"]
+    status, _, body = http(base + f"/stats?key={KEY}")
+    assert status == 200 and b"Player 1" in body
+    assert json.loads(http(base + f"/api/stats?key={KEY}")[2])["players"]
+    for path in ("/history", "/stats", "/api/history", "/api/stats"):
+        assert http(base + path)[0] == 403 and http(base + path + f"?key={KEY}", method="POST")[0] == 405
+
+
+def test_without_a_state_directory_there_are_no_past_games(served) -> None:
+    _hub, base = served()
+    assert http(base + f"/history?key={KEY}")[0] == 404

@@ -1,0 +1,133 @@
+"""The [web] config section, the key kept in the state directory, and the hand-over hub."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import stat
+import threading
+from pathlib import Path
+
+import pytest
+
+from table.config import ConfigError, parse_config
+from table.web import KEY_FILE, join_url, lan_address, web_key
+from table.web.hub import Hub, TooManyClients
+
+
+def test_the_web_view_is_off_by_default_with_the_documented_defaults() -> None:
+    web = parse_config({}).web
+    assert (web.enabled, web.bind, web.port, web.key) == (False, "0.0.0.0", 8080, "")
+
+
+def test_the_web_section_is_read() -> None:
+    web = parse_config({"web": {"enabled": True, "bind": "::", "port": 9000, "key": "abcdefgh"}}).web
+    assert (web.enabled, web.bind, web.port, web.key) == (True, "::", 9000, "abcdefgh")
+
+
+@pytest.mark.parametrize("section, words", [
+    ({"port": 70000}, "port must be 1-65535"),
+    ({"port": -1}, "port must be 1-65535"),
+    ({"port": "80"}, "port must be int"),
+    ({"bind": "my-laptop"}, "bind must be an IP address"),
+    ({"key": "short"}, "key must be 8-128"),
+    ({"key": "has space in it"}, "key must be 8-128"),
+    ({"enabled": "yes"}, "enabled must be bool"),
+    ({"open": True}, "unknown key(s) in [web]: open"),
+])
+def test_a_bad_web_section_names_what_is_wrong(section: dict, words: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        parse_config({"web": section}, "box.toml")
+    assert words in str(info.value) and "box.toml" in str(info.value)
+
+
+def test_the_key_is_made_once_kept_private_and_reused(tmp_path: Path) -> None:
+    first = web_key(tmp_path)
+    assert len(first) >= 16 and first == web_key(tmp_path)
+    assert stat.S_IMODE(os.stat(tmp_path / KEY_FILE).st_mode) == 0o600
+    other = tmp_path / "other"
+    assert web_key(other) != first                      # random, not derived
+
+
+def test_a_configured_key_wins_and_writes_nothing(tmp_path: Path) -> None:
+    assert web_key(tmp_path, "my-own-key") == "my-own-key"
+    assert not (tmp_path / KEY_FILE).exists()
+
+
+def test_a_damaged_key_file_is_replaced(tmp_path: Path) -> None:
+    (tmp_path / KEY_FILE).write_bytes(b"\xff\xfe not a key\n")
+    key = web_key(tmp_path)
+    assert key and (tmp_path / KEY_FILE).read_text().strip() == key
+
+
+def test_join_url_and_address() -> None:
+    assert join_url("192.168.1.20", 8080, "k" * 16) == "http://192.168.1.20:8080/?key=" + "k" * 16
+    assert join_url("fd00::5", 80, "abcdefgh").startswith("http://[fd00::5]:80/")
+    assert lan_address("127.0.0.1") == "127.0.0.1"
+    assert lan_address("0.0.0.0")                       # some address, loopback at worst
+
+
+def test_publish_never_waits_and_each_client_holds_one_board() -> None:
+    hub = Hub(max_clients=2)
+    loop = asyncio.new_event_loop()
+    hub.attach(loop)
+    try:
+        client = hub.join()
+        for n in range(10_000):                         # no one reads: nothing piles up
+            hub.publish({"n": n})
+        loop.run_until_complete(asyncio.sleep(0))
+        revision, event = hub.event()
+        assert revision == 10_000 and event == b'id: 10000\ndata: {"n":9999}\n\n'
+        assert hub.state_json() == '{\n  "n": 9999\n}'
+        assert client.ready.is_set()
+        hub.join()
+        with pytest.raises(TooManyClients):
+            hub.join()
+        hub.leave(client)
+        hub.join()
+    finally:
+        hub.detach()
+        loop.close()
+
+
+def test_publish_after_the_web_loop_closed_is_harmless() -> None:
+    hub = Hub()
+    loop = asyncio.new_event_loop()
+    hub.attach(loop)
+    loop.close()
+    done = threading.Event()
+    threading.Thread(target=lambda: (hub.publish({"n": 1}), done.set())).start()
+    assert done.wait(5) and hub.event()[0] == 1
+
+
+@pytest.mark.parametrize("language", ["es", "zh"])
+def test_every_word_of_the_web_page_is_translated(catalog, language: str) -> None:
+    from table.i18n import set_language
+    from table.web import page_context
+
+    set_language("en")
+    english = page_context(catalog, "en")
+    set_language(language)
+    try:
+        translated = page_context(catalog, language)
+    finally:
+        set_language("en")
+    assert [k for k in english.labels if english.labels[k] == translated.labels[k]] == []
+    assert translated.names["boots-of-butt-kicking"] == catalog["boots-of-butt-kicking"].name_in(language)
+
+
+def test_the_address_is_looked_up_again_when_the_network_comes_up(monkeypatch) -> None:
+    import table.web as web_module
+    from table.web import ADDRESS_EVERY, WebView
+
+    from types import SimpleNamespace
+
+    view = WebView(Hub(), server=SimpleNamespace(port=8080), key="abcdefgh", address="127.0.0.1", bind="0.0.0.0")
+    monkeypatch.setattr(web_module, "lan_address", lambda bind: "192.168.1.20")
+    start = view._looked
+    assert not view.refresh_address(start + 1)                  # not yet time to look
+    assert view.refresh_address(start + ADDRESS_EVERY + 1)      # Wi-Fi is up: a new address
+    assert view.address == "192.168.1.20" and view.url == "http://192.168.1.20:8080/?key=abcdefgh"
+    assert not view.refresh_address(start + 2 * ADDRESS_EVERY + 2)     # unchanged: nothing to redraw
+    fixed = WebView(Hub(), server=None, key="abcdefgh", address="10.0.0.5", bind="10.0.0.5")
+    assert not fixed.refresh_address(start + 100) and fixed.address == "10.0.0.5"
