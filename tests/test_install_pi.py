@@ -318,6 +318,8 @@ needs_systemd = pytest.mark.skipif(shutil.which("systemd-analyze") is None, reas
 @pytest.mark.parametrize("web", [False, True])
 def test_the_installed_unit_with_its_dropins_verifies_with_exposure_2_0_or_lower(tmp_path: Path, web: bool) -> None:
     src, root = make_source(tmp_path), make_root(tmp_path, pi_os=False)
+    if (SYSTEMD / "web.conf").exists():          # the project's own drop-in, not the fixture
+        shutil.copy2(SYSTEMD / "web.conf", src / "systemd" / "web.conf")
     if web:
         (root / "etc/munchkin-table").mkdir(parents=True)
         (root / "etc/munchkin-table/config.toml").write_text("[web]\nenabled = true\n")
