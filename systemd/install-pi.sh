@@ -194,12 +194,13 @@ for g in gpio spi; do
 done
 if [ "$PI_OS" = 0 ]; then
     # As Raspberry Pi OS's udev rules do: the gpio and spi groups own their device nodes.
+    before=$CHANGES
     put "$UDEV_RULES" 0644 <<'EOF'
 # munchkin-table: the GPIO chips and SPI devices belong to the gpio and spi groups (as on Raspberry Pi OS)
 SUBSYSTEM=="gpio", KERNEL=="gpiochip*", GROUP="gpio", MODE="0660"
 SUBSYSTEM=="spidev", KERNEL=="spidev*", GROUP="spi", MODE="0660"
 EOF
-    if [ "$DRY" = 0 ] && [ -d "$ROOT/run/udev" ] && command -v udevadm >/dev/null; then
+    if [ "$CHANGES" -gt "$before" ] && [ "$DRY" = 0 ] && [ -d "$ROOT/run/udev" ] && command -v udevadm >/dev/null; then
         udevadm control --reload-rules 2>/dev/null && udevadm trigger --subsystem-match=gpio --subsystem-match=spidev 2>/dev/null || true
     fi
     if [ ! -e "$ROOT/dev/serial0" ]; then
