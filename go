@@ -2,7 +2,7 @@
 # Set up a virtual environment for munchkin-table, then run something in it.
 #   ./go run [ARGS]    the table (simulated hardware unless a reader is configured)
 #   ./go test [ARGS]   the whole test suite
-#   ./go bench         the benchmarks in bench/
+#   ./go bench         the figure benchmarks in bench/ (value, in-run baseline, ratio, target), also to bench/results.json
 #   ./go shell CMD...  any command inside the environment
 set -eu
 cd "$(dirname "$0")"
@@ -59,7 +59,12 @@ cmd=${1:-run}
 case "$cmd" in
     run)   setup dev; exec "$VENV/bin/munchkin-table" run "$@" ;;
     test)  setup dev; exec "$VENV/bin/python" -m pytest "$@" ;;
-    bench) setup dev; for b in bench/[!_]*.py; do echo "== $b"; "$VENV/bin/python" "$b"; done ;;
+    bench) setup dev; rm -f bench/results.json      # the figure benches (not soak_*) write it afresh
+           for b in bench/[!_]*.py; do
+               case "${b##*/}" in soak_*) continue ;; esac
+               echo "== $b"; "$VENV/bin/python" "$b"
+           done
+           echo "go: figures in bench/results.json" ;;
     shell) setup dev; exec env PATH="$PWD/$VENV/bin:$PATH" "$@" ;;
     *) die "unknown command '$cmd' (expected run, test, bench or shell)" ;;
 esac

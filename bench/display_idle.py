@@ -1,23 +1,31 @@
-"""Idle CPU of the table's run loop against a plain ``clock.tick(60)`` pygame loop.
+"""Idle CPU of ``munchkin-table run --sim`` against a plain ``clock.tick(60)`` pygame loop, side by side.
 
-Starts ``munchkin-table run --sim`` (SDL dummy driver, a throw-away state directory),
-lets it settle, then reads its CPU time from /proc over a few seconds; does the same
-for a loop that redraws at 60 fps.
+Four processes run at the same time under SDL's dummy driver, each with its own state directory
+on a real disk: a table just started (fresh), a table after a die roll (three players joined, ROLL
+picks who starts), a table after an interference window closed (the game started and a monster
+played: its window runs out), and the plain loop (the baseline). After they settle, each one's CPU
+time is read per thread from /proc/PID/task/TID/schedstat at the start and the end of the same
+window (30 s unless given), so all four see the same neighbours on the CPU.
 
-    .venv/bin/python bench/display_idle.py [SECONDS]
+    ./go shell python bench/display_idle.py [SECONDS]
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench._report import disk_dir, figure, report, thread_cpu_ns, thread_names  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
-TICKS = os.sysconf("SC_CLK_TCK")
+TARGET_RATIO = 20
+SETTLE_S = 8.0                 # start-up, the first frame, the die's tumble, a 2.6 s interference window
 
 PLAIN_LOOP = """
 import pygame
@@ -33,43 +41,77 @@ while True:
     clock.tick(60)
 """
 
+SCENES = {
+    "fresh": "",
+    "after a roll": "tap player-1\ntap player-2\ntap player-3\npress roll\n",
+    "after an interference window closed": "tap player-1\ntap player-2\ntap player-3\npress next\ntap net-troll\n",
+}
 
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS
+
+def start(cmd: list[str], env: dict[str, str], script: str) -> subprocess.Popen:
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, text=True)
+    assert proc.stdin is not None
+    proc.stdin.write(script)
+    proc.stdin.flush()                     # left open: the table reads piped script lines as taps
+    return proc
 
 
-def measure(cmd: list[str], seconds: float, env: dict[str, str]) -> float:
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+def stop(proc: subprocess.Popen) -> None:
+    proc.terminate()
     try:
-        time.sleep(2.0)                        # start-up and first frame
-        if proc.poll() is not None:
-            raise SystemExit(f"{cmd} exited early with {proc.returncode}")
-        start_cpu, start = cpu_seconds(proc.pid), time.monotonic()
-        time.sleep(seconds)
-        used = cpu_seconds(proc.pid) - start_cpu
-        return 100 * used / (time.monotonic() - start)
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def share(before: dict[int, int], after: dict[int, int], seconds: float) -> tuple[float, dict[int, float]]:
+    """Percent of one core over the window, in all and per thread (threads alive at its end)."""
+    per = {tid: 100 * (ns - before.get(tid, 0)) / (seconds * 1e9) for tid, ns in after.items()}
+    return sum(per.values()), per
 
 
 def main() -> int:
-    seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 5.0
+    seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 30.0
     env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")
-    with tempfile.TemporaryDirectory() as tmp:
-        config = Path(tmp) / "config.toml"
-        config.write_text(f'[storage]\nstate_dir = "{tmp}/state"\n[display]\nsound = false\n')
-        table = measure([sys.executable, "-m", "table", "run", "--sim", "--config", str(config)], seconds, env)
-    plain = measure([sys.executable, "-c", PLAIN_LOOP], seconds, env)
-    print(f"idle CPU over {seconds:g} s (SDL dummy driver, 800x480):")
-    print(f"  munchkin-table run --sim : {table:6.2f} % of a core")
-    print(f"  plain clock.tick(60) loop: {plain:6.2f} % of a core")
+    dirs = []
+    procs: dict[str, subprocess.Popen] = {}
+    try:
+        for name, script in SCENES.items():
+            state = disk_dir("idle")
+            dirs.append(state)
+            config = state / "config.toml"
+            config.write_text(f'[storage]\nstate_dir = "{state}/state"\n[display]\nsound = false\n')
+            procs[name] = start([sys.executable, "-m", "table", "run", "--sim", "--config", str(config)], env, script)
+        procs["plain"] = start([sys.executable, "-c", PLAIN_LOOP], env, "")
+        time.sleep(SETTLE_S)
+        for name, proc in procs.items():
+            if proc.poll() is not None:
+                raise SystemExit(f"{name}: exited early with {proc.returncode}")
+        before = {name: thread_cpu_ns(p.pid) for name, p in procs.items()}
+        names = {name: thread_names(p.pid) for name, p in procs.items()}
+        t0 = time.monotonic()
+        time.sleep(seconds)
+        after = {name: thread_cpu_ns(p.pid) for name, p in procs.items()}
+        elapsed = time.monotonic() - t0
+    finally:
+        for proc in procs.values():
+            stop(proc)
+        for d in dirs:
+            shutil.rmtree(d, ignore_errors=True)
+    plain, plain_threads = share(before["plain"], after["plain"], elapsed)
+    print(f"idle CPU over {elapsed:.0f} s, per-thread schedstat, SDL dummy driver, 800x480, side by side:")
+    figures = []
+    for name in SCENES:
+        value, threads = share(before[name], after[name], elapsed)
+        details = {"threads": {f"{names[name].get(tid, '?')} ({tid})": round(v, 4) for tid, v in threads.items()},
+                   "seconds": round(elapsed, 1)}
+        figures.append(figure(f"idle CPU of run --sim, {name}", value, "% of a core", baseline=plain,
+                              baseline_is="a plain clock.tick(60) pygame loop, measured alongside",
+                              target=f"baseline / value >= {TARGET_RATIO}", ratio_is="baseline / value",
+                              met=value * TARGET_RATIO <= plain, details=details))
+    report("display_idle", figures)
     return 0
 
 

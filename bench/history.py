@@ -29,6 +29,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 from bench._games import long_script  # noqa: E402
+from bench._report import figure, report  # noqa: E402
 from drivers.base import ManualClock  # noqa: E402
 from drivers.sim import SimButtons, SimReader  # noqa: E402
 from engine.commands import command_from_dict  # noqa: E402
@@ -146,12 +147,17 @@ def main() -> None:
 
         p_history, p_stats = process("history"), process("stats")
         print(f"history/stats over {games} games ({actions} journaled actions); baseline: replaying every game")
+        figures = []
         for name, value in (("history --json", t_history), ("stats --json", t_stats)):
             ratio = t_replay / value
             met = value < TARGET_MS and ratio >= TARGET_RATIO
             print(f"  {name:15} {value:8.1f} ms in process; replay baseline {t_replay:8.0f} ms; "
                   f"{ratio:6.0f}x faster; target < {TARGET_MS:.0f} ms and >= {TARGET_RATIO:.0f}x: "
                   f"{'met' if met else 'NOT met'}")
+            figures.append(figure(f"{name} over {games} games, in process", value, "ms", baseline=t_replay,
+                                  baseline_is="replaying every game's commands from the journal",
+                                  target=f"< {TARGET_MS:.0f} ms and baseline / value >= {TARGET_RATIO:.0f}",
+                                  ratio_is="baseline / value", met=met, details={"actions": actions}))
         def p99(values: list[float]) -> float:
             return sorted(values)[int(len(values) * 0.99)]
 
@@ -160,6 +166,10 @@ def main() -> None:
               f"{statistics.median(append_ms):.2f} ms, p99 {p99(append_ms):.2f} ms ({len(facts_ms)} actions)")
         print(f"  whole commands (interpreter start included): history --json {p_history:.0f} ms, "
               f"stats --json {p_stats:.0f} ms")
+        for f in figures:
+            f.details.update(process_history_ms=round(p_history), process_stats_ms=round(p_stats),
+                             facts_per_action_p99_ms=round(p99(facts_ms), 3))
+        report("history", figures, quiet=True)
 
 
 if __name__ == "__main__":

@@ -1,15 +1,18 @@
 """``munchkin-table run``: the table's main loop.
 
 The main thread owns pygame and the game state. It sleeps on a threading.Event
-that every driver event sets, waking at least 30 times a second to read keys and
-touches, or at the controller's next deadline; it redraws only when something
-changed, or while the interference bar or the die animation runs.
+that every driver event sets, until the controller's next deadline, or until input
+arrives (see table.wake: on the Pi's console a watch on the input devices wakes it;
+under the dummy driver no input comes through SDL; on a desktop it reads keys and
+touches 30 times a second). It redraws only when something changed, or while the
+interference bar moves or the die tumbles. An idle table sleeps IDLE_S at a time.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import signal
 import sys
 import threading
 import time
@@ -23,13 +26,17 @@ from table.picker import as_uid, suggest
 from table.script import ScriptError, parse_script, tap_or_press
 from table.systemd import notify, watchdog_interval
 from table.view import build_view
+from table.wake import PUMP_S, input_wake, sleep_until_woken
 from table.wiring import build_table, hold_table_lock, open_drivers
 
 log = logging.getLogger(__name__)
 
 KEYS = {"f1": "roll", "f2": "help", "f3": "run", "f4": "next", "f5": "undo"}
 ANIMATION_MS = 40             # frame spacing while the interference bar or the die moves
-PUMP_S = 1 / 30               # how often keys and touches are read when nothing else wakes us
+IDLE_S = 5.0                  # the longest sleep when nothing is due
+_running: set[threading.Event] = set()      # the wake of each running loop, for stop()
+
+__all__ = ["PUMP_S", "run", "sleep_until_woken", "stop"]
 
 
 def wants_fullscreen(config: Config) -> bool:
@@ -38,16 +45,26 @@ def wants_fullscreen(config: Config) -> bool:
     return config.display.fullscreen == "yes"
 
 
-def sleep_until_woken(woken: threading.Event, timeout: float) -> None:
-    """Sleep until a driver event sets ``woken``, ``timeout`` passes or it is time to pump
-    pygame's events again (PUMP_S); then re-arm ``woken``.
+def stop() -> None:
+    """Close the running table from another thread: a QUIT event, and a wake so it is read now."""
+    import pygame
 
-    Not pygame.event.wait: SDL's wait polls every millisecond on drivers without a native
-    wait (dummy, KMSDRM), which alone costs about 1% of a core.
-    """
-    if timeout > 0:
-        woken.wait(min(timeout, PUMP_S))
-    woken.clear()
+    pygame.event.post(pygame.event.Event(pygame.QUIT))
+    for woken in list(_running):
+        woken.set()
+
+
+def _on_sigterm(woken: threading.Event) -> None:
+    """SIGTERM (systemd's stop) ends the loop at once, also while it sleeps without pumping SDL
+    (whose own handler would only queue a QUIT for the next pump)."""
+    import pygame
+
+    def handler(_signum: int, _frame: object) -> None:
+        pygame.event.post(pygame.event.Event(pygame.QUIT))
+        woken.set()
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, handler)
 
 
 def run(config: Config, *, sim: bool) -> int:
@@ -98,6 +115,10 @@ def run(config: Config, *, sim: bool) -> int:
     # alone costs about 1% of a core. Keys and touches are pumped PUMP_S apart instead.
     woken = threading.Event()
     table.events.wake = woken.set
+    _running.add(woken)
+    _on_sigterm(woken)
+    wake = input_wake(pygame.display.get_driver(), woken.set)
+    log.info("%r", wake)
     pygame.key.set_repeat(0)
     # Typed card ids (and piped table scripts) tap through a simulated pad beside any real one.
     keyboard = reader if isinstance(reader, SimReader) else SimReader(table.events, clock=clock, name="keyboard")
@@ -132,16 +153,17 @@ def run(config: Config, *, sim: bool) -> int:
             display.render(view())              # the join address and QR code
         log.info("table ready: reader %s, state in %s", reader_type, config.state_dir)
         while True:
-            timeout = 5.0
+            timeout = IDLE_S
             deadline = ctl.deadline()
             if deadline is not None:
                 timeout = min(timeout, max(0.0, deadline - clock.monotonic()))
-            animating = (ctl.state.combat is not None and ctl.state.combat.window_until is not None) or display.animating()
+            # the interference bar moves; the die tumbles (and needs one frame more to leave)
+            animating = (ctl.state.combat is not None and ctl.state.combat.window_until is not None) or display.wants_frame()
             if animating:
                 timeout = min(timeout, ANIMATION_MS / 1000)
             if watchdog:
                 timeout = min(timeout, watchdog / 2)
-            sleep_until_woken(woken, timeout)
+            sleep_until_woken(woken, timeout, wake.pump_every)
             dirty = False
             if web is not None:
                 web.busy(True)              # the fan-out steps back while this pass handles input and draws
@@ -167,7 +189,7 @@ def run(config: Config, *, sim: bool) -> int:
             if watchdog and now - last_ping >= watchdog / 2:
                 notify("WATCHDOG=1")
                 last_ping = now
-            if dirty or ctl.revision != shown or animating:
+            if dirty or ctl.revision != shown or animating or display.wants_frame():
                 frame = view()
                 display.render(frame)
                 if web is not None and ctl.revision != shown:
@@ -179,6 +201,8 @@ def run(config: Config, *, sim: bool) -> int:
         return 0
     finally:
         notify("STOPPING=1")
+        _running.discard(woken)
+        wake.close()
         if web is not None:
             web.close()
         reader.close()

@@ -24,7 +24,7 @@ from drivers.base import Clock, SystemClock
 from drivers.events import InputEvent, Press, ReaderStatus, Tap, normalise_uid
 from drivers.factory import DriverError
 from drivers.sim import SimReader
-from table.app import PUMP_S, sleep_until_woken
+from table.wake import PUMP_S, sleep_until_woken
 from table.config import Config, ConfigError
 from table.screens.enroll import EnrollScreen
 from table.wiring import TAGS_FILE, EventQueue, hold_table_lock, open_drivers

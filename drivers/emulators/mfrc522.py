@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import errno
 import sys
+import time
 import types
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from drivers.events import normalise_uid
@@ -33,6 +35,7 @@ from drivers.iso14443 import bcc, crc_a
 COMMAND, COM_IEN, DIV_IEN, COM_IRQ, DIV_IRQ, ERROR, STATUS1, STATUS2 = range(1, 9)
 FIFO_DATA, FIFO_LEVEL, WATER_LEVEL, CONTROL, BIT_FRAMING, COLL = range(9, 15)
 MODE, TX_CONTROL = 0x11, 0x14
+T_MODE, T_PRESCALER, T_RELOAD_H, T_RELOAD_L = 0x2A, 0x2B, 0x2C, 0x2D
 CRC_RESULT_M, CRC_RESULT_L = 0x21, 0x22
 VERSION = 0x37
 # commands
@@ -42,6 +45,7 @@ TX_IRQ, RX_IRQ, IDLE_IRQ, TIMER_IRQ, CRC_IRQ = 0x40, 0x20, 0x10, 0x01, 0x04
 COLL_ERR = 0x08
 
 BCM, BOARD = 11, 10
+CLOCK_HZ = 13_560_000       # the chip's crystal; its timer counts this down through the prescaler
 
 
 class Card:
@@ -115,8 +119,11 @@ class Card:
 class Mfrc522Chip:
     """The reader IC's registers, FIFO, CRC coprocessor and transceiver."""
 
-    def __init__(self, *, reset_pin: int = 25, version: int = 0x92, wired: bool = True) -> None:
+    def __init__(self, *, reset_pin: int = 25, version: int = 0x92, wired: bool = True,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.reset_pin = reset_pin  # BCM number of the GPIO wired to NRSTPD
+        self.clock = clock  # seconds: the timer runs on it
+        self.timer_due: float | None = None  # when the running timer raises TimerIRq
         self.version = version
         self.wired = wired  # False: MISO floats, every read is 0x00
         self.powered = False  # NRSTPD high
@@ -179,7 +186,21 @@ class Mfrc522Chip:
         self.write(addr, data[1])
         return [0] * len(data)
 
+    def timer_period(self) -> float:
+        """Seconds from the end of a transmission to TimerIRq: (2 TPrescaler + 1)(TReload + 1) / 13.56 MHz
+        (datasheet 8.5; MFRC522_Init's TMode 0x8D, TPrescaler 0x3E, TReload 30 make about 15.5 ms)."""
+        prescaler = ((self.regs[T_MODE] & 0x0F) << 8) | self.regs[T_PRESCALER]
+        reload = (self.regs[T_RELOAD_H] << 8) | self.regs[T_RELOAD_L]
+        return (2 * prescaler + 1) * (reload + 1) / CLOCK_HZ
+
+    def _start_timer(self) -> None:
+        """TAuto (TMode bit 7) starts the timer when a transmission ends; without it nothing times out."""
+        self.timer_due = self.clock() + self.timer_period() if self.regs[T_MODE] & 0x80 else None
+
     def read(self, addr: int) -> int:
+        if addr == COM_IRQ and self.timer_due is not None and self.clock() >= self.timer_due:
+            self.regs[COM_IRQ] |= TIMER_IRQ
+            self.timer_due = None
         if addr == FIFO_DATA:
             return self.fifo.popleft() if self.fifo else 0
         if addr == FIFO_LEVEL:
@@ -224,6 +245,7 @@ class Mfrc522Chip:
         self.regs[TX_CONTROL] = 0x80
         self.regs[BIT_FRAMING] = 0x00
         self.fifo.clear()
+        self.timer_due = None
 
     def _command(self, command: int) -> None:
         if command == SOFT_RESET:
@@ -244,7 +266,7 @@ class Mfrc522Chip:
                 self.regs[STATUS2] |= 0x08
                 self.regs[COM_IRQ] |= IDLE_IRQ
             else:
-                self.regs[COM_IRQ] |= TIMER_IRQ
+                self._start_timer()  # no answer: the timer runs out
             self.regs[COMMAND] = IDLE
 
     def _transceive(self) -> None:
@@ -256,8 +278,10 @@ class Mfrc522Chip:
         if self.card is not None and self.regs[TX_CONTROL] & 0x03 == 0x03:
             answer = self.card.receive(frame, bits)
         self.regs[ERROR] = 0
+        self.timer_due = None
         if answer is None:
-            self.regs[COM_IRQ] |= TX_IRQ | TIMER_IRQ
+            self.regs[COM_IRQ] |= TX_IRQ
+            self._start_timer()  # no answer: TimerIRq when the timer runs out, as on the chip
             return
         data, last_bits = answer
         fault = self.faults.popleft() if self.faults else None

@@ -8,6 +8,8 @@
 
 A screen is a module of functions taking the Display first (``draw_setup(d, view, body)``):
 it draws with ``d.t`` / ``d.painter`` into ``d.window`` and records its panels in ``d.panels``
-and its touch targets in ``d.hits``. This package imports no pygame itself, so importing a
-screen module is what brings pygame in.
+and its touch targets in ``d.hits``. A panel that should stay on the screen while its data stays
+is drawn through ``d.cached(key, rect, draw)``, the key naming everything it shows; whatever is
+drawn each frame over such panels clears its own area first (``d.clear``). This package imports no
+pygame itself, so importing a screen module is what brings pygame in.
 """

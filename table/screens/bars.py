@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
 
 def draw_top(d: Display, view: View, bar: pygame.Rect) -> None:
+    """The phases (left on the screen while the phase stays), the turn and the reader's state."""
     s, state = d.s, view.state
     x = int(8 * s)
     chip_h = int(28 * s)
@@ -33,6 +34,14 @@ def draw_top(d: Display, view: View, bar: pygame.Rect) -> None:
         status_w = int(bar.w * 0.3)
         strip = pygame.Rect(x, y, bar.w - status_w - x, chip_h)
         status = pygame.Rect(bar.w - status_w, 0, status_w - int(10 * s), bar.h)
+    d.cached(("phases", phase), strip, lambda: _draw_phases(d, phase, strip))
+    _draw_top_status(d, view, status)
+
+
+def _draw_phases(d: Display, phase: str, strip: pygame.Rect) -> None:
+    """The turn's phases as chips, the current one lit."""
+    s = d.s
+    x, y, chip_h = strip.x, strip.y, strip.h
     for i, (phases, label) in enumerate(_phases()):
         on = phase in phases
         if phase == "run-away" and on:
@@ -49,6 +58,12 @@ def draw_top(d: Display, view: View, bar: pygame.Rect) -> None:
             arrow = pygame.Rect(x, y, int(18 * s), chip_h)
             d.t("→", 20, DIM, arrow, y=rect.y + int(2 * s))
             x = arrow.right + int(2 * s)
+
+
+def _draw_top_status(d: Display, view: View, status: pygame.Rect) -> None:
+    s, state = d.s, view.state
+    d.clear(status)
+    phase = state["phase"]
     if phase == "setup":
         right = _("Setup")
     elif phase == "game-over":
@@ -64,7 +79,10 @@ def draw_top(d: Display, view: View, bar: pygame.Rect) -> None:
 
 
 def draw_message(d: Display, view: View, r: pygame.Rect) -> None:
+    """The message line: the last result or refusal, a prompt, or what is being typed (drawn each
+    frame: it changes with nearly every action)."""
     s = d.s
+    d.clear(r)
     text, color = view.message, TEXT
     if view.entry:
         text, color = _("tap: {entry}_").format(entry=view.entry), ACTIVE
@@ -85,23 +103,35 @@ def draw_message(d: Display, view: View, r: pygame.Rect) -> None:
 
 
 def draw_soft_keys(d: Display, view: View, bar: pygame.Rect) -> None:
+    """The five soft keys, each with what it does now (each left on the screen while its label stays)."""
     s = d.s
     kw = bar.w // len(BUTTON_ORDER)
     for i, button in enumerate(BUTTON_ORDER):
         r = pygame.Rect(bar.x + i * kw + int(4 * s), bar.y + int(2 * s), kw - int(8 * s), bar.h - int(6 * s))
         label = view.soft_keys.get(button, "")
-        d.painter.panel(r, KEY if label else KEY_OFF)
-        pygame.draw.rect(d.window, BUTTON_COLORS[button], (r.x, r.y, r.w, int(5 * s)),
-                         border_top_left_radius=int(8 * s), border_top_right_radius=int(8 * s))
-        d.panels[f"key-{button}"] = r
-        d.hits.append((r, ("button", button)))
-        inner = r.inflate(-int(12 * s), -int(8 * s))
-        d.t(_(button.upper()), 15, DIM, inner, y=inner.y + int(3 * s))
-        d.t(translate_label(label) if label else "—", 22, TEXT if label else DIM, inner,
-               y=inner.bottom - d.painter.line_height(int(22 * s)), shrink=0.6)
+        d.cached(("soft-key", button, label), r, lambda: _draw_soft_key(d, button, label, r))
+
+
+def _draw_soft_key(d: Display, button: str, label: str, r: pygame.Rect) -> None:
+    s = d.s
+    d.painter.panel(r, KEY if label else KEY_OFF)
+    pygame.draw.rect(d.window, BUTTON_COLORS[button], (r.x, r.y, r.w, int(5 * s)),
+                     border_top_left_radius=int(8 * s), border_top_right_radius=int(8 * s))
+    d.panels[f"key-{button}"] = r
+    d.hits.append((r, ("button", button)))
+    inner = r.inflate(-int(12 * s), -int(8 * s))
+    d.t(_(button.upper()), 15, DIM, inner, y=inner.y + int(3 * s))
+    d.t(translate_label(label) if label else "—", 22, TEXT if label else DIM, inner,
+           y=inner.bottom - d.painter.line_height(int(22 * s)), shrink=0.6)
 
 
 def draw_strip(d: Display, view: View, strip: pygame.Rect) -> None:
+    """The simulator's strip: clickable buttons, the typed entry and its suggestions (left on the screen while they stay)."""
+    key = ("strip", view.entry, repr(view.suggestions), view.pick)
+    d.cached(key, strip, lambda: _draw_strip(d, view, strip))
+
+
+def _draw_strip(d: Display, view: View, strip: pygame.Rect) -> None:
     s = d.s
     pygame.draw.rect(d.window, (8, 8, 10), strip)
     pygame.draw.line(d.window, DIM, strip.topleft, strip.topright, 1)

@@ -43,6 +43,15 @@ def draw_combat_screen(d: Display, view: View, body: pygame.Rect) -> None:
 
 
 def draw_mini_player(d: Display, view: View, p: dict[str, Any], r: pygame.Rect) -> None:
+    """A player in one line beside the combat: name, strength and level (left on the screen while they stay)."""
+    state = view.state
+    key = ("mini-player", repr([p[k] for k in ("id", "name", "level", "combat_strength", "alive")]),
+           state["active_player"] == p["id"], p["id"] in (state["combat"] or {}).get("fighters", []),
+           player_color(state, p["id"]))
+    d.cached(key, r, lambda: _draw_mini_player(d, view, p, r))
+
+
+def _draw_mini_player(d: Display, view: View, p: dict[str, Any], r: pygame.Rect) -> None:
     s, state = d.s, view.state
     active = state["active_player"] == p["id"]
     fighting = p["id"] in (state["combat"] or {}).get("fighters", [])
@@ -123,7 +132,7 @@ def combat_rows(d: Display, view: View) -> list[tuple[str, str, float, tuple[int
     return rows
 
 
-def draw_combat_portrait(d: Display, view: View, r: pygame.Rect, inner: pygame.Rect) -> None:
+def draw_combat_portrait(d: Display, view: View, r: pygame.Rect, inner: pygame.Rect) -> tuple[pygame.Rect, int] | None:
     """The combat read across the table: the verdict and both totals large, then each fighter's
     level and items, and each monster's level, enhancers, treasures and bad stuff, full width."""
     s, state = d.s, view.state
@@ -183,20 +192,45 @@ def draw_combat_portrait(d: Display, view: View, r: pygame.Rect, inner: pygame.R
         d.t(text, sz, color, left, y=y)
         y += lh
     if view.window_left is not None and view.window_total > 0:
-        draw_interference_bar(d, view, pygame.Rect(inner.x, inner.bottom - bar_h, inner.w, bar_h), 22)
-    elif state.get("treasures_to_draw"):
+        return pygame.Rect(inner.x, inner.bottom - bar_h, inner.w, bar_h), 22
+    if state.get("treasures_to_draw"):
         d.t(_("draw {n} treasure(s)").format(n=state["treasures_to_draw"]), 24, ACTIVE, inner, y=inner.bottom - bar_h)
+    return None
 
 
 def draw_combat(d: Display, view: View, r: pygame.Rect) -> None:
+    """The combat panel, left on the screen while it shows the same; the interference bar, which moves, is drawn over it each frame."""
+    state = view.state
+    combat = state["combat"]
+    cards = [m["card"] for m in combat["monsters"]] + [e for m in combat["monsters"] for e in m["enhancers"]] \
+        + [shot["card"] for shot in combat.get("one_shots", [])]
+    key = ("combat", repr(combat), repr([(p["id"], p["name"], p["level"], p["combat_strength"]) for p in state["players"]]),
+           repr([view.names.get(c) for c in cards]), repr(view.monsters), repr(view.breakdown), state.get("treasures_to_draw"),
+           view.window_left is not None, view.window_total > 0)
+    bar = d.cached(key, r, lambda: _with_backing(d, _draw_combat(d, view, r)))
+    if bar is not None:
+        rect, size, backing = bar
+        d.window.blit(backing, rect)            # the panel as it was under the moving bar
+        draw_interference_bar(d, view, rect, size)
+
+
+def _with_backing(d: Display, bar: tuple[pygame.Rect, int] | None) -> tuple[pygame.Rect, int, pygame.Surface] | None:
+    """Where the interference bar goes, with a copy of the panel under it, to draw the bar on afresh."""
+    if bar is None:
+        return None
+    rect = bar[0].clip(d.window.get_rect())
+    return rect, bar[1], d.window.subsurface(rect).copy()
+
+
+def _draw_combat(d: Display, view: View, r: pygame.Rect) -> tuple[pygame.Rect, int] | None:
+    """The combat panel but the interference bar; returns where that bar goes (and its type size)."""
     s, state = d.s, view.state
     combat = state["combat"]
     d.painter.panel(r)
     d.panels["combat"] = r
     inner = r.inflate(-int(20 * s), -int(16 * s))
     if d.portrait:
-        draw_combat_portrait(d, view, r, inner)
-        return
+        return draw_combat_portrait(d, view, r, inner)
     ps, ms = combat["players_strength"], combat["monsters_strength"]
     winning = combat["players_winning"]
     d.t(verdict(combat), 32, GOOD if winning else BAD, inner)
@@ -251,6 +285,7 @@ def draw_combat(d: Display, view: View, r: pygame.Rect) -> None:
             d.t(f"{view.names.get(shot['card'], shot['card'])} {shot['bonus']:+d}", small, TEXT, mo, y=y)
             y += lh
     if view.window_left is not None and view.window_total > 0:
-        draw_interference_bar(d, view, pygame.Rect(inner.x, inner.bottom - bar_h, inner.w, bar_h))
-    elif state.get("treasures_to_draw"):
+        return pygame.Rect(inner.x, inner.bottom - bar_h, inner.w, bar_h), 17
+    if state.get("treasures_to_draw"):
         d.t(_("draw {n} treasure(s)").format(n=state["treasures_to_draw"]), 20, ACTIVE, inner, y=inner.bottom - int(24 * s))
+    return None

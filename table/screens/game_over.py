@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
 
 def draw_game_over(d: Display, view: View, body: pygame.Rect) -> None:
+    """Who won and the level chart (drawn each frame: the whole body, too big to keep for one screen)."""
     s, state = d.s, view.state
     d.painter.panel(body)
     d.panels["game-over"] = body

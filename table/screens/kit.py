@@ -77,6 +77,8 @@ class Painter:
         self._fonts: dict[int, pygame.freetype.Font] = {}
         self._cache: dict[tuple[str, int, tuple[int, int, int]], pygame.Surface] = {}
         self._cache_bytes = 0
+        self._widths: dict[tuple[str, int], int] = {}
+        self._panels: dict[tuple[Any, ...], pygame.Surface] = {}
         self.drawn: list[Drawn] = []
         self.s = scale(*surface.get_size())
 
@@ -101,6 +103,9 @@ class Painter:
         surf = self._cache.pop(key, None)
         if surf is None:
             surf = self.font(size).render(text, color)[0]
+            if pygame.display.get_surface() is not None:
+                # freetype's RGBA blits onto the window's BGRX through SDL's generic path, ~60x slower
+                surf = surf.convert_alpha()
             self._cache_bytes += surf.get_bytesize() * surf.get_width() * surf.get_height()
             while self._cache_bytes > self.CACHE_BYTES and self._cache:
                 old = self._cache.pop(next(iter(self._cache)))
@@ -112,8 +117,17 @@ class Painter:
         """Whether the font draws ``char`` (the CJK fonts have no ✗, say), rather than a box."""
         return self.font(max(8, int(size))).get_metrics(char)[0] is not None
 
+    WIDTHS_KEPT = 20_000
+
     def width(self, text: str, size: int) -> int:
-        return self.render(text, size, TEXT).get_width()
+        """The width ``text`` renders at: measured, not rendered (fitting tries many sizes and cuts)."""
+        key = (text, size)
+        w = self._widths.get(key)
+        if w is None:
+            if len(self._widths) >= self.WIDTHS_KEPT:
+                self._widths.clear()
+            w = self._widths[key] = self.font(size).get_rect(text).width
+        return w
 
     def line_height(self, size: int) -> int:
         """The height of one rendered line (text is padded to the font's full height)."""
@@ -192,28 +206,65 @@ class Painter:
             y += step
         return y
 
+    PANELS_KEPT = 16                 # drawn panel shapes kept, by size and colours
+    KEY_COLOR = (255, 0, 254)        # outside the rounded corners: left out when the shape is blitted
+
     def panel(self, rect: pygame.Rect, color: tuple[int, int, int] = PANEL, *, border: tuple[int, int, int] | None = None,
               width: int = 0) -> None:
+        """A rounded panel, with a border if given. Panels up to a sixth of the screen are drawn once
+        per size and colours and blitted from then on (rounded rectangles are slow to fill); the
+        corners are left out through a colour key, so the result is the same pixels on any background."""
         radius = max(4, int(10 * self.s))
-        pygame.draw.rect(self.surface, color, rect, border_radius=radius)
+        area = self.surface.get_width() * self.surface.get_height()
+        if rect.w <= 0 or rect.h <= 0 or rect.w * rect.h * 6 > area:
+            self._draw_panel(self.surface, pygame.Rect(rect), color, border, width, radius)
+            return
+        key = (rect.w, rect.h, color, border, width if border is not None else 0, radius)
+        shape = self._panels.pop(key, None)
+        if shape is None:
+            shape = pygame.Surface(rect.size, 0, self.surface)
+            shape.fill(self.KEY_COLOR)
+            self._draw_panel(shape, shape.get_rect(), color, border, width, radius)
+            shape.set_colorkey(self.KEY_COLOR, pygame.RLEACCEL)
+            while len(self._panels) >= self.PANELS_KEPT:
+                self._panels.pop(next(iter(self._panels)))
+        self._panels[key] = shape                # most recently used last
+        self.surface.blit(shape, rect)
+
+    @staticmethod
+    def _draw_panel(surface: pygame.Surface, rect: pygame.Rect, color: tuple[int, int, int],
+                    border: tuple[int, int, int] | None, width: int, radius: int) -> None:
+        pygame.draw.rect(surface, color, rect, border_radius=radius)
         if border is not None:
-            pygame.draw.rect(self.surface, border, rect, width=max(2, width), border_radius=radius)
+            pygame.draw.rect(surface, border, rect, width=max(2, width), border_radius=radius)
 
 
 def draw_die(d: Display, r: pygame.Rect, value: int | None = None) -> None:
-    """A die showing ``value`` (the result), tumbling for DIE_MS after a roll."""
+    """A die showing ``value`` (the result), tumbling for DIE_MS after a roll. The faces and the
+    turned frames are kept (a few), so the frame that first shows a roll does not build them again."""
     value = value or d._die_value or 1
     size = max(8, min(r.w, r.h))
-    surf = pygame.Surface((size, size), pygame.SRCALPHA)
-    pygame.draw.rect(surf, TEXT, (0, 0, size, size), border_radius=size // 6)
-    pip = max(2, size // 10)
-    spots = {1: [(1, 1)], 2: [(0, 0), (2, 2)], 3: [(0, 0), (1, 1), (2, 2)], 4: [(0, 0), (2, 0), (0, 2), (2, 2)],
-             5: [(0, 0), (2, 0), (1, 1), (0, 2), (2, 2)], 6: [(0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)]}
-    for cx, cy in spots.get(int(value), []):
-        pygame.draw.circle(surf, BG, (int(size * (0.25 + 0.25 * cx)), int(size * (0.25 + 0.25 * cy))), pip)
-    angle = 0.0
-    if d.animating() and d._die_start is not None:
-        t = (pygame.time.get_ticks() - d._die_start) / DIE_MS
-        angle = 360 * (1 - t) ** 2 * 1.5
-        surf = pygame.transform.rotozoom(surf, angle, 0.75 + 0.25 * t)
+    angle, zoom = 0, 1.0
+    if d.animating():
+        t = d.die_progress()
+        angle, zoom = round(360 * (1 - t) ** 2 * 1.5), round(0.75 + 0.25 * t, 2)
+    key = (int(value), size, angle, zoom)
+    surf = _DIE_FRAMES.pop(key, None)
+    if surf is None:
+        surf = pygame.Surface((size, size), pygame.SRCALPHA)
+        pygame.draw.rect(surf, TEXT, (0, 0, size, size), border_radius=size // 6)
+        pip = max(2, size // 10)
+        spots = {1: [(1, 1)], 2: [(0, 0), (2, 2)], 3: [(0, 0), (1, 1), (2, 2)], 4: [(0, 0), (2, 0), (0, 2), (2, 2)],
+                 5: [(0, 0), (2, 0), (1, 1), (0, 2), (2, 2)], 6: [(0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)]}
+        for cx, cy in spots.get(int(value), []):
+            pygame.draw.circle(surf, BG, (int(size * (0.25 + 0.25 * cx)), int(size * (0.25 + 0.25 * cy))), pip)
+        if (angle, zoom) != (0, 1.0):
+            surf = pygame.transform.rotozoom(surf, angle, zoom)
+        while len(_DIE_FRAMES) >= DIE_FRAMES_KEPT:
+            _DIE_FRAMES.pop(next(iter(_DIE_FRAMES)))
+    _DIE_FRAMES[key] = surf
     d.window.blit(surf, surf.get_rect(center=r.center))
+
+
+DIE_FRAMES_KEPT = 4
+_DIE_FRAMES: dict[tuple[int, int, int, float], pygame.Surface] = {}

@@ -16,6 +16,18 @@ if TYPE_CHECKING:
 
 
 def draw_run_away(d: Display, view: View, r: pygame.Rect) -> None:
+    """Running away, then the die over it. Not kept: nearly every roll changes the panel, and a
+    panel this big would push the players' panels out of the cache."""
+    state = view.state
+    flight = state["run_away"]
+    d.clear(r)
+    die = _draw_run_away(d, view, r)
+    if state.get("last_roll") and (flight["results"] or d.animating()):
+        kit.draw_die(d, die, state["last_roll"])
+
+
+def _draw_run_away(d: Display, view: View, r: pygame.Rect) -> pygame.Rect:
+    """The run-away panel but the die; returns where the die goes."""
     s, state = d.s, view.state
     flight = state["run_away"]
     d.painter.panel(r)
@@ -64,5 +76,4 @@ def draw_run_away(d: Display, view: View, r: pygame.Rect) -> None:
         die_size = max(0, min(inner.bottom - y, int(inner.w * 0.5)))
         die = pygame.Rect(inner.centerx - die_size // 2, y + (inner.bottom - y - die_size) // 2, die_size, die_size)
         d.panels["die"] = die
-    if state.get("last_roll") and (flight["results"] or d.animating()):
-        kit.draw_die(d, die, state["last_roll"])
+    return die

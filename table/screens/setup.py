@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
 
 def draw_setup(d: Display, view: View, body: pygame.Rect) -> None:
+    """The seats and how to start (drawn each frame: the whole body, too big to keep for the few frames of setup)."""
     s, state = d.s, view.state
     gap = int(8 * s)
     if d.portrait:

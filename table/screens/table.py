@@ -40,6 +40,16 @@ def draw_table(d: Display, view: View, body: pygame.Rect) -> None:
 
 
 def draw_player(d: Display, view: View, p: dict[str, Any], r: pygame.Rect) -> None:
+    """A player's panel: name, level, strength, race and class, and their cards (left on the screen while they stay)."""
+    state = view.state
+    cards = [*p["races"], *p["classes"], *p["equipped"], *p["carried"], *p["curses"]]
+    shown = [p[k] for k in ("id", "name", "sex", "level", "combat_strength", "alive")]
+    key = ("player", repr(shown), repr([p[k] for k in ("races", "classes", "equipped", "carried", "curses")]), state["active_player"] == p["id"], view.acting == p["id"],
+           player_color(state, p["id"]), repr([(view.names.get(c), view.bonus.get(c)) for c in cards]))
+    d.cached(key, r, lambda: _draw_player(d, view, p, r))
+
+
+def _draw_player(d: Display, view: View, p: dict[str, Any], r: pygame.Rect) -> None:
     s, state = d.s, view.state
     active = state["active_player"] == p["id"]
     acting = view.acting == p["id"] and not active
@@ -93,6 +103,13 @@ def draw_player(d: Display, view: View, p: dict[str, Any], r: pygame.Rect) -> No
 
 
 def draw_charity(d: Display, view: View, band: pygame.Rect) -> None:
+    state = view.state
+    key = ("charity", repr([(p["id"], p["name"], p["level"], p["races"]) for p in state["players"]]), state["active_player"],
+           state["ruleset"]["hand_limit"])
+    d.cached(key, band, lambda: _draw_charity(d, view, band))
+
+
+def _draw_charity(d: Display, view: View, band: pygame.Rect) -> None:
     s, state = d.s, view.state
     d.painter.panel(band, PANEL_HI, border=ACTIVE, width=int(2 * s))
     d.panels["charity"] = band
@@ -115,6 +132,11 @@ def draw_charity(d: Display, view: View, band: pygame.Rect) -> None:
 
 def draw_basket_band(d: Display, view: View, band: pygame.Rect) -> None:
     """The sales basket in one line under the players, while no card menu is open."""
+    key = ("basket-band", repr(view.basket), view.basket_gold, view.basket_levels)
+    d.cached(key, band, lambda: _draw_basket_band(d, view, band))
+
+
+def _draw_basket_band(d: Display, view: View, band: pygame.Rect) -> None:
     s = d.s
     d.painter.panel(band, PANEL_HI, border=GOOD, width=int(2 * s))
     d.panels["basket"] = band

@@ -11,14 +11,13 @@ import threading
 import time
 from pathlib import Path
 
-import pygame
 import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from drivers.emulators.mfrc522 import Card, Mfrc522Chip, install_fakes
 from drivers.emulators.pn532 import Pn532Emulator
-from table.app import run
+from table.app import run, stop
 from table.config import load_config
 from table.journal import Journal
 
@@ -82,7 +81,7 @@ def drive(tmp_path: Path, present, take_away, failures: list[str]) -> None:
     except Exception as exc:  # pragma: no cover - reported by the test
         failures.append(repr(exc))
     finally:
-        pygame.event.post(pygame.event.Event(pygame.QUIT))
+        stop()                          # a QUIT event, and a wake so the sleeping loop reads it
 
 
 @pytest.fixture(autouse=True)

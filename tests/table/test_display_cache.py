@@ -1,0 +1,163 @@
+"""Panels whose data did not change stay on the screen from one frame to the next: such a frame is the
+same, pixel for pixel and record for record, as one drawn in full; the die stops tumbling and leaves
+the screen; text is kept in the window's pixel format; kept panel shapes leave their corners alone."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import pygame
+import pytest
+
+from drivers.base import ManualClock
+from drivers.sim import SimButtons, SimReader
+from table.config import parse_config
+from table.display import DIE_MS, Display
+from table.scenes import PLAYER_MENU, SCENES, open_player_menu
+from table.script import parse_script
+from table.simulate import perform
+from table.view import build_view
+from table.wiring import build_table
+
+
+def snapshot(display: Display) -> tuple[bytes, list, dict, list, dict]:
+    return (pygame.image.tobytes(display.window, "RGB"), list(display.drawn), dict(display.panels),
+            [(tuple(r), a) for r, a in display.hits], dict(display.level_rects))
+
+
+def composed_and_full(display: Display, view) -> tuple[tuple, tuple]:  # type: ignore[no-untyped-def]
+    """The frame as composed from the cache, then the same view drawn in full."""
+    display.cache_enabled = True
+    display.render(view)
+    composed = snapshot(display)
+    display.cache_enabled = False
+    display.render(view)
+    full = snapshot(display)
+    display.cache_enabled = True
+    return composed, full
+
+
+def ticking_clock():  # type: ignore[no-untyped-def]
+    """A clock a second further on at every look: the die never shows, so frames can be compared."""
+    counter = itertools.count()
+    return lambda: float(next(counter))
+
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280), (1920, 1080)])
+def test_every_composed_frame_of_every_scene_is_the_frame_drawn_in_full(tmp_path: Path, size: tuple[int, int]) -> None:
+    display = Display(size, sim_strip=True, clock=ticking_clock())
+    frames = 0
+    try:
+        for n, (name, script) in enumerate(SCENES.items()):
+            config = parse_config({"display": {"width": size[0], "height": size[1], "sound": False}})
+            clock = ManualClock()
+            table = build_table(config, clock, state_dir=tmp_path / f"{size[0]}-{n}", seed_source=lambda: 1)
+            reader, buttons = SimReader(table.events, clock=clock), SimButtons(table.events, clock=clock)
+            for i, action in enumerate(parse_script(script, table.catalog, source=name)):
+                perform(action, table, reader, buttons, clock)
+                view = build_view(table.controller, entry=action.arg[:i % 5] if i % 3 == 0 else "")
+                view.suggestions = [(action.arg, action.arg)] if i % 2 else []
+                composed, full = composed_and_full(display, view)
+                assert composed == full, f"{name}, after {action.verb} {action.arg}"
+                frames += 1
+            if name == "table":
+                composed, full = composed_and_full(display, open_player_menu(table.controller))
+                assert composed == full, PLAYER_MENU
+            table.journal.close()
+        assert display.cache_hits > frames, "the frames were not composed from kept panels"
+    finally:
+        display.close()
+
+
+def test_an_unchanged_frame_draws_nothing_again_and_a_change_redraws_only_its_panels(tmp_path: Path) -> None:
+    config = parse_config({"display": {"sound": False}})
+    clock = ManualClock()
+    table = build_table(config, clock, state_dir=tmp_path, seed_source=lambda: 1)
+    reader, buttons = SimReader(table.events, clock=clock), SimButtons(table.events, clock=clock)
+    for action in parse_script(SCENES["table"], table.catalog):
+        perform(action, table, reader, buttons, clock)
+    display = Display((800, 480), clock=ticking_clock())
+    try:
+        display.render(build_view(table.controller))
+        misses = display.cache_misses
+        display.render(build_view(table.controller))
+        assert display.cache_misses == misses
+        player_2 = pygame.image.tobytes(display.window.subsurface(display.panels["player-2"]), "RGB")
+        for action in parse_script("tap player-3\npress help\npress undo\n", table.catalog):   # player 3 goes up a level
+            perform(action, table, reader, buttons, clock)
+        view = build_view(table.controller)
+        assert view.state["players"][2]["level"] == 2 and view.menu is None and view.player_menu is None
+        display.render(view)
+        assert display.cache_misses - misses <= 4               # player 3, the message, the soft keys, the top bar
+        assert pygame.image.tobytes(display.window.subsurface(display.panels["player-2"]), "RGB") == player_2
+    finally:
+        table.journal.close()
+        display.close()
+
+
+def test_the_die_stops_tumbling_and_leaves_the_screen(tmp_path: Path) -> None:
+    now = [100.0]
+    config = parse_config({"display": {"sound": False}})
+    clock = ManualClock()
+    table = build_table(config, clock, state_dir=tmp_path, seed_source=lambda: 1)
+    reader, buttons = SimReader(table.events, clock=clock), SimButtons(table.events, clock=clock)
+    display = Display((800, 480), clock=lambda: now[0])
+    try:
+        for action in parse_script("tap player-1\ntap player-2\ntap player-3\n", table.catalog):
+            perform(action, table, reader, buttons, clock)
+        display.render(build_view(table.controller))
+        assert not display.wants_frame()
+        for action in parse_script("press roll\n", table.catalog):       # the die picks who starts
+            perform(action, table, reader, buttons, clock)
+        view = build_view(table.controller)
+        display.render(view)
+        rolling = pygame.image.tobytes(display.window, "RGB")
+        assert display.animating() and display.wants_frame()
+        now[0] += DIE_MS / 1000 + 0.01
+        assert not display.animating()
+        assert display.wants_frame()                 # the last frame still shows the die
+        display.render(view)
+        assert not display.wants_frame()
+        still = pygame.image.tobytes(display.window, "RGB")
+        assert still != rolling
+        display.cache_enabled = False
+        display.render(view)                         # the same view drawn in full, with no die
+        assert pygame.image.tobytes(display.window, "RGB") == still
+    finally:
+        table.journal.close()
+        display.close()
+
+
+def test_text_is_kept_in_the_windows_pixel_format() -> None:
+    display = Display((800, 480))
+    try:
+        surf = display.painter.render("Net Troll", 20, (240, 242, 248))
+        assert surf.get_masks()[:3] == display.window.get_masks()[:3]
+        assert surf.get_flags() & pygame.SRCALPHA
+    finally:
+        display.close()
+
+
+def test_a_kept_panel_shape_leaves_its_corners_to_what_is_under_them() -> None:
+    """Panels drawn from a kept shape are the pixels a direct draw gives, over any background."""
+    from table.fonts import FontChoice
+    from table.screens.kit import ACTIVE, PANEL_HI, Painter
+
+    pygame.display.init()
+    try:
+        window = pygame.display.set_mode((800, 480))
+        painter = Painter(window, FontChoice(None))
+        expected = pygame.Surface((800, 480), 0, window)
+        for background in ((14, 16, 22), (200, 30, 40)):
+            for _ in range(2):                           # drawn, then blitted from the kept shape
+                window.fill(background)
+                window.fill((90, 160, 255), (0, 0, 400, 100))         # something under a corner
+                painter.panel(pygame.Rect(10, 20, 240, 150), PANEL_HI, border=ACTIVE, width=4)
+                expected.fill(background)
+                expected.fill((90, 160, 255), (0, 0, 400, 100))
+                Painter._draw_panel(expected, pygame.Rect(10, 20, 240, 150), PANEL_HI, ACTIVE, 4, max(4, int(10 * painter.s)))
+                assert pygame.image.tobytes(window, "RGB") == pygame.image.tobytes(expected, "RGB")
+        assert len(painter._panels) == 1
+    finally:
+        pygame.display.quit()

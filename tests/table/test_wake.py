@@ -1,0 +1,120 @@
+"""The main loop sleeps until something can change: input it is told of, a driver event, a timer
+the game needs or a running animation; never on a 30-per-second timer where no input comes that way."""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from table import app as table_app
+from table.config import parse_config
+from table.wake import PUMP_S, EvdevWatch, input_wake, sleep_until_woken
+
+
+class FakeEvent:
+    def __init__(self) -> None:
+        self.waits: list[float] = []
+
+    def wait(self, timeout: float) -> bool:
+        self.waits.append(timeout)
+        return False
+
+    def clear(self) -> None:
+        pass
+
+
+def test_without_a_pump_timer_the_sleep_lasts_until_the_timeout() -> None:
+    idle, desktop = FakeEvent(), FakeEvent()
+    sleep_until_woken(idle, 5.0, None)
+    sleep_until_woken(desktop, 5.0, PUMP_S)
+    assert idle.waits == [5.0] and desktop.waits == [PUMP_S]
+
+
+def test_each_video_driver_gets_its_way_of_learning_of_input(tmp_path: Path, caplog) -> None:
+    def never() -> None:
+        raise AssertionError
+
+    assert input_wake("dummy", never).pump_every is None            # nothing comes through SDL
+    assert input_wake("offscreen", never).pump_every is None
+    assert input_wake("x11", never).pump_every == PUMP_S            # the desktop's connection is SDL's
+    assert input_wake("wayland", never).pump_every == PUMP_S
+    none_readable = input_wake("KMSDRM", never, tmp_path)           # a console with no input device to watch
+    assert none_readable.pump_every == PUMP_S and none_readable.watch is None
+    assert "no input device readable" in caplog.text
+
+
+def fake_device(path: Path) -> int:
+    """A FIFO standing in for /dev/input/eventN, held open for writing like a connected keyboard."""
+    os.mkfifo(path)
+    return os.open(path, os.O_RDWR | os.O_NONBLOCK)
+
+
+def test_input_on_a_device_wakes_the_loop_and_is_drained(tmp_path: Path) -> None:
+    writer = fake_device(tmp_path / "event0")
+    woken = threading.Event()
+    wake = input_wake("kmsdrm", woken.set, tmp_path)
+    try:
+        assert wake.pump_every is None and wake.watch is not None
+        assert wake.watch.devices == [tmp_path / "event0"]
+        assert not woken.wait(0.2)                      # nothing typed: no wake
+        os.write(writer, b"\x01" * 24)                  # one input_event's worth
+        assert woken.wait(2.0)
+        woken.clear()
+        assert not woken.wait(0.3)                      # read and dropped: it does not wake again
+        os.write(writer, b"\x02" * 24)
+        assert woken.wait(2.0)
+    finally:
+        wake.close()
+        os.close(writer)
+
+
+def test_a_device_plugged_in_later_is_watched_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import table.wake
+
+    monkeypatch.setattr(table.wake, "RESCAN_S", 0.05)
+    first = fake_device(tmp_path / "event0")
+    woken = threading.Event()
+    watch = EvdevWatch(woken.set, tmp_path)
+    try:
+        assert watch.start()
+        second = fake_device(tmp_path / "event1")
+        deadline = time.monotonic() + 3
+        while len(watch.devices) < 2 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert watch.devices == [tmp_path / "event0", tmp_path / "event1"]
+        os.write(second, b"\x03" * 24)
+        assert woken.wait(2.0)
+        os.close(second)
+    finally:
+        watch.close()
+        os.close(first)
+
+
+def test_after_a_roll_the_table_goes_back_to_sleeping_until_something_is_due(tmp_path: Path, monkeypatch) -> None:
+    """Under the dummy driver: no 30-a-second pump, a few frames while the die tumbles, then idle again."""
+    config = parse_config({"storage": {"state_dir": str(tmp_path / "state")}, "display": {"sound": False}})
+    monkeypatch.setattr(sys, "stdin", io.StringIO("tap player-1\ntap player-2\ntap player-3\npress roll\n"))
+    real = table_app.sleep_until_woken
+    sleeps: list[tuple[float, float | None]] = []
+
+    def sleep(woken: threading.Event, timeout: float, pump_every: float | None = PUMP_S) -> None:
+        sleeps.append((timeout, pump_every))
+        real(woken, min(timeout, 0.02), pump_every)     # shortened, so the test does not wait 5 s a time
+        animated = [i for i, (t, _p) in enumerate(sleeps) if t == table_app.ANIMATION_MS / 1000]
+        idle_after = [t for t, _p in sleeps[animated[-1] + 1:]] if animated else []
+        if len(sleeps) > 600 or (len(idle_after) >= 5 and all(t == table_app.IDLE_S for t in idle_after)):
+            table_app.stop()
+
+    monkeypatch.setattr(table_app, "sleep_until_woken", sleep)
+    assert table_app.run(config, sim=True) == 0
+    assert all(pump is None for _t, pump in sleeps)
+    animated = [t for t, _p in sleeps if t == table_app.ANIMATION_MS / 1000]
+    assert animated, "the die never tumbled"
+    assert len(sleeps) <= 600, "the die never stopped tumbling"
+    assert [t for t, _p in sleeps[-5:]] == [table_app.IDLE_S] * 5
