@@ -189,7 +189,10 @@ def run_checks(
     uses simulated buttons, there is nothing to check."""
     system = system or System.detect()
     checks: list[Check] = []
-    modules = (["spidev", "RPi.GPIO", "mfrc522"] if reader_type == "mfrc522" else []) + (["lgpio"] if button_pins is not None else [])
+    # gpiozero needs lgpio unless a pin factory is given or chosen by the environment (mock, pigpio, ...)
+    own_factory = pin_factory is not None or os.environ.get("GPIOZERO_PIN_FACTORY", "lgpio") != "lgpio"
+    modules = (["spidev", "RPi.GPIO", "mfrc522"] if reader_type == "mfrc522" else []) + (
+        ["lgpio"] if button_pins is not None and not own_factory else [])
     if modules:
         checks.append(check_libraries(modules, system, find_module))
     if reader_type == "mfrc522":

@@ -14,6 +14,7 @@ os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
 # An installed box has /etc/munchkin-table/config.toml (its reader, its state directory): the tests,
 # and the table processes they start, use their own config or the defaults, never that one.
 os.environ["MUNCHKIN_SYSTEM_CONFIG"] = os.path.join(os.path.dirname(__file__), "no-system-config.toml")
+os.environ["MUNCHKIN_UNIT_DIR"] = os.path.join(os.path.dirname(__file__), "no-systemd-units")
 
 
 @pytest.fixture(autouse=True)

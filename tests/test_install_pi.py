@@ -383,3 +383,12 @@ def test_an_installed_boxs_config_does_not_leak_into_the_tests(tmp_path: Path) -
     assert own.stdout.strip() == "es", own.stderr
     isolated = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, env=dict(os.environ))
     assert isolated.stdout.strip() == "en", isolated.stderr
+
+
+def test_an_installed_boxs_unit_does_not_leak_into_the_tests(tmp_path: Path) -> None:
+    """doctor's web check reads the installed unit; the tests (and the tables they start) read none."""
+    import sys
+
+    probe = "from table.web.checks import UNIT_DIR; print(UNIT_DIR)"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, env=dict(os.environ))
+    assert out.stdout.strip() == os.environ["MUNCHKIN_UNIT_DIR"] != "/etc/systemd/system", out.stderr

@@ -247,8 +247,10 @@ def test_a_missing_uart_on_plain_debian_says_which_file_to_edit(tmp_path):
               "sudo /opt/munchkin-table/.venv/bin/python -m pip install --no-deps mfrc522==0.0.7",
               "sudo /opt/munchkin-table/.venv/bin/python -m pip install lgpio"]),
 ])
-def test_a_missing_library_is_named_with_this_systems_command(tmp_path, boot, system, fixes):
-    checks = by_name(run_checks("mfrc522", button_pins=PINS, state_dir=str(tmp_path), pin_factory=MockFactory(),
+def test_a_missing_library_is_named_with_this_systems_command(tmp_path, boot, system, fixes, monkeypatch):
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)      # gpiozero would use lgpio
+    monkeypatch.setattr("drivers.doctor.check_buttons", lambda pins, factory, system: Check("buttons readable", False, "-"))
+    checks = by_name(run_checks("mfrc522", button_pins=PINS, state_dir=str(tmp_path),
                                 **{**on_pi(boot), "system": system, "find_module": lambda m: None}))
     check = checks["hardware libraries"]
     assert not check.ok and check.detail == "cannot import spidev, RPi.GPIO, mfrc522, lgpio"
@@ -294,3 +296,13 @@ def test_spi_on_in_the_boot_config_but_no_device_asks_for_a_reboot(dev, tmp_path
     assert checks["SPI in the boot config"].ok
     assert not checks["SPI enabled"].ok and checks["SPI enabled"].fix.endswith("reboot (sudo reboot)")
     assert "dtparam" not in checks["SPI enabled"].fix
+
+
+def test_lgpio_is_needed_only_without_another_pin_factory(tmp_path, boot, monkeypatch):
+    def checks():
+        return by_name(run_checks("sim", button_pins=PINS, state_dir=str(tmp_path), pin_factory=None,
+                                  **{**on_pi(boot), "find_module": lambda m: None}))
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    assert "hardware libraries" not in checks()
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY")
+    assert checks()["hardware libraries"].detail == "cannot import lgpio"
