@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from cards.textfile import TextFileError, read_text, split_lines
 from engine.cards import Catalog, CardDef, Effect, Kind, Slot, VsModifier
 from engine.effects import check_effect
 from engine.errors import CatalogError
@@ -39,6 +40,8 @@ class CatalogProblem:
     message: str
 
     def __str__(self) -> str:
+        if self.line == 0:          # the whole file: it could not be read
+            return self.message if self.path in self.message else f"{self.path}: {self.message}"
         return f"{self.path}:{self.line}: {self.message}"
 
 
@@ -46,7 +49,7 @@ class _Lines:
     """Finds the line of the n-th ``[[card]]`` table and of a key inside it."""
 
     def __init__(self, text: str) -> None:
-        self.lines = text.splitlines()
+        self.lines = split_lines(text)       # newline only, as TOML counts lines
         self.starts = [i for i, line in enumerate(self.lines) if CARD_HEADER.match(line)]
 
     def card(self, n: int) -> int:
@@ -155,14 +158,19 @@ def read_set(path: Path, problems: list[CatalogProblem]) -> list[tuple[CardDef, 
     """The cards of one set file with the line each starts on; problems are appended."""
     shown = str(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        problems.append(CatalogProblem(shown, 0, f"cannot read: {exc.strerror or exc}"))
+        text = read_text(path, what="card set")
+    except TextFileError as exc:
+        found = re.match(rf"{re.escape(shown)}:(\d+): (.*)", str(exc))
+        line, message = (int(found.group(1)), found.group(2)) if found else (0, str(exc))
+        problems.append(CatalogProblem(shown, line, message))
         return []
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         problems.append(CatalogProblem(shown, _toml_error_line(str(exc), text), f"not valid TOML: {exc}"))
+        return []
+    except RecursionError:
+        problems.append(CatalogProblem(shown, 1, "not valid TOML: arrays or tables nested too deeply"))
         return []
     where = _Lines(text)
     for key in sorted(set(data) - {"set", "card"}):
@@ -194,12 +202,12 @@ def _toml_error_line(message: str, text: str) -> int:
     found = re.search(r"line (\d+)", message)
     if found:
         return int(found.group(1))
-    return max(1, len(text.splitlines()))
+    return max(1, len(split_lines(text)))
 
 
 def _top_line(text: str, key: str) -> int:
     pattern = re.compile(rf"^\s*(\[+\s*)?{re.escape(key)}\b")
-    for i, line in enumerate(text.splitlines()):
+    for i, line in enumerate(split_lines(text)):
         if pattern.match(line):
             return i + 1
     return 1

@@ -52,35 +52,68 @@ class ImportProblem:
         return f"line {self.line}: {self.message}"
 
 
-def parse_tag_csv(text: str, known: Container[str], bound: dict[str, str]) -> tuple[list[tuple[str, str]], list[ImportProblem]]:
+def _header_problem(cells: list[str], number: int, *, required: bool) -> ImportProblem | None:
+    """What is wrong with the first row as a header, or None when it is ``uid,card`` or a data row that may start the file."""
+    lowered = tuple(c.lower() for c in cells)
+    if lowered == HEADER:
+        return None
+    if lowered == HEADER[::-1]:
+        return ImportProblem(number, "the header is 'card,uid': the columns are swapped; the tag UID comes first, "
+                                     "write the header 'uid,card' and the rows as UID,card")
+    joined = ",".join(cells)
+    for sep, name in ((";", "semicolons"), ("\t", "tabs")):
+        if len(cells) == 1 and sep in joined and set(c.strip().lower() for c in joined.split(sep)) <= set(HEADER):
+            return ImportProblem(number, f"the columns are separated by {name}; separate them with a comma: 'uid,card'")
+    if any(c in HEADER for c in lowered):
+        return ImportProblem(number, f"the header must be 'uid,card', got {joined[:60]!r}")
+    if required:
+        return ImportProblem(number, f"no header: the first line must be 'uid,card', got {','.join(cells)[:60]!r}; "
+                                     f"add the line 'uid,card' at the top")
+    return None
+
+
+def parse_tag_csv(text: str, known: Container[str], bound: dict[str, str], *,
+                  require_header: bool = False) -> tuple[list[tuple[str, str]], list[ImportProblem]]:
     """The (uid, card) rows of a ``uid,card`` CSV, and every row that is wrong.
 
     ``known`` holds the card ids that exist; ``bound`` is what the registry already holds
     (UID → card). A row is wrong when its UID is malformed, its card is neither a known card
     nor a player token, or its UID already belongs to another card, in ``bound`` or higher up
     in the same file. Blank lines and lines starting with ``#`` are skipped; the header
-    ``uid,card`` is optional.
+    ``uid,card`` is optional unless ``require_header`` (an import by hand); a header with the
+    columns swapped or misspelt is always a problem, named as such.
     """
     rows: list[tuple[str, str]] = []
     problems: list[ImportProblem] = []
     first_in_file: dict[str, tuple[str, int]] = {}
+    header_seen = False
+    swapped = False             # a 'card,uid' header: its rows are checked that way round (the header is the problem)
     # split on newlines only: str.splitlines() also breaks on \x0b, \x1c … and would shift line numbers
     for number, line in enumerate(text.split("\n"), 1):
         line = line.rstrip("\r")
         try:
-            row = next(csv.reader([line]), [])
+            row = next(csv.reader([line], skipinitialspace=True), [])   # "uid", "card" as spreadsheets write it
         except csv.Error as exc:
             problems.append(ImportProblem(number, f"not a CSV row ({exc}): {line[:40]!r}"))
             continue
         cells = [cell.strip() for cell in row]
         if not any(cells) or cells[0].startswith("#"):
             continue
-        if tuple(c.lower() for c in cells) == HEADER:
+        lowered = tuple(c.lower() for c in cells)
+        if not header_seen:
+            header_seen = True
+            problem = _header_problem(cells, number, required=require_header)
+            if problem is not None:
+                problems.append(problem)
+            swapped = lowered == HEADER[::-1]
+            if any(c in HEADER for c in lowered) or problem is not None and "separated by" in problem.message:
+                continue                # a header, right or wrong; a missing one: this row is data
+        elif lowered == HEADER:
             continue
         if len(cells) != 2:
             problems.append(ImportProblem(number, f"expected 2 columns 'uid,card', got {len(cells)}: {','.join(row)!r}"))
             continue
-        raw_uid, card = cells
+        raw_uid, card = cells[::-1] if swapped else cells
         try:
             uid = parse_uid(raw_uid)
         except ValueError as exc:
@@ -101,6 +134,8 @@ def parse_tag_csv(text: str, known: Container[str], bound: dict[str, str]) -> tu
             continue
         first_in_file.setdefault(uid, (card, number))
         rows.append((uid, card))
+    if require_header and not header_seen:
+        problems.append(ImportProblem(1, "the file is empty: expected the header 'uid,card' and then one row per tag"))
     return rows, problems
 
 

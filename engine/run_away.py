@@ -51,6 +51,7 @@ def do_run_away(state: GameState, cmd: c.RunAway, catalog: Catalog, events: list
             monster = catalog[m.card]
             if f in combat.auto_escape or auto_escapes(monster, player) or not pursues(monster, player):
                 state.flight.results.append((f, i, 0, True))
+                state.flight.result_cards.append(m.card)
                 events.append(Event("RunAwaySucceeded", {"player": f, "monster": monster.id, "roll": 0,
                                                          "total": 0, "automatic": True}))
                 continue
@@ -131,6 +132,7 @@ def take_roll(state: GameState, catalog: Catalog, events: list[Event], *, forced
     if escaped is None:
         escaped = total >= ESCAPE_ON
     flight.results.append((player_id, index, roll, escaped))
+    flight.result_cards.append(monster.id)
     flight.before_roll = before
     data = {"player": player_id, "monster": monster.id, "roll": roll, "total": total}
     if automatic:
@@ -151,5 +153,5 @@ def take_roll(state: GameState, catalog: Catalog, events: list[Event], *, forced
         lose_levels(state, player, int(cost.get("n")), events)
     if not flight.pending and state.pending_loss is None:
         end_combat(state, events, how="ran away")
-        state.flight = Flight(pending=[], results=flight.results, before_roll=before)
+        state.flight = Flight(pending=[], results=flight.results, before_roll=before, result_cards=flight.result_cards)
         state.phase = Phase.CHARITY

@@ -43,10 +43,22 @@ def state_to_json(state: GameState, catalog: Catalog) -> dict[str, Any]:
         }
     flight = None
     if state.flight is not None:
-        flight = {"bonus": dict(state.flight.bonus), "pending": [{"player": p, "monster": state.combat.monsters[i].card if state.combat else None}
+        def monster_card(index: int) -> str | None:
+            monsters = state.combat.monsters if state.combat else ()
+            return monsters[index].card if 0 <= index < len(monsters) else None
+
+        def result_card(n: int, index: int) -> str | None:
+            cards = state.flight.result_cards if state.flight else []
+            return cards[n] if n < len(cards) else monster_card(index)
+
+        # "monster" keeps its first meaning in each list (a card id in pending, an index in results);
+        # both lists also name it both ways: monster_card (the card id) and monster_index.
+        flight = {"bonus": dict(state.flight.bonus),
+                  "pending": [{"player": p, "monster": monster_card(i), "monster_card": monster_card(i), "monster_index": i}
                               for p, i in state.flight.pending],
-                  "results": [{"player": p, "monster": i, "roll": r, "escaped": e}
-                              for p, i, r, e in state.flight.results]}
+                  "results": [{"player": p, "monster": i, "monster_card": result_card(n, i), "monster_index": i,
+                               "roll": r, "escaped": e}
+                              for n, (p, i, r, e) in enumerate(state.flight.results)]}
     charity = None
     if state.phase is Phase.CHARITY and state.active_player:
         charity = {"hand_limit": hand_limit(state, state.player(state.active_player)),

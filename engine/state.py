@@ -101,6 +101,7 @@ class Flight:
     bonus: dict[str, int] = field(default_factory=dict)        # Flight Spell per player
     before_roll: object | None = None      # the GameState before the last roll (Loaded Die, Invisibility)
     rerolled: list[str] = field(default_factory=list)          # halflings who used their re-roll
+    result_cards: list[str] = field(default_factory=list)      # the card id of each result's monster
 
 
 @dataclass

@@ -16,6 +16,8 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
+from typing import Any, BinaryIO
 
 from drivers.base import SystemClock
 from drivers.events import BUTTONS, Press
@@ -23,7 +25,8 @@ from drivers.factory import DriverError
 from drivers.sim import SimButtons, SimReader
 from table.config import Config, is_raspberry_pi
 from table.picker import as_uid, suggest
-from table.script import ScriptError, parse_script, tap_or_press
+from cards.textfile import TextFileError, decode_text
+from table.script import ScriptError, ScriptNotice, parse_script, tap_or_press
 from table.systemd import notify, watchdog_interval
 from table.view import build_view
 from table.wake import PUMP_S, input_wake, sleep_until_woken
@@ -33,6 +36,7 @@ log = logging.getLogger(__name__)
 
 KEYS = {"f1": "roll", "f2": "help", "f3": "run", "f4": "next", "f5": "undo"}
 ANIMATION_MS = 40             # frame spacing while the interference bar or the die moves
+MAX_PIPED_LINE = 64 * 1024     # a longer piped line is not a table-script line
 IDLE_S = 5.0                  # the longest sleep when nothing is due
 _running: set[threading.Event] = set()      # the wake of each running loop, for stop()
 
@@ -43,6 +47,30 @@ def wants_fullscreen(config: Config) -> bool:
     if config.display.fullscreen == "auto":
         return is_raspberry_pi() and not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY")
     return config.display.fullscreen == "yes"
+
+
+HEADLESS_VIDEO = ("offscreen", "dummy")     # SDL drivers that draw where nobody sees
+NO_SCREEN_FIX = ("run it inside the graphical session, on a Pi's console set [display] fullscreen = \"yes\", "
+                 "or play a table script headless with 'munchkin-table simulate'")
+
+
+def no_screen_reason(*, fullscreen: bool, asked_driver: str | None, driver: str | None = None) -> str | None:
+    """Why ``run`` would draw where nobody sees (one line saying what to do), or None.
+
+    Before the window opens (``driver`` None): on Linux, neither a desktop session nor full screen
+    on KMS/DRM. After (``driver`` is SDL's choice): SDL fell back to an invisible driver. A driver
+    asked for with SDL_VIDEODRIVER (dummy in tests, kmsdrm on the box) is always taken as meant.
+    """
+    if asked_driver:
+        return None
+    if driver is None:
+        desktop = os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+        if sys.platform.startswith("linux") and not fullscreen and not desktop:
+            return f"no screen to draw on: no desktop session (DISPLAY and WAYLAND_DISPLAY are unset); {NO_SCREEN_FIX}"
+        return None
+    if driver in HEADLESS_VIDEO:
+        return f"no screen to draw on: SDL found only its invisible {driver!r} video driver; {NO_SCREEN_FIX}"
+    return None
 
 
 def stop() -> None:
@@ -74,6 +102,11 @@ def run(config: Config, *, sim: bool) -> int:
 
     clock = SystemClock()
     fullscreen = wants_fullscreen(config)
+    asked_driver = os.environ.get("SDL_VIDEODRIVER")
+    reason = no_screen_reason(fullscreen=fullscreen, asked_driver=asked_driver)
+    if reason is not None:
+        print(f"munchkin-table: {reason}", file=sys.stderr)
+        return 2
     if fullscreen and not os.environ.get("SDL_VIDEODRIVER"):
         os.environ["SDL_VIDEODRIVER"] = "kmsdrm"
     if not config.display.blank_screen:
@@ -85,28 +118,33 @@ def run(config: Config, *, sim: bool) -> int:
     try:
         drivers = open_drivers(config, table.events, clock, sim=sim)
     except DriverError as exc:
-        log.error("%s", exc)
+        log.debug("%s", exc)
         print(f"munchkin-table: {exc}", file=sys.stderr)
-        return 1
+        return 2
     reader, buttons, feedback = drivers.reader, drivers.buttons, drivers.feedback
     ctl.feedback = feedback
 
     language = config.display.language
     sim_strip = isinstance(buttons, SimButtons)      # keyboard, picker and clickable buttons
+    from table.sound import native_stderr_to_log
+
     try:
-        display = Display((config.display.width, config.display.height), fullscreen=fullscreen, language=language,
-                          font=config.display.font, sim_strip=sim_strip)
+        with native_stderr_to_log():        # SDL's probing of absent video drivers writes to fd 2
+            display = Display((config.display.width, config.display.height), fullscreen=fullscreen,
+                              language=language, font=config.display.font, sim_strip=sim_strip)
     except pygame.error as exc:
-        driver = os.environ.get("SDL_VIDEODRIVER") or "the default"
-        message = (f"no screen to draw on ({exc}; SDL video driver: {driver}). On a desktop, run it inside the "
-                   f"graphical session (DISPLAY or WAYLAND_DISPLAY set); on a Pi without one, check that no desktop "
-                   f"holds the screen and run 'munchkin-table doctor'; headless, use 'munchkin-table simulate'")
-        log.error("%s", message)
-        print(f"munchkin-table: {message}", file=sys.stderr)
+        reason = f"no screen to draw on ({exc}; SDL video driver: {os.environ.get('SDL_VIDEODRIVER') or 'the default'}); {NO_SCREEN_FIX}"
+    else:
+        reason = no_screen_reason(fullscreen=fullscreen, asked_driver=asked_driver, driver=pygame.display.get_driver())
+        if reason is not None:
+            display.close()
+    if reason is not None:
+        log.debug("%s", reason)
+        print(f"munchkin-table: {reason}", file=sys.stderr)
         for device in (reader, buttons, feedback):
             device.close()
         table.journal.close()
-        return 1
+        return 2
     from table.sound import Sounds
 
     display.sounds = Sounds(config.display.sound)
@@ -123,7 +161,9 @@ def run(config: Config, *, sim: bool) -> int:
     # Typed card ids (and piped table scripts) tap through a simulated pad beside any real one.
     keyboard = reader if isinstance(reader, SimReader) else SimReader(table.events, clock=clock, name="keyboard")
     if isinstance(buttons, SimButtons) and not sys.stdin.isatty():
-        threading.Thread(target=_pipe_script, args=(keyboard, buttons, table), daemon=True).start()
+        stdin = stdin_lines()
+        if stdin is not None:
+            threading.Thread(target=pipe_script, args=(stdin, keyboard, buttons, table), daemon=True).start()
     reader.start()
     buttons.start()
     picker = Picker()
@@ -183,7 +223,10 @@ def run(config: Config, *, sim: bool) -> int:
                         keyboard.scan_card(target[1])
                         picker.clear()
             for item in table.events.drain():
-                ctl.handle(item)
+                if isinstance(item, ScriptNotice):      # a piped line that could not be understood
+                    ctl.refuse(item.text)
+                else:
+                    ctl.handle(item)
             ctl.tick()
             now = time.monotonic()
             if watchdog and now - last_ping >= watchdog / 2:
@@ -293,7 +336,7 @@ def _key(event, picker: Picker, reader: SimReader, buttons, ctl) -> bool:  # typ
         picker.clear()
         if not typed:
             buttons.press("next")
-        elif typed.isdigit() and 1 <= int(typed) <= 6:
+        elif typed in ("1", "2", "3", "4", "5", "6"):      # not isdigit(): '²' is a digit int() refuses
             reader.scan_card(f"player-{typed}")
         elif typed in ctl.catalog or typed.startswith("player-"):
             reader.scan_card(typed)
@@ -311,18 +354,85 @@ def _key(event, picker: Picker, reader: SimReader, buttons, ctl) -> bool:  # typ
     return False
 
 
-def _pipe_script(reader: SimReader, buttons, table) -> None:  # type: ignore[no-untyped-def]
-    """Simulator: table-script lines piped on stdin act like taps and presses (for demos and tests)."""
-    for number, raw in enumerate(sys.stdin, 1):
+class FdLines:
+    """``readline`` straight from a file descriptor, for the stdin reader's daemon thread.
+
+    Not ``sys.stdin.buffer``: a daemon thread blocked in its readline holds the buffer's lock, and
+    Python aborts at exit (SIGINT, window closed) when it cannot take that lock to close stdin.
+    """
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.pending = b""
+
+    def readline(self, limit: int = -1) -> bytes:
+        while b"\n" not in self.pending and (limit < 0 or len(self.pending) < limit):
+            chunk = os.read(self.fd, 65536)
+            if not chunk:
+                break
+            self.pending += chunk
+        end = self.pending.find(b"\n") + 1 or len(self.pending)
+        if limit >= 0:
+            end = min(end, limit)
+        line, self.pending = self.pending[:end], self.pending[end:]
+        return line
+
+
+class _TextLines:
+    """``readline`` in bytes over a text stream (a stdin replaced by one, in tests)."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+
+    def readline(self, limit: int = -1) -> bytes:
+        return str(self.stream.readline(limit)).encode("utf-8", errors="surrogateescape")
+
+
+def stdin_lines() -> Any:
+    """What the stdin reader reads lines from: the descriptor itself where there is one."""
+    try:
+        return FdLines(sys.stdin.fileno())
+    except (AttributeError, OSError, ValueError):
+        pass
+    if sys.stdin is None:
+        return None
+    return getattr(sys.stdin, "buffer", None) or _TextLines(sys.stdin)
+
+
+def pipe_script(stream: BinaryIO | FdLines, reader: SimReader, buttons, table, *,  # type: ignore[no-untyped-def]
+                sleep: Callable[[float], None] = time.sleep) -> int:
+    """Simulator: table-script lines piped on stdin act like taps and presses (for demos and tests).
+
+    Lines are split on newline only. A line that cannot be understood (not UTF-8, an unknown
+    card, ``die ²``) is answered on the screen through the main loop (a ScriptNotice on the event
+    queue) and the next line is read as usual: nothing a pipe sends stops the reader.
+    Returns the number of lines read, when the pipe closes.
+    """
+    number = 0
+    while raw := stream.readline(MAX_PIPED_LINE + 1):
+        number += 1
         try:
-            actions = parse_script(raw, table.catalog, source=f"<stdin line {number}>")
-        except ScriptError as exc:
-            log.warning("%s", exc)
-            continue
-        for action in actions:
-            if tap_or_press(action, reader, buttons):
-                continue
-            if action.verb == "wait":
-                time.sleep(float(action.arg))
-            elif action.verb == "die":
-                log.warning("'die' works in simulate only")
+            if len(raw) > MAX_PIPED_LINE and not raw.endswith(b"\n"):
+                while raw and not raw.endswith(b"\n"):        # the rest of that line, unread
+                    raw = stream.readline(MAX_PIPED_LINE + 1)
+                raise ScriptError(f"<stdin>:{number}: a line longer than {MAX_PIPED_LINE // 1024} KB; ignored")
+            text = decode_text(raw.rstrip(b"\n"), "<stdin>", first_line=number)
+            actions = parse_script(text, table.catalog, source="<stdin>", first_line=number)
+        except (ScriptError, TextFileError) as exc:
+            say = str(exc)
+        except Exception as exc:  # a bug of ours must not end the reader either
+            log.exception("piped line %d", number)
+            say = f"<stdin>:{number}: not understood ({type(exc).__name__})"
+        else:
+            say = ""
+            for action in actions:
+                if tap_or_press(action, reader, buttons):
+                    continue
+                if action.verb == "wait":
+                    sleep(float(action.arg))
+                elif action.verb == "die":
+                    say = f"<stdin>:{number}: 'die' works in simulate only"
+        if say:
+            log.warning("%s", say)
+            table.events.put(ScriptNotice(say))
+    return number

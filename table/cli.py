@@ -3,18 +3,29 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import logging
+import os
+import sqlite3
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from engine.errors import MunchkinError
 
+log = logging.getLogger(__name__)
+
 
 def _config(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    from table.config import load_config
+    from table.config import ConfigError, load_config
 
-    return load_config(Path(args.config) if args.config else None)
+    config = load_config(Path(args.config) if args.config else None)
+    state_dir = config.state_dir
+    if state_dir.exists() and not state_dir.is_dir():
+        raise ConfigError(f"{config.source}: [storage] state_dir = {str(state_dir)!r} is a file, not a folder; "
+                          f"name a folder (it is made when missing)")
+    return config
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -29,8 +40,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from table.export import check_seed
 
     seed = check_seed(args.seed) if args.seed is not None else None
-    return simulate(Path(args.script), _config(args), screenshots=Path(args.screenshot) if args.screenshot else None,
-                    seed=seed)
+    return simulate(args.script, _config(args), screenshots=Path(args.screenshot) if args.screenshot else None,
+                    story=getattr(args, "verbose", False), seed=seed)
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -89,7 +100,7 @@ def cmd_cards(args: argparse.Namespace) -> int:
             print(problem, file=sys.stderr)
         if problems:
             print(f"{len(problems)} problem(s) in the card data", file=sys.stderr)
-            return 1
+            return 2
         print(f"ok: {len(cards)} cards, {sum(c.copies for c in cards)} copies in {len(paths)} file(s)")
         return 0
     catalog = load_catalog(config.card_set_files())
@@ -99,8 +110,8 @@ def cmd_cards(args: argparse.Namespace) -> int:
             return 2
         chosen = search(catalog, " ".join(args.args))
         if not chosen and not args.json:
-            print(f"no card matches {' '.join(args.args)!r}", file=sys.stderr)
-            return 1
+            print(f"no card matches {' '.join(args.args)!r}; 'munchkin-table cards' lists them all", file=sys.stderr)
+            return 2
     else:
         if args.args:
             print(f"munchkin-table cards: unexpected {' '.join(args.args)!r}; try 'cards validate PATH' "
@@ -130,8 +141,13 @@ def cmd_tags(args: argparse.Namespace) -> int:
         print(f"munchkin-table tags: {problem}", file=sys.stderr)
     if args.action == "export":
         text = registry.to_csv(deck_order(catalog))     # tokens first, then the deck as enrollment walks it
-        if args.file:
-            Path(args.file).write_text(text, encoding="utf-8")
+        if args.file and args.file != "-":
+            try:
+                Path(args.file).write_text(text, encoding="utf-8")
+            except OSError as exc:
+                print(f"munchkin-table tags export: cannot write {args.file}: {exc.strerror or exc}; "
+                      f"name a file in a folder you can write to", file=sys.stderr)
+                return 2
             print(f"exported {len(registry)} tags to {args.file}", file=sys.stderr)
         else:
             sys.stdout.write(text)
@@ -139,17 +155,19 @@ def cmd_tags(args: argparse.Namespace) -> int:
     if not args.file:
         print("munchkin-table tags import: name the CSV file (header 'uid,card')", file=sys.stderr)
         return 2
+    from cards.textfile import TextFileError, read_text
+
     try:
-        text = Path(args.file).read_text(encoding="utf-8-sig")
-    except OSError as exc:
-        print(f"munchkin-table tags import: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
+        text = read_text(args.file, what="tags CSV")
+    except TextFileError as exc:
+        print(f"munchkin-table tags import: {exc}", file=sys.stderr)
         return 2
-    rows, problems = parse_tag_csv(text, catalog, registry.as_dict())
+    rows, problems = parse_tag_csv(text, catalog, registry.as_dict(), require_header=True)
     if problems:
         for problem in problems:
             print(f"{args.file}:{problem.line}: {problem.message}", file=sys.stderr)
         print(f"nothing imported: {len(problems)} bad row(s) in {args.file}", file=sys.stderr)
-        return 1
+        return 2
     new = registry.bind_many(rows)
     print(f"imported {len(rows)} tag(s) from {args.file}: {new} new, {len(rows) - new} already known; "
           f"the registry holds {len(registry)}")
@@ -199,7 +217,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="munchkin-table", description="The Munchkin bookkeeping table.")
+    parser = Parser(prog="munchkin-table", description="The Munchkin bookkeeping table.")
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug detail")
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -211,12 +229,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--sim", action="store_true", help="simulated reader and buttons (keyboard)")
     p.set_defaults(func=cmd_run)
     p = with_config(sub.add_parser("simulate", help="run a table script headless and print the state JSON"))
-    p.add_argument("script", metavar="SCRIPT")
+    p.add_argument("script", metavar="SCRIPT", help="the table script; '-' reads it from standard input")
+    p.add_argument("-v", "--verbose", action="store_true", default=argparse.SUPPRESS,
+                   help="tell the story of the game in words on stderr, one line per action")
     p.add_argument("--screenshot", metavar="DIR", help="save a PNG of the screen after each action")
     p.add_argument("--seed", type=int, metavar="N", help="the game's seed (die rolls); default: the script's, else 1")
     p.set_defaults(func=cmd_simulate)
     p = with_config(sub.add_parser("export", help="print a game as a table script that simulate replays"))
-    p.add_argument("--game", type=int, metavar="ID", help="the game to export (default: the live or last one)")
+    p.add_argument("--game", type=whole_number(1, 2**63 - 1), metavar="ID", help="the game to export (default: the live or last one)")
     p.set_defaults(func=cmd_export)
     p = with_config(sub.add_parser("state", help="print the state JSON of the current game"))
     p.set_defaults(func=cmd_state)
@@ -247,16 +267,117 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    quiet = args.command in ("simulate", "state", "cards", "tags", "doctor", "history", "stats", "export")
-    logging.basicConfig(level=logging.DEBUG if args.verbose else (logging.ERROR if quiet else logging.INFO),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+def whole_number(lowest: int, highest: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``lowest`` to ``highest``; anything else is a usage error."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if not lowest <= value <= highest:
+            raise argparse.ArgumentTypeError(f"{value} is not from {lowest} to {highest}")
+        return value
+
+    return parse
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with a one-line answer to a bad command line (usage errors exit 2)."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: {message}; see '{self.prog} --help'\n")
+
+
+def _say(text: str) -> None:
+    """``text`` on stderr, each of its lines (one per problem) starting with the program's name."""
     try:
-        return int(args.func(args) or 0)
+        print("\n".join(f"munchkin-table: {line}" for line in text.split("\n")), file=sys.stderr)
+    except (OSError, ValueError):       # stderr itself is closed: nothing more to say
+        pass
+
+
+def _quiet_stdout() -> None:
+    """After the reader of our stdout went away (``state | head -3``): let the exit flush go nowhere."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+OS_ADVICE = {
+    errno.EACCES: "check its permissions, or run as the user that owns it",
+    errno.EPERM: "check its permissions, or run as the user that owns it",
+    errno.EROFS: "the file system is read-only; name a place that can be written",
+    errno.ENOSPC: "make room and try again",
+    errno.ENOENT: "check the path",
+    errno.ENOTDIR: "a part of the path is a file, not a folder",
+    errno.EISDIR: "name a file, not a folder",
+}
+
+
+def describe_os_error(exc: OSError) -> str:
+    """One line for a file-system failure: which path, why, and what to do."""
+    why = exc.strerror or str(exc)
+    advice = OS_ADVICE.get(exc.errno or 0)
+    where = f"cannot use {exc.filename}: " if exc.filename else ""
+    return f"{where}{why}" + (f"; {advice}" if advice else "")
+
+
+def run_command(func: Callable[[argparse.Namespace], int | None], args: argparse.Namespace) -> int:
+    """Run one subcommand; every failure that is not a bug becomes one line on stderr and exit 2.
+
+    Subcommands raise or return; they need no error handling of their own for bad files, paths,
+    config or closed pipes. A bug is one line too (with the traceback under -v), exit 1.
+    """
+    try:
+        code = int(func(args) or 0)
+        sys.stdout.flush()                  # a full disk or a closed pipe is answered here, not at exit
+        return code
+    except BrokenPipeError:
+        _quiet_stdout()
+        return 0
     except MunchkinError as exc:
-        print(f"munchkin-table: {exc}", file=sys.stderr)
+        _say(str(exc))
         return 2
+    except OSError as exc:
+        _say(describe_os_error(exc))
+        return 2
+    except sqlite3.Error as exc:
+        _say(f"the game journal cannot be used: {exc}")
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # a bug: still one line, the traceback only when asked for
+        log.debug("unexpected error", exc_info=True)
+        _say(f"unexpected error ({type(exc).__name__}: {exc}); run it again with -v for the details")
+        return 1
+
+
+def _tolerant_stdout() -> None:
+    """Where stdout cannot encode every character (PYTHONIOENCODING=ascii, a Latin-1 terminal),
+    write the others as escapes instead of failing half-way through the output."""
+    encoding = (getattr(sys.stdout, "encoding", None) or "").lower().replace("-", "").replace("_", "")
+    if encoding not in ("utf8", "utf8sig") and hasattr(sys.stdout, "reconfigure"):
+        try:
+            sys.stdout.reconfigure(errors="backslashreplace")
+        except (ValueError, OSError):
+            pass
+
+
+def main(argv: list[str] | None = None) -> int:
+    _tolerant_stdout()
+    try:
+        args = build_parser().parse_args(argv)      # --help exits 0; a usage error exits 2 after one line
+    except BrokenPipeError:                 # --help into a reader that left
+        _quiet_stdout()
+        return 0
+    verbose = args.verbose and args.command != "simulate"     # simulate -v tells the story instead
+    quiet = args.command in ("simulate", "state", "cards", "tags", "doctor", "history", "stats", "export")
+    logging.basicConfig(level=logging.DEBUG if verbose else (logging.ERROR if quiet else logging.INFO),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    return run_command(args.func, args)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import math
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -19,6 +21,10 @@ LANGUAGES = ("en", "es", "zh")
 
 class ConfigError(MunchkinError, ValueError):
     """The config file is missing, unreadable or says something we cannot use."""
+
+    def __init__(self, message: str, *, problems: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.problems = problems if problems is not None else [message]
 
 
 def is_raspberry_pi() -> bool:
@@ -160,6 +166,33 @@ class Config:
         return self.reader.type or ("mfrc522" if is_raspberry_pi() else "sim")
 
 
+# Numbers a section may hold: section -> key -> (lowest, highest), both included. A new section
+# adds its own entry; every int or float key is also checked to be finite.
+RANGES: dict[str, dict[str, tuple[float, float]]] = {
+    "reader": {"spi_bus": (0, 6), "spi_device": (0, 3), "reset_pin": (0, 27), "baudrate": (1200, 4_000_000)},
+    "buttons": {"roll": (0, 27), "help": (0, 27), "run": (0, 27), "next": (0, 27), "undo": (0, 27),
+                "bounce_ms": (0, 1000), "hold_seconds": (0.1, 60)},
+    "feedback": {"buzzer": (0, 27), "led": (0, 27)},
+    "display": {"width": (160, 7680), "height": (120, 4320)},
+    "table": {"token_seconds": (0, 600)},
+    "web": {"port": (0, 65535)},
+    "rules": {"starting_hand": (1, 10), "winning_level": (2, 99), "min_players": (2, 6), "max_players": (2, 6),
+              "hand_limit": (1, 99), "interference_seconds": (0, 60), "level_floor": (1, 1)},
+}
+CHOICES: dict[str, dict[str, tuple[str, ...]]] = {
+    "reader": {"type": ("", "mfrc522", "pn532", "sim")},
+    "display": {"fullscreen": ("auto", "yes", "no"), "language": LANGUAGES},
+    "rules": {"halfling_run_away": ("penalty", "reroll")},
+}
+HINTS = {
+    ("rules", "halfling_run_away"): "\"penalty\" (-1 to run away, the base-set card) or \"reroll\" (the later printing)",
+    ("rules", "level_floor"): "1: every official text keeps a level at 1 or more (only combat strength goes negative)",
+    ("rules", "interference_seconds"): "0-60 seconds (0 turns the window off)",
+    ("web", "port"): "1-65535 (0: any free port)",
+}
+MAX_NAME = 40
+
+
 def _expected_type(default: Any) -> tuple[type, ...]:
     if isinstance(default, bool):
         return (bool,)
@@ -172,97 +205,178 @@ def _expected_type(default: Any) -> tuple[type, ...]:
     return (str,)
 
 
-def _section(cls: type, data: Any, where: str) -> Any:
+TYPE_WORDS = {bool: "true or false", int: "a whole number", float: "a number", str: "text in quotes",
+              list: "a list like [\"a\", \"b\"]"}
+
+
+def _type_words(ok: tuple[type, ...]) -> str:
+    if ok == (int, float):
+        return "a number"
+    return " or ".join(TYPE_WORDS.get(t, t.__name__) for t in ok)
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:60] + "…"
+
+
+def _num(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else f"{x:g}"
+
+
+def _number_problem(where: str, key: str, value: Any) -> str | None:
+    """Why the number ``value`` of [where] key is not allowed, or None."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    span = RANGES.get(where.split(".")[0], {}).get(key)
+    if isinstance(value, float) and not math.isfinite(value):
+        allowed = f"{_num(span[0])}-{_num(span[1])}" if span else "a finite number"
+        return f"[{where}] {key} = {value} is not a number we can use; give {allowed}"
+    if span is not None and not span[0] <= value <= span[1]:
+        hint = HINTS.get((where, key)) or ("a BCM GPIO pin (0-27)" if span == (0, 27) else f"{_num(span[0])}-{_num(span[1])}")
+        return f"[{where}] {key} = {_shown(value)} is out of range: it must be {hint}"
+    return None
+
+
+def _home_of(key: str) -> str | None:
+    """The section that has a key of this name, if exactly one does."""
+    homes = [name for name, cls in {**SECTIONS, "rules": Ruleset}.items() if key in {f.name for f in fields(cls)}]
+    return homes[0] if len(homes) == 1 else None
+
+
+def _section(cls: type, data: Any, where: str, problems: list[str]) -> Any:
+    """The section's dataclass from ``data``; every problem is appended, the bad keys keep their defaults."""
     if not isinstance(data, dict):
-        raise ConfigError(f"{where}: expected a table like [{where}], got {data!r}")
+        problems.append(f"[{where}] must be a table (a [{where}] header and key = value lines), got {_shown(data)}")
+        return cls()
     known = {f.name: f for f in fields(cls)}
     unknown = sorted(set(data) - set(known))
     if unknown:
-        raise ConfigError(f"unknown key(s) in [{where}]: {', '.join(unknown)}; known keys: {', '.join(known)}")
+        elsewhere = [f"{key} belongs in [{_home_of(key)}]" for key in unknown if _home_of(key)]
+        problems.append(f"unknown key(s) in [{where}]: {', '.join(unknown)}; known keys: {', '.join(known)}"
+                        + (f" ({'; '.join(elsewhere)})" if elsewhere else ""))
     defaults = cls()
+    good: dict[str, Any] = {}
     for key, value in data.items():
+        if key not in known:
+            continue
         default = getattr(defaults, key)
         ok = _expected_type(default)
         if cls is FeedbackConfig:
             ok = (int, bool)
         if not isinstance(value, ok) or (isinstance(value, bool) and bool not in ok):
-            names = " or ".join(t.__name__ for t in ok)
-            raise ConfigError(f"[{where}] {key} must be {names}, got {value!r}")
-    return cls(**data)
+            words = "a BCM pin (0-27) or false" if cls is FeedbackConfig else _type_words(ok)
+            problems.append(f"[{where}] {key} must be {words}, got {_shown(value)}")
+            continue
+        if cls is FeedbackConfig and value is True:
+            problems.append(f"[{where}] {key} must be a BCM pin (0-27) or false, got true")
+            continue
+        problem = _number_problem(where, key, value)
+        choices = CHOICES.get(where, {}).get(key)
+        if problem is None and choices is not None and value not in choices:
+            hint = HINTS.get((where, key)) or " or ".join(f"\"{c}\"" for c in choices if c)
+            problem = f"[{where}] {key} must be {hint}, got {_shown(value)}"
+        if problem is None and isinstance(value, str) and "\x00" in value:
+            problem = f"[{where}] {key} has a NUL character in it"
+        if problem is None and isinstance(value, list) and not all(isinstance(v, str) and v and "\x00" not in v
+                                                                   for v in value):
+            problem = f"[{where}] {key} must be a list of file paths, like [\"extra/my-set.toml\"]"
+        if problem is not None:
+            problems.append(problem)
+            continue
+        good[key] = value
+    return cls(**good)
+
+
+def check_rules(data: Any, where: str = "rules") -> tuple[Ruleset, list[str]]:
+    """The Ruleset of a ``[rules]``-like table and every problem with it (bad keys keep their defaults)."""
+    problems: list[str] = []
+    rules = _section(Ruleset, data, where, problems)
+    if not problems and rules.min_players > rules.max_players:
+        problems.append(f"[{where}] min_players = {rules.min_players} is more than max_players = "
+                        f"{rules.max_players}; players must satisfy 2 <= min_players <= max_players <= 6")
+    return rules, problems
+
+
+def check_player(token: str, entry: Any) -> tuple[PlayerConfig, list[str]]:
+    """A ``[players.player-N]`` table and every problem with it."""
+    if token not in PLAYER_TOKENS:
+        return PlayerConfig(), [f"[players.{token}]: players are named player-1 … player-6"]
+    problems: list[str] = []
+    player = _section(PlayerConfig, entry, f"players.{token}", problems)
+    if player.sex not in ("male", "female"):
+        problems.append(f"[players.{token}] sex must be \"male\" or \"female\", got {_shown(player.sex)}")
+    if len(player.name) > MAX_NAME or not player.name.isprintable():
+        problems.append(f"[players.{token}] name must be at most {MAX_NAME} printable characters on one line, "
+                        f"got {_shown(player.name)}")
+    return player, problems
 
 
 def parse_config(data: dict[str, Any], source: str = "(text)") -> Config:
+    """The Config for the parsed TOML ``data``; raises one ConfigError that names every problem."""
+    problems: list[str] = []
     top = set(SECTIONS) | {"rules", "players"}
     unknown = sorted(set(data) - top)
+    loose = [name for name in unknown if not isinstance(data[name], dict)]
+    for name in loose:                  # key = value above every [section]
+        home = _home_of(name)
+        problems.append(f"{name} = {_shown(data[name])} is outside any section; "
+                        + (f"put it under [{home}]" if home else f"sections are {', '.join(sorted(top))}"))
+    unknown = [name for name in unknown if name not in loose]
     if unknown:
-        raise ConfigError(f"{source}: unknown section(s) {', '.join(unknown)}; known: {', '.join(sorted(top))}")
-    try:
-        parts = {name: _section(cls, data.get(name, {}), name) for name, cls in SECTIONS.items()}
-        rules = Ruleset()
-        if "rules" in data:
-            rules = _section(Ruleset, data["rules"], "rules")
-        players: dict[str, PlayerConfig] = {}
-        raw_players = data.get("players", {})
-        if not isinstance(raw_players, dict):
-            raise ConfigError("[players] must hold tables like [players.player-1]")
-        for token, entry in raw_players.items():
-            if token not in PLAYER_TOKENS:
-                raise ConfigError(f"[players.{token}]: players are named player-1 … player-6")
-            players[token] = _section(PlayerConfig, entry, f"players.{token}")
-            if players[token].sex not in ("male", "female"):
-                raise ConfigError(f"[players.{token}] sex must be \"male\" or \"female\"")
-    except ConfigError as exc:
-        raise ConfigError(f"{source}: {exc}") from None
+        problems.append(f"unknown section(s) {', '.join(f'[{u}]' for u in unknown)}; known: "
+                        f"{', '.join(sorted(top))}")
+    parts = {name: _section(cls, data.get(name, {}), name, problems) for name, cls in SECTIONS.items()}
+    rules = _section(Ruleset, data["rules"], "rules", problems) if "rules" in data else Ruleset()
+    players: dict[str, PlayerConfig] = {}
+    raw_players = data.get("players", {})
+    if not isinstance(raw_players, dict):
+        problems.append("[players] must hold tables like [players.player-1] with name and sex")
+        raw_players = {}
+    for token, entry in raw_players.items():
+        player, wrong = check_player(token, entry)
+        problems += wrong
+        if not wrong:
+            players[token] = player
     cfg = Config(**parts, rules=rules, players=players, source=source)
-    _check(cfg, source)
+    _check(cfg, data, problems)
+    if problems:
+        raise ConfigError("\n".join(f"{source}: {p}" for p in problems), problems=problems)
     return cfg
 
 
-def _check(cfg: Config, source: str) -> None:
-    if cfg.reader.type not in ("", "mfrc522", "pn532", "sim"):
-        raise ConfigError(f"{source}: [reader] type must be \"mfrc522\", \"pn532\" or \"sim\", got {cfg.reader.type!r}")
-    if cfg.display.language not in LANGUAGES:
-        raise ConfigError(f"{source}: [display] language must be one of {', '.join(LANGUAGES)}, got {cfg.display.language!r}")
-    if cfg.display.fullscreen not in ("auto", "yes", "no"):
-        raise ConfigError(f"{source}: [display] fullscreen must be \"auto\", \"yes\" or \"no\"")
-    if not all(isinstance(p, str) and p for p in cfg.cards.sets):
-        raise ConfigError(f"{source}: [cards] sets must be a list of file paths, like [\"extra/my-set.toml\"]")
-    _check_web(cfg.web, source)
+def _check(cfg: Config, data: dict[str, Any], problems: list[str]) -> None:
+    """The checks across keys; only keys that were fine on their own are compared."""
+    _check_web(cfg.web, problems)
     pins = cfg.buttons.pins()
     if len(set(pins.values())) != len(pins):
-        raise ConfigError(f"{source}: [buttons] two buttons share a pin: {pins}")
-    for name, pin in pins.items():
-        if not 0 <= pin <= 27:
-            raise ConfigError(f"{source}: [buttons] {name} = {pin} is not a BCM GPIO pin (0-27)")
+        shared: dict[int, list[str]] = {}
+        for name, pin in pins.items():
+            shared.setdefault(pin, []).append(name)
+        clash = "; ".join(f"{' and '.join(names)} on BCM {pin}" for pin, names in shared.items() if len(names) > 1)
+        problems.append(f"[buttons] two buttons share a pin: {clash}")
+    for name in ("buzzer", "led"):
+        pin = cfg.feedback.pin(name)
+        taken = [button for button, used in pins.items() if used == pin]
+        if pin is not None and taken:
+            problems.append(f"[feedback] {name} = {pin} is the pin of the {taken[0]} button; give it a pin of its own")
     rules = cfg.rules
-    if rules.halfling_run_away not in ("penalty", "reroll"):
-        raise ConfigError(f"{source}: [rules] halfling_run_away must be \"penalty\" (-1 to run away, the base-set "
-                          f"card) or \"reroll\" (the later printing), got {rules.halfling_run_away!r}")
-    if rules.level_floor != 1:
-        raise ConfigError(f"{source}: [rules] level_floor must be 1: every official text keeps a level at 1 or "
-                          f"more (only combat strength goes negative)")
-    if not 2 <= rules.winning_level <= 99 or not 1 <= rules.starting_hand <= 10 or rules.hand_limit < 1:
-        raise ConfigError(f"{source}: [rules] winning_level must be 2-99, starting_hand 1-10, hand_limit 1 or more")
-    if rules.interference_seconds < 0:
-        raise ConfigError(f"{source}: [rules] interference_seconds cannot be negative")
-    if not 2 <= cfg.rules.min_players <= cfg.rules.max_players <= 6:
-        raise ConfigError(f"{source}: [rules] players must satisfy 2 <= min_players <= max_players <= 6")
+    if rules.min_players > rules.max_players:
+        problems.append(f"[rules] min_players = {rules.min_players} is more than max_players = {rules.max_players}; "
+                        f"players must satisfy 2 <= min_players <= max_players <= 6")
 
 
-def _check_web(web: WebConfig, source: str) -> None:
+def _check_web(web: WebConfig, problems: list[str]) -> None:
     import ipaddress
-    import re
 
     try:
         ipaddress.ip_address(web.bind)
     except ValueError:
-        raise ConfigError(f"{source}: [web] bind must be an IP address such as \"0.0.0.0\" (every network), "
-                          f"\"::\" or \"127.0.0.1\", got {web.bind!r}") from None
-    if not 0 <= web.port <= 65535:
-        raise ConfigError(f"{source}: [web] port must be 1-65535 (0: any free port), got {web.port}")
+        problems.append(f"[web] bind must be an IP address such as \"0.0.0.0\" (every network), "
+                        f"\"::\" or \"127.0.0.1\", got {web.bind!r}")
     if web.key and not re.fullmatch(r"[A-Za-z0-9_-]{8,128}", web.key):
-        raise ConfigError(f"{source}: [web] key must be 8-128 letters, digits, '-' or '_' (it goes in a URL), "
-                          f"or empty for a random one")
+        problems.append("[web] key must be 8-128 letters, digits, '-' or '_' (it goes in a URL), "
+                        "or empty for a random one")
 
 
 def load_config(path: Path | None) -> Config:
@@ -271,12 +385,19 @@ def load_config(path: Path | None) -> Config:
         if not SYSTEM_CONFIG.exists():
             return Config()
         path = SYSTEM_CONFIG
+    from cards.textfile import TextFileError, read_text
+
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"cannot read config {path}: {exc.strerror or exc}") from None
+        text = read_text(path, what="config", limit=1024 * 1024)
+    except TextFileError as exc:
+        raise ConfigError(str(exc)) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+        found = re.fullmatch(r"(.*) \(at line (\d+), column (\d+)\)", str(exc))
+        where, why = (f"{path}:{found.group(2)}", f"{found.group(1)} (column {found.group(3)})") if found else (str(path), str(exc))
+        raise ConfigError(f"{where}: not valid TOML: {why}; see systemd/config.example.toml") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: not valid TOML: arrays or tables nested too deeply; "
+                          f"see systemd/config.example.toml") from None
     return parse_config(data, str(path))

@@ -237,8 +237,15 @@ class EnrollApp:
 
 
 def enroll(config: Config, *, sim: bool, set_id: str | None = None, tokens: bool = True, card: str | None = None) -> int:
-    from table.app import wants_fullscreen
+    import pygame
 
+    from table.app import no_screen_reason, wants_fullscreen
+
+    asked_driver = os.environ.get("SDL_VIDEODRIVER")
+    reason = no_screen_reason(fullscreen=wants_fullscreen(config), asked_driver=asked_driver)
+    if reason is not None:
+        print(f"munchkin-table enroll: {reason}", file=sys.stderr)
+        return 2
     if wants_fullscreen(config) and not os.environ.get("SDL_VIDEODRIVER"):
         os.environ["SDL_VIDEODRIVER"] = "kmsdrm"
     lock = hold_table_lock(config.state_dir)      # raises TableBusy: the CLI prints it  # noqa: F841
@@ -246,6 +253,16 @@ def enroll(config: Config, *, sim: bool, set_id: str | None = None, tokens: bool
         app = EnrollApp(config, sim=sim, set_id=set_id, tokens=tokens, screen=False, card=card)
     except DriverError as exc:
         print(f"munchkin-table enroll: {exc}", file=sys.stderr)
-        return 1
-    app.screen = EnrollScreen.for_config(config, fullscreen=wants_fullscreen(config))
+        return 2
+    try:
+        app.screen = EnrollScreen.for_config(config, fullscreen=wants_fullscreen(config))
+    except pygame.error as exc:
+        reason = f"no screen to draw on ({exc})"
+    else:
+        reason = no_screen_reason(fullscreen=wants_fullscreen(config), asked_driver=asked_driver,
+                                  driver=pygame.display.get_driver())
+    if reason is not None:
+        print(f"munchkin-table enroll: {reason}", file=sys.stderr)
+        app.close()
+        return 2
     return app.run()

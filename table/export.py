@@ -24,7 +24,9 @@ from typing import Any
 
 from engine import commands as c
 from engine.errors import MunchkinError
+from cards.textfile import split_lines
 from engine.rules import Ruleset
+from table.config import check_player, check_rules
 
 MAX_WAIT = 86000.0          # a script's wait is under a day; longer gaps are several waits
 SEED_RANGE = (0, 2**63 - 1)  # what the journal stores
@@ -61,7 +63,7 @@ def check_seed(seed: int) -> int:
 def read_settings(text: str, *, source: str = "<script>") -> ScriptSettings:
     """The ``# seed:``, ``# ruleset:`` and ``# players:`` lines at the top of a script."""
     settings = ScriptSettings()
-    for n, raw in enumerate(text.splitlines(), 1):
+    for n, raw in enumerate(split_lines(text), 1):          # newline only, as the script's own lines
         line = raw.strip()
         if not line:
             continue
@@ -78,13 +80,19 @@ def read_settings(text: str, *, source: str = "<script>") -> ScriptSettings:
                 data = json.loads(value)
                 if not isinstance(data, dict):
                     raise ValueError("the ruleset is a JSON object")
-                settings.ruleset = Ruleset.from_dict(data)
+                rules, problems = check_rules(data, "ruleset")      # the config's ranges: no nan, no strings
+                if problems:
+                    raise ValueError("; ".join(problems))
+                settings.ruleset = rules
             else:
                 data = json.loads(value)
                 if not isinstance(data, dict) or not all(
                         isinstance(v, list) and len(v) == 2 and all(isinstance(x, str) for x in v)
                         for v in data.values()):
                     raise ValueError('players are {"player-1": ["name", "male|female"], ...}')
+                problems = [p for k, v in data.items() for p in check_player(str(k), {"name": v[0], "sex": v[1]})[1]]
+                if problems:
+                    raise ValueError("; ".join(problems))
                 settings.players = {str(k): (v[0], v[1]) for k, v in data.items()}
         except (ValueError, TypeError) as exc:
             raise ExportError(f"{source}:{n}: bad '{key}' line: {exc}") from None

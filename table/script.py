@@ -8,10 +8,13 @@
 
 from __future__ import annotations
 
+import difflib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from cards.tags import is_player_token
+from cards.textfile import TextFileError, read_text, split_lines
 from drivers.events import BUTTONS, normalise_uid
 from drivers.sim import SimButtons, SimReader
 from engine.cards import Catalog
@@ -22,6 +25,24 @@ class ScriptError(MunchkinError, ValueError):
     """A table script line that cannot be understood."""
 
 
+ACTIONS = ("tap", "press", "die", "wait")
+DIE_FACE = re.compile(r"[1-6]", re.ASCII)
+MAX_WAIT = 86400.0                  # a day: longer is a typo
+SHOWN = 60                          # a quoted line is cut to this many characters
+
+
+def _quoted(raw: str) -> str:
+    text = raw.strip()
+    return repr(text if len(text) <= SHOWN else text[:SHOWN] + "…")
+
+
+@dataclass(frozen=True)
+class ScriptNotice:
+    """A script line the running table could not take: its words go on the screen's message line."""
+
+    text: str
+
+
 @dataclass(frozen=True)
 class Action:
     line: int
@@ -30,9 +51,18 @@ class Action:
     text: str
 
 
-def parse_script(text: str, catalog: Catalog, *, source: str = "<script>") -> list[Action]:
+def _did_you_mean(arg: str, catalog: Catalog) -> str:
+    close = difflib.get_close_matches(arg.lower(), list(catalog), n=1, cutoff=0.75)
+    return f"; did you mean {close[0]!r}?" if close else "; 'munchkin-table cards' lists the card ids"
+
+
+def parse_script(text: str, catalog: Catalog, *, source: str = "<script>", first_line: int = 1) -> list[Action]:
+    """The actions of a table script; raises ScriptError naming ``source`` and the line.
+
+    ``first_line`` numbers the first line of ``text`` (a line read from a pipe on its own).
+    """
     actions = []
-    for n, raw in enumerate(text.splitlines(), 1):
+    for n, raw in enumerate(split_lines(text), first_line):
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
@@ -40,11 +70,16 @@ def parse_script(text: str, catalog: Catalog, *, source: str = "<script>") -> li
         verb, args = parts[0].lower(), parts[1:]
 
         def fail(why: str) -> ScriptError:
-            return ScriptError(f"{source}:{n}: {why}: {raw.strip()!r}")
+            return ScriptError(f"{source}:{n}: {why}: {_quoted(raw)}")
 
-        if verb not in ("tap", "press", "die", "wait"):
+        if verb not in ACTIONS:
             raise fail(f"unknown action {verb!r}; actions are tap, press, die, wait")
+        if verb == "tap" and args and args[0].lower().startswith("uid:"):
+            args = ["".join(args)]          # a UID written in bytes: tap uid:04 A1 B2 C3
         if len(args) != 1:
+            joined = "-".join(args).lower()
+            if verb == "tap" and joined in catalog:
+                raise fail(f"'tap' takes one card id, written with dashes: did you mean 'tap {joined}'?")
             raise fail(f"'{verb}' takes exactly one argument")
         arg = args[0]
         if verb == "tap":
@@ -53,34 +88,38 @@ def parse_script(text: str, catalog: Catalog, *, source: str = "<script>") -> li
                     arg = "uid:" + normalise_uid(arg[4:])
                 except ValueError as exc:
                     raise fail(str(exc)) from None
-            elif not (is_player_token(arg) or arg in catalog):
-                raise fail(f"no card or player token {arg!r}")
+            elif arg.lower() in catalog or is_player_token(arg.lower()):
+                arg = arg.lower()           # card ids are lowercase; TAP NET-TROLL means net-troll
+            else:
+                raise fail(f"no card or player token {arg!r}{_did_you_mean(arg, catalog)}")
         elif verb == "press":
             arg = arg.lower()
             if arg not in BUTTONS:
                 raise fail(f"no button {arg!r}; buttons are {', '.join(BUTTONS)}")
         elif verb == "die":
-            if not arg.isdigit() or not 1 <= int(arg) <= 6:
-                raise fail("a die shows 1 to 6")
+            if not DIE_FACE.fullmatch(arg):       # not str.isdigit: it takes '²', which int() refuses
+                raise fail("a die shows 1 to 6, like 'die 4'")
         elif verb == "wait":
             try:
                 seconds = float(arg)
             except ValueError:
-                raise fail("wait takes a number of seconds") from None
-            if not 0 <= seconds < 86400:
-                raise fail("wait takes 0 or more seconds")
+                raise fail("wait takes a number of seconds, like 'wait 3' or 'wait 0.5'") from None
+            if not 0 <= seconds <= MAX_WAIT:        # also refuses nan and inf
+                raise fail(f"wait takes 0 to {MAX_WAIT:.0f} seconds")
         else:
             raise fail(f"unknown action {verb!r}; actions are tap, press, die, wait")
         actions.append(Action(n, verb, arg, raw.strip()))
     return actions
 
 
-def read_script(path: Path, catalog: Catalog) -> list[Action]:
+def read_script(path: Path | str, catalog: Catalog) -> list[Action]:
+    """The actions of the script at ``path`` (``-``: standard input); raises ScriptError."""
+    source = "<stdin>" if str(path) == "-" else str(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ScriptError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    return parse_script(text, catalog, source=str(path))
+        text = read_text(path, what="script")
+    except TextFileError as exc:
+        raise ScriptError(str(exc)) from None
+    return parse_script(text, catalog, source=source)
 
 
 def tap_or_press(action: Action, reader: SimReader, buttons: SimButtons) -> bool:

@@ -6,11 +6,15 @@ driver (tests, simulate), or when no audio device opens; never an error.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import os
 import random
+import sys
+import tempfile
 from array import array
+from collections.abc import Iterator
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +52,29 @@ def synth_victory() -> array:
     return out
 
 
+@contextlib.contextmanager
+def native_stderr_to_log() -> Iterator[None]:
+    """Catch what C libraries write straight to fd 2 meanwhile (ALSA's nine ``ALSA lib …`` lines
+    when there is no sound card) and log it at debug level instead of the terminal."""
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError):
+        yield
+        return
+    with tempfile.TemporaryFile() as sink:
+        os.dup2(sink.fileno(), 2)
+        try:
+            yield
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            sink.seek(0)
+            said = sink.read(64 * 1024).decode("utf-8", errors="replace").strip()
+            if said:
+                log.debug("a native library said: %s", said)
+
+
 class Sounds:
     def __init__(self, enabled: bool) -> None:
         self.enabled = False
@@ -57,7 +84,8 @@ class Sounds:
         try:
             import pygame
 
-            pygame.mixer.init(frequency=RATE, size=-16, channels=1, buffer=512, allowedchanges=0)
+            with native_stderr_to_log():
+                pygame.mixer.init(frequency=RATE, size=-16, channels=1, buffer=512, allowedchanges=0)
             self._sounds = {"die": pygame.mixer.Sound(buffer=synth_die().tobytes()),
                             "victory": pygame.mixer.Sound(buffer=synth_victory().tobytes())}
             self.enabled = True

@@ -55,8 +55,8 @@ def test_search_puts_exact_match_first() -> None:
     assert [c.id for c in search(catalog, "elfo")] == ["elf"]
 
 
-def test_search_without_match_exits_1(capsys) -> None:
-    assert main(["cards", "search", "zzzz-no-such-card"]) == 1
+def test_search_without_match_exits_2(capsys) -> None:
+    assert main(["cards", "search", "zzzz-no-such-card"]) == 2
     assert "no card matches" in capsys.readouterr().err
 
 
@@ -89,7 +89,7 @@ def test_table_refuses_to_start_on_an_invalid_catalog(tmp_path: Path, capsys) ->
 
 def test_validate_with_config_checks_its_sets(tmp_path: Path, capsys) -> None:
     cfg = config_with(tmp_path, [str(FIXTURES / "bonus_not_number.toml")])
-    assert main(["cards", "validate", "--config", str(cfg)]) == 1
+    assert main(["cards", "validate", "--config", str(cfg)]) == 2
     assert "bonus_not_number.toml:11:" in capsys.readouterr().err
 
 

@@ -83,7 +83,7 @@ def test_import_reports_bad_row_by_line_and_imports_nothing(cfg: Path, tmp_path:
     registry_of(cfg).bind("04EEEEEE", "thief")
     csv_file = tmp_path / "in.csv"
     csv_file.write_text(f"uid,card\n04000001,player-1\n{row}\n")
-    assert main(["tags", "import", str(csv_file), "--config", str(cfg)]) == 1
+    assert main(["tags", "import", str(csv_file), "--config", str(cfg)]) == 2
     err = capsys.readouterr().err
     bad_line = 3 + row.count("\n")
     assert f"{csv_file}:{bad_line}: " in err and message in err

@@ -51,8 +51,8 @@ def test_base_set_is_valid() -> None:
     assert len(cards) == 147
 
 
-def test_cli_validate_reports_with_exit_1(capsys) -> None:
-    assert main(["cards", "validate", str(FIXTURES / "bonus_not_number.toml")]) == 1
+def test_cli_validate_reports_with_exit_2(capsys) -> None:
+    assert main(["cards", "validate", str(FIXTURES / "bonus_not_number.toml")]) == 2
     err = capsys.readouterr().err
     assert f"{FIXTURES / 'bonus_not_number.toml'}:11:" in err
 

@@ -31,7 +31,7 @@ def test_an_unknown_section_is_an_error_that_names_it(tmp_path: Path) -> None:
 
 
 def test_a_wrong_type_says_what_was_expected(tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match=r"\[buttons\] roll must be int, got 'five'"):
+    with pytest.raises(ConfigError, match=r"\[buttons\] roll must be a whole number, got 'five'"):
         load_config(write(tmp_path, "[buttons]\nroll = 'five'\n"))
 
 
@@ -110,9 +110,9 @@ def test_button_timing_from_the_config_reaches_the_gpio_buttons(tmp_path: Path, 
         Device.pin_factory.reset()
 
 
-@pytest.mark.parametrize("line, says", [("halfling_run_away = 'maybe'", "penalty"), ("level_floor = 0", "level_floor must be 1"),
-                                        ("winning_level = 1", "winning_level must be 2-99"),
-                                        ("interference_seconds = -1", "cannot be negative")])
+@pytest.mark.parametrize("line, says", [("halfling_run_away = 'maybe'", "penalty"), ("level_floor = 0", "level_floor = 0 is out of range: it must be 1"),
+                                        ("winning_level = 1", "winning_level = 1 is out of range: it must be 2-99"),
+                                        ("interference_seconds = -1", "interference_seconds = -1 is out of range")])
 def test_rule_options_outside_the_rules_are_refused(tmp_path: Path, line: str, says: str) -> None:
     with pytest.raises(ConfigError, match=says):
         load_config(write(tmp_path, f"[rules]\n{line}\n"))

@@ -71,7 +71,7 @@ def test_an_internal_error_is_logged_and_refused_and_the_table_goes_on(tmp_path:
     assert [p.id for p in ctl.state.players] == ["player-1", "player-2"]
 
 
-def test_run_without_a_screen_says_what_to_do_and_exits_1(tmp_path: Path) -> None:
+def test_run_without_a_screen_says_what_to_do_and_exits_2(tmp_path: Path) -> None:
     import os
     import subprocess
     import sys
@@ -80,5 +80,6 @@ def test_run_without_a_screen_says_what_to_do_and_exits_1(tmp_path: Path) -> Non
     env = dict(os.environ, SDL_VIDEODRIVER="no-such-driver", XDG_STATE_HOME=str(tmp_path), PYTHONPATH=str(root))
     out = subprocess.run([sys.executable, "-m", "table", "run", "--sim"], capture_output=True, text=True, env=env,
                          cwd=root, timeout=60, stdin=subprocess.DEVNULL)
-    assert out.returncode == 1
+    assert out.returncode == 2
     assert "no screen to draw on" in out.stderr and "Traceback" not in out.stderr
+    assert [line for line in out.stderr.splitlines() if "no screen" in line or "ERROR" in line] == out.stderr.splitlines()[-1:]

@@ -26,13 +26,13 @@ def test_the_web_section_is_read() -> None:
 
 
 @pytest.mark.parametrize("section, words", [
-    ({"port": 70000}, "port must be 1-65535"),
-    ({"port": -1}, "port must be 1-65535"),
-    ({"port": "80"}, "port must be int"),
+    ({"port": 70000}, "port = 70000 is out of range: it must be 1-65535"),
+    ({"port": -1}, "port = -1 is out of range: it must be 1-65535"),
+    ({"port": "80"}, "port must be a whole number"),
     ({"bind": "my-laptop"}, "bind must be an IP address"),
     ({"key": "short"}, "key must be 8-128"),
     ({"key": "has space in it"}, "key must be 8-128"),
-    ({"enabled": "yes"}, "enabled must be bool"),
+    ({"enabled": "yes"}, "enabled must be true or false"),
     ({"open": True}, "unknown key(s) in [web]: open"),
 ])
 def test_a_bad_web_section_names_what_is_wrong(section: dict, words: str) -> None:
