@@ -8,7 +8,8 @@ from pathlib import Path
 
 
 def write_atomically(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text``: written to a temporary file beside it, synced, then renamed."""
+    """Replace ``path`` with ``text``: written to a temporary file beside it, synced, renamed, and the
+    directory synced."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-", suffix=path.suffix)
     try:
@@ -20,3 +21,14 @@ def write_atomically(path: Path, text: str) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    # the rename itself is only durable once the directory is synced
+    try:
+        fd = os.open(path.parent, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

@@ -153,8 +153,10 @@ class TagRegistry:
     card does not exist. Loading never raises: see ``problems`` and ``moved_aside``.
     """
 
-    def __init__(self, path: Path | None = None, *, known: Container[str] | None = None) -> None:
+    def __init__(self, path: Path | None = None, *, known: Container[str] | None = None,
+                 read_only: bool = False) -> None:
         self.path = path
+        self.read_only = read_only          # for commands that only look: a damaged file is reported, not rewritten
         self._by_uid: dict[str, str] = {}
         self.problems: list[str] = []       # "tags.csv:3: …", one per skipped row or failure
         self.moved_aside: Path | None = None
@@ -176,6 +178,8 @@ class TagRegistry:
             return
         for problem in problems:
             self._problem(f"{path.name}:{problem.line}: {problem.message}; row skipped")
+        if self.read_only:
+            return
         self.moved_aside = self._keep_aside(path, raw)
         try:
             self.save()

@@ -8,6 +8,7 @@ against temporary directories and the emulators.
 
 from __future__ import annotations
 
+import errno
 import importlib.util
 import os
 import queue
@@ -424,8 +425,16 @@ def check_state_dir(state_dir: str) -> Check:
     fix = f"sudo install -d -o $USER {state_dir}, or set [storage] state_dir to a writable directory"
     try:
         os.makedirs(state_dir, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=state_dir, prefix=".doctor-"):
-            pass
+        with tempfile.NamedTemporaryFile(dir=state_dir, prefix=".doctor-") as probe:
+            probe.write(b"\0" * 65536)        # a full disk shows only when something is written and synced
+            probe.flush()
+            os.fsync(probe.fileno())
     except OSError as exc:
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+            return Check("state directory writable", False, f"{state_dir}: the disk is full ({exc.strerror or exc})",
+                         f"free some space on the disk holding {state_dir} (the game is kept)")
+        if exc.errno == errno.EROFS:
+            return Check("state directory writable", False, f"{state_dir}: the disk is read-only",
+                         f"remount it read-write (sudo mount -o remount,rw {state_dir}) or check the SD card")
         return Check("state directory writable", False, f"{state_dir}: {exc.strerror or exc}", fix)
     return Check("state directory writable", True, state_dir)

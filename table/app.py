@@ -112,7 +112,7 @@ def run(config: Config, *, sim: bool) -> int:
     if not config.display.blank_screen:
         os.environ.setdefault("SDL_VIDEO_ALLOW_SCREENSAVER", "0")
     lock = hold_table_lock(config.state_dir)      # raises TableBusy: the CLI prints it  # noqa: F841
-    table = build_table(config, clock)
+    table = build_table(config, clock, retry_faults=True)
     ctl = table.controller
     reader_type = config.reader_type(sim=sim)
     try:
@@ -196,7 +196,7 @@ def run(config: Config, *, sim: bool) -> int:
             timeout = IDLE_S
             deadline = ctl.deadline()
             if deadline is not None:
-                timeout = min(timeout, max(0.0, deadline - clock.monotonic()))
+                timeout = min(timeout, max(0.0, deadline - ctl.now))     # the table clock goes on from the journal
             # the interference bar moves; the die tumbles (and needs one frame more to leave)
             animating = (ctl.state.combat is not None and ctl.state.combat.window_until is not None) or display.wants_frame()
             if animating:

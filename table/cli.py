@@ -65,10 +65,63 @@ def cmd_state(args: argparse.Namespace) -> int:
         # No game was ever played here: show an empty table without creating anything.
         catalog = load_catalog(config.card_set_files())
         print(json.dumps(state_to_json(new_game(0, config.rules), catalog), indent=2, ensure_ascii=False))
+        from table.journal import kept_copies
+
+        copies = kept_copies(config.state_dir / JOURNAL_FILE) if config.state_dir.is_dir() else []
+        if copies:
+            print(f"munchkin-table state: there is no journal, but a game is kept as {copies[-1]}: "
+                  f"'munchkin-table restore {copies[-1]}' brings it back", file=sys.stderr)
         return 0
-    table = build_table(config, SystemClock())
+    table = build_table(config, SystemClock(), read_only=True)      # looks only: nothing is moved or repaired
     print(json.dumps(table.controller.state_json(), indent=2, ensure_ascii=False))
+    message = table.controller.message
+    if message is not None and message.kind == "refusal":
+        print(f"munchkin-table state: {message.text}", file=sys.stderr)
     table.journal.close()
+    return 0
+
+
+def cmd_restore(args: argparse.Namespace) -> int:
+    """Make a kept-aside journal the current one; the current one is kept aside first."""
+    from table.journal import Journal, JournalError
+    from table.wiring import JOURNAL_FILE, hold_table_lock
+
+    config = _config(args)
+    source = Path(args.file)
+    if not source.is_file():
+        print(f"munchkin-table restore: {source} is not a file; name a kept copy such as "
+              f"{config.state_dir / 'journal.damaged-YYYYmmdd-HHMMSS.sqlite3'}", file=sys.stderr)
+        return 2
+    target = config.state_dir / JOURNAL_FILE
+    try:
+        if source.resolve() == target.resolve():
+            print("munchkin-table restore: that is the current journal already", file=sys.stderr)
+            return 2
+    except OSError:
+        pass
+    lock = hold_table_lock(config.state_dir)        # raises TableBusy naming the running table  # noqa: F841
+    copy = Journal(source, read_only=True, fast=False)     # read only, every row checked: the kept file stays as it is
+    try:
+        games = copy.games()
+        if not games:
+            why = f" ({copy.damage.why})" if copy.damage else ""
+            print(f"munchkin-table restore: {source} holds no game{why}; nothing restored", file=sys.stderr)
+            return 2
+        latest = games[-1]
+        actions = len(copy.commands(latest.id))
+        current = Journal(target)
+        try:
+            kept = current.replace_from(copy)
+        finally:
+            current.close()
+    except JournalError as exc:
+        print(f"munchkin-table restore: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        copy.close()
+    damaged = f" (the copy was damaged: {copy.damage.why}; its good actions were taken)" if copy.damage else ""
+    print(f"restored game {latest.id} at action {actions} from {source}{damaged}; "
+          f"the journal it replaced is kept as {kept}")
     return 0
 
 
@@ -136,7 +189,7 @@ def cmd_tags(args: argparse.Namespace) -> int:
 
     config = _config(args)
     catalog = load_catalog(config.card_set_files())
-    registry = TagRegistry(config.state_dir / TAGS_FILE, known=catalog)
+    registry = TagRegistry(config.state_dir / TAGS_FILE, known=catalog, read_only=True)   # export only reads
     for problem in registry.problems:
         print(f"munchkin-table tags: {problem}", file=sys.stderr)
     if args.action == "export":
@@ -168,7 +221,26 @@ def cmd_tags(args: argparse.Namespace) -> int:
             print(f"{args.file}:{problem.line}: {problem.message}", file=sys.stderr)
         print(f"nothing imported: {len(problems)} bad row(s) in {args.file}", file=sys.stderr)
         return 2
-    new = registry.bind_many(rows)
+    from table.wiring import hold_table_lock
+
+    # One writer of the tag file: not while a table or the enroll wizard runs on this directory
+    # (TableBusy names it); the registry is read again under the lock, so no row is lost.
+    lock = hold_table_lock(config.state_dir)  # noqa: F841
+    registry = TagRegistry(config.state_dir / TAGS_FILE, known=catalog)
+    rows, problems = parse_tag_csv(text, catalog, registry.as_dict(), require_header=True)
+    if problems:
+        for problem in problems:
+            print(f"{args.file}:{problem.line}: {problem.message}", file=sys.stderr)
+        print(f"nothing imported: {len(problems)} bad row(s) in {args.file}", file=sys.stderr)
+        return 2
+    try:
+        new = registry.bind_many(rows)
+    except OSError as exc:
+        from table.journal import describe_fault
+
+        print(f"munchkin-table tags import: nothing imported: {describe_fault(exc, config.state_dir / TAGS_FILE)}",
+              file=sys.stderr)
+        return 2
     print(f"imported {len(rows)} tag(s) from {args.file}: {new} new, {len(rows) - new} already known; "
           f"the registry holds {len(registry)}")
     return 0
@@ -206,8 +278,12 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
     checks = hardware_checks(config)
     checks += display_checks(config, needs_drm=wants_fullscreen(config))
+    from drivers.doctor import Check
+    from table.journal import check_journal
     from table.web.checks import web_check
+    from table.wiring import JOURNAL_FILE
 
+    checks.append(Check("saved games", *check_journal(config.state_dir / JOURNAL_FILE)))
     checks.append(web_check(config))
     for check in checks:
         print(check)
@@ -256,6 +332,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("action", choices=["import", "export"])
     p.add_argument("file", nargs="?", metavar="FILE.csv")
     p.set_defaults(func=cmd_tags)
+    p = with_config(sub.add_parser("restore", help="make a kept-aside journal (FILE) the current game"))
+    p.add_argument("file", metavar="FILE")
+    p.set_defaults(func=cmd_restore)
     p = with_config(sub.add_parser("doctor", help="check config, devices and permissions, and say what to fix"))
     p.set_defaults(func=cmd_doctor)
     p = with_config(sub.add_parser("enroll", help="the on-screen wizard that binds every tag of the deck"))
@@ -374,7 +453,7 @@ def main(argv: list[str] | None = None) -> int:
         _quiet_stdout()
         return 0
     verbose = args.verbose and args.command != "simulate"     # simulate -v tells the story instead
-    quiet = args.command in ("simulate", "state", "cards", "tags", "doctor", "history", "stats", "export")
+    quiet = args.command in ("simulate", "state", "cards", "tags", "doctor", "history", "stats", "export", "restore")
     logging.basicConfig(level=logging.DEBUG if verbose else (logging.ERROR if quiet else logging.INFO),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     return run_command(args.func, args)

@@ -27,8 +27,8 @@ from engine.serialize import standing_prompt_json, state_to_json
 from engine.state import GameState, Phase
 from engine.rules import Ruleset
 from table.describe import describe_events
-from table.history import History
-from table.journal import Journal, JournalError
+from table.history import SNAPSHOT_EVERY, Commands, History, encode_state, fingerprint
+from table.journal import GameRecord, Journal, JournalError, kept_copies
 from table import records_menu
 from table.records import Records
 
@@ -85,11 +85,13 @@ class PlayerDefaults:
 
 
 class Controller:
+    RETRY_SECONDS = 2.0         # how often a journal the disk refused is tried again
     def __init__(self, catalog: Catalog, journal: Journal, registry: TagRegistry, clock: Clock, *,
                  ruleset: Ruleset | None = None, feedback: Feedback | None = None,
                  token_seconds: float = 8.0,
                  players: PlayerDefaults | None = None, seed_source: Callable[[], int] | None = None,
-                 wall: Callable[[], float] | None = None) -> None:
+                 wall: Callable[[], float] | None = None,
+                 open_journal: Callable[[], Journal] | None = None, storage_fault: str | None = None) -> None:
         self.catalog = catalog
         self.journal = journal
         self.registry = registry
@@ -109,34 +111,123 @@ class Controller:
         self.basket: list[str] = []            # items chosen for selling; NEXT sells them
         self.roll_against: int | None = None   # running away: the monster the next ROLL is against
         self.revision = 0
-        self.records = Records(journal.path, catalog, wall=wall)
+        self.clock_offset = 0.0
+        self.open_journal = open_journal
+        self.storage_fault = storage_fault
+        self.retry_at = 0.0
+        self.wall = wall
+        self.records: Records | None = None         # opened by _resume, on the journal as it ends up
         self.records_screen: dict[str, list] = {}      # the standings and past games, while shown
         self.name_choices: list[str] = []              # the names a token may take, while chosen
         self._resume()
+        self._resume_notice()
+        if storage_fault:
+            self.retry_at = self.now + self.RETRY_SECONDS
+            self.say(f"the game cannot be saved: {storage_fault}", "refusal")
+
+    def _resume_notice(self) -> None:
+        """The resumed game's notice, after (not instead of) what the journal had to say."""
+        before = self.message
         records_menu.resume_notice(self)
+        if before is not None and before.kind == "refusal" and self.message is not before:
+            self.say(f"{before.text}; {self.message.text}", "refusal")
+
+    def _open_records(self) -> None:
+        """The per-game facts, kept in the journal file as it is now (after any repair)."""
+        import sqlite3
+
+        journal = self.journal
+        if self.records is not None and self.records.db is not None and self.records.db is not journal.db:
+            self.records.db.close()
+        shared = None
+        if journal.read_only:       # looking only: share the read-only connection, write nothing
+            shared = journal.db if journal.db is not None else sqlite3.connect(":memory:")
+        self.records = Records(journal.path, self.catalog, wall=self.wall, db=shared)
 
     # ------------------------------------------------------------ game lifecycle
 
     def _resume(self) -> None:
-        record = self.journal.latest_game()
+        journal = self.journal
+        if journal.db is None:          # the disk refused at start: show the game read-only, retry later
+            self.game = GameRecord(0, 0, self.ruleset)
+            self.history = History(self.catalog, 0, self.ruleset)
+            self.state = self.history.state
+            self._open_records()
+            return
+        record = journal.latest_game()
         if record is None:
-            record = self.journal.new_game(self.seed_source(), self.ruleset)
+            if journal.read_only:
+                record = GameRecord(0, 0, self.ruleset)
+            else:
+                record = journal.new_game(self.seed_source(), self.ruleset)
         self.game = record
-        commands = self.journal.commands(record.id)
+        head, tail, total = journal.tail_commands(record.id)
+        commands = Commands(tail, head, lambda: journal.head_commands(record.id, head))
+        fp = fingerprint(self.catalog)
+        stored = {s.seq: s.body for s in journal.snapshots(record.id, fp, len(commands))}
         self.history = History(self.catalog, record.seed, record.ruleset)
-        kept = self.history.load(commands)
+        try:
+            kept = self.history.load(commands, stored)
+        except JournalError as exc:        # an early action is damaged and no snapshot covers it
+            log.error("%s", exc)
+            journal.read_everything()
+            head, tail, total = journal.tail_commands(record.id)      # now every row, checked
+            commands = Commands(tail)
+            self.history = History(self.catalog, record.seed, record.ruleset)
+            kept = self.history.load(commands, stored)
         self.state = self.history.state
-        if kept < len(commands):
-            log.error("journal does not replay whole: action %d is refused; keeping the %d before it", kept + 1, kept)
-            self.journal.truncate(record.id, kept)
-            self.say(f"the saved game was damaged after action {kept}; resumed from there", "refusal")
+        if kept < total:
+            why = f"action {kept + 1} no longer replays" if kept < len(commands) else "an action cannot be read"
+            log.error("journal does not replay whole: keeping the first %d of %d actions", kept, total)
+            journal.cut(record.id, kept, journal.damage.why if journal.damage else why)
+        journal.forget_cache()
+        if journal.damage is not None:
+            self.say(journal.damage.report() if not journal.read_only else
+                     journal.damage.report() + "; 'munchkin-table run' repairs it and keeps the damaged copy",
+                     "refusal")
+        elif not commands:
+            copies = kept_copies(journal.path)
+            if copies:
+                self.say(f"this journal holds no actions; an earlier game is kept as {copies[-1].name}: "
+                         f"'munchkin-table restore {copies[-1]}' brings it back", "refusal")
+        # the table clock goes on from the journal's last action, whatever the machine's uptime now
+        last_at = max((cmd.at for cmd in self.history.commands[-1:]), default=0.0)
+        self.clock_offset = max(0.0, last_at - self.clock.monotonic())
+        if not journal.read_only:
+            newest = max(self.history.snapshots)
+            if newest > 0 and newest not in stored:
+                journal.store_snapshot(record.id, newest, fp, encode_state(self.history.snapshots[newest]))
+        self._open_records()
         self.records.resume(record, self.history.commands, self.state)
+
+    def reopen_journal(self) -> bool:
+        """After a storage fault: try to open the journal for writing again; True once it works."""
+        if self.open_journal is None:
+            return False
+        try:
+            journal = self.open_journal()
+        except JournalError as exc:
+            self.storage_fault = str(exc)
+            return False
+        old, self.journal = self.journal, journal
+        old.close()
+        self.storage_fault = None
+        self._resume()
+        self.say("the game can be saved again and carries on")
+        return True
 
     @property
     def history_len(self) -> int:
         return len(self.history)
 
+    @property
+    def journal_unwritable(self) -> bool:
+        return self.journal.read_only or self.journal.db is None
+
     def start_new_game(self) -> None:
+        if self.journal_unwritable and not self.reopen_journal():
+            self.refuse(f"no new game: {self.storage_fault}")
+            return
         try:
             game = self.journal.new_game(self.seed_source(), self.ruleset)
         except JournalError as exc:
@@ -155,7 +246,7 @@ class Controller:
 
     @property
     def now(self) -> float:
-        return self.clock.monotonic()
+        return self.clock.monotonic() + self.clock_offset
 
     def acting_player(self) -> str:
         if self.acting_override and self.acting_override[1] > self.now and self.state.has_player(self.acting_override[0]):
@@ -184,10 +275,21 @@ class Controller:
         result = apply(self.state, cmd, self.catalog)
         if isinstance(result, Rejected):
             return self.refuse(result.message)
+        if self.journal_unwritable and not self.reopen_journal():
+            return self.refuse(f"not done: {self.storage_fault}")
+        seq = len(self.history) + 1
+        snapshot = None
+        if seq % SNAPSHOT_EVERY == 0:
+            snapshot = (seq, fingerprint(self.catalog), encode_state(result.state))
         try:
-            self.journal.append(self.game.id, cmd)      # durable before anything shows it
+            self.journal.append(self.game.id, cmd, snapshot)      # durable before anything shows it
         except JournalError as exc:
+            self.storage_fault = str(exc)
+            self.retry_at = self.now + self.RETRY_SECONDS
             return self.refuse(f"not done: {exc}")
+        if self.storage_fault is not None:
+            self.storage_fault = None
+            log.info("the journal can be written again")
         self.history.push(cmd, result.state)
         before, self.state = self.state, result.state
         self.records.accepted(len(self.history), before, result.events, self.state)
@@ -216,7 +318,14 @@ class Controller:
             self.basket = []
             self.revision += 1
             return Outcome(True, self.say("the sales basket is empty again"))
+        if self.journal_unwritable and not self.reopen_journal():
+            return self.refuse(f"not undone: {self.storage_fault}")
         while True:
+            try:
+                if len(self.history):
+                    self.history.prepare_pop()
+            except JournalError as exc:
+                return self.refuse(f"not undone: {exc}; 'munchkin-table doctor' checks the journal")
             try:
                 popped = self.journal.pop(self.game.id)
             except JournalError as exc:
@@ -819,11 +928,17 @@ class Controller:
             times.append(self.acting_override[1])
         if self.prompt is not None and self.prompt.until is not None:
             times.append(self.prompt.until)
+        if self.journal_unwritable and self.open_journal is not None:
+            times.append(self.retry_at)
         return min(times) if times else None
 
     def tick(self) -> Outcome | None:
         now = self.now
         outcome = None
+        if self.journal_unwritable and self.open_journal is not None and now >= self.retry_at:
+            self.retry_at = now + self.RETRY_SECONDS
+            if not self.reopen_journal():
+                return None
         combat = self.state.combat
         if combat is not None and combat.window_until is not None and now + 1e-9 >= combat.window_until:
             outcome = self.submit(c.ResolveCombat(player=self.state.active_player or "", at=now))

@@ -317,7 +317,7 @@ def export_game(config: Any, game: int | None = None) -> str:
     path = config.state_dir / JOURNAL_FILE
     if not path.exists():
         raise ExportError(f"no game to export: no journal in {config.state_dir}")
-    journal = Journal(path)
+    journal = Journal(path, read_only=True)      # export only reads: nothing there is moved or repaired
     try:
         if game is None:
             record = journal.latest_game()

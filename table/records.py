@@ -294,8 +294,10 @@ def iso(t: float | None) -> str | None:
 class Records:
     """The ``game_record`` rows of one journal file, kept current by the controller."""
 
-    def __init__(self, path: Path, catalog: Catalog, *, wall: Callable[[], float] | None = None) -> None:
+    def __init__(self, path: Path, catalog: Catalog, *, wall: Callable[[], float] | None = None,
+                 db: sqlite3.Connection | None = None) -> None:
         self.path = path
+        self.read_only = db is not None     # a journal opened only to look: its connection, nothing written
         self.catalog = catalog
         self.wall = wall or time.time
         self.facts = GameFacts()
@@ -304,6 +306,9 @@ class Records:
         self._shape: tuple[Any, ...] | None = None      # what the stored row's facts were made from
         self.db: sqlite3.Connection | None = None
         self._ready = False
+        if db is not None:
+            self.db = db
+            return
         try:
             db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=5)
             # Not waiting for the disk here: the row is rebuilt from the journal when it is behind,
@@ -373,7 +378,7 @@ class Records:
     # ------------------------------------------------------------ storage
 
     def write(self, state: GameState, actions: int) -> None:
-        if self.db is None or not self.game:
+        if self.db is None or not self.game or self.read_only:
             return
         if not self._ready:
             try:
@@ -439,7 +444,7 @@ class Records:
         if self.db is None:
             return 0
         from engine.rules import Ruleset
-        from table.journal import _crc
+        from table.journal import row_ok
 
         try:
             missing = self.db.execute(
@@ -454,10 +459,10 @@ class Records:
         keep = (self.game, self.facts)
         for gid, seed, ruleset, created, status, old_log in missing:
             try:
-                rows = self.db.execute("SELECT body, crc FROM command WHERE game = ? ORDER BY seq", (gid,)).fetchall()
+                rows = self.db.execute("SELECT seq, body, crc FROM command WHERE game = ? ORDER BY seq", (gid,)).fetchall()
                 commands = []
-                for body, crc in rows:
-                    if _crc(body) != crc:
+                for seq, body, crc in rows:
+                    if not row_ok(gid, seq, body, crc):
                         break
                     commands.append(c.command_from_dict(json.loads(body)))
                 facts, state, n = fold_commands(self.catalog, int(seed), Ruleset.from_dict(json.loads(ruleset)),

@@ -105,6 +105,12 @@ def build_view(ctl: Controller, *, entry: str = "", language: str = "en") -> Vie
     if combat is not None and combat.window_until is not None:
         window_left = max(0.0, combat.window_until - now)
     message = ctl.message
+    fault = getattr(ctl, "storage_fault", None)
+    if fault and (message is None or fault not in message.text):
+        # while the game cannot be saved, the screen says so whatever else happened
+        from table.controller import Message
+
+        message = Message(f"the game cannot be saved: {fault}", "refusal")
     bonus = {}
     for p in ctl.state.players:
         for cid in [*p.equipped, *p.carried]:

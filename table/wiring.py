@@ -17,7 +17,7 @@ from engine.cards import Catalog
 from engine.errors import MunchkinError
 from table.config import Config
 from table.controller import Controller, PlayerDefaults
-from table.journal import Journal
+from table.journal import Journal, JournalError, JournalFault, fault
 
 log = logging.getLogger(__name__)
 
@@ -70,11 +70,14 @@ def hold_table_lock(state_dir: Path) -> Any:
     """
     import fcntl
 
-    state_dir.mkdir(parents=True, exist_ok=True)
     try:
+        state_dir.mkdir(parents=True, exist_ok=True)
         handle = open(state_dir / LOCK_FILE, "a+", encoding="utf-8")
-    except PermissionError:         # made by another user (root, say): a read-only handle locks too
-        handle = open(state_dir / LOCK_FILE, encoding="utf-8")
+    except OSError:                 # made by another user (root, say), or a read-only disk: a read-only handle locks too
+        try:
+            handle = open(state_dir / LOCK_FILE, encoding="utf-8")
+        except OSError:
+            return None             # nothing can be written there at all; the journal says why
     try:
         fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
@@ -131,21 +134,49 @@ def open_drivers(config: Config, sink: Any, clock: Clock, *, sim: bool) -> Drive
 
 
 def build_table(config: Config, clock: Clock, *, state_dir: Path | None = None, catalog: Catalog | None = None,
-                feedback: Any = None, seed_source: Any = None, wall: Any = None) -> Table:
+                feedback: Any = None, seed_source: Any = None, read_only: bool = False,
+                retry_faults: bool = False, wall: Any = None) -> Table:
+    """The table on the config's state directory.
+
+    ``read_only`` (commands that only look) opens the journal without changing anything there.
+    ``retry_faults`` (the running table): when the disk refuses the journal, the table still starts,
+    shows the game as far as it can be read, refuses actions and tries again every few seconds.
+    Otherwise a fault raises JournalFault, whose message names it and its fix.
+    """
     directory = state_dir or config.state_dir
-    directory.mkdir(parents=True, exist_ok=True)
     catalog = catalog or load_catalog(config.card_set_files())
-    registry = TagRegistry(directory / TAGS_FILE, known=catalog)
-    journal = Journal(directory / JOURNAL_FILE)
+    path = directory / JOURNAL_FILE
+    fault_text = None
+    open_journal = None
+    if read_only:
+        journal = Journal(path, read_only=True)
+    else:
+        try:
+            try:
+                directory.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise fault(exc, path) from exc
+            journal = Journal(path)
+        except JournalFault as exc:
+            if not retry_faults:
+                raise
+            log.error("%s", exc)
+            fault_text = str(exc)
+            try:
+                journal = Journal(path, read_only=True)
+            except JournalError:
+                journal = Journal.unavailable(path)
+        if retry_faults:
+            open_journal = lambda: Journal(path)  # noqa: E731
+    registry = TagRegistry(directory / TAGS_FILE, known=catalog, read_only=read_only)
     players = PlayerDefaults({token: (p.name, p.sex) for token, p in config.players.items()})
     controller = Controller(catalog, journal, registry, clock, ruleset=config.rules, feedback=feedback,
                             token_seconds=config.table.token_seconds,
-                            players=players, seed_source=seed_source, wall=wall)
-    damage = []
-    if journal.moved_aside is not None:
-        damage.append(f"the saved games were damaged; kept aside as {journal.moved_aside.name}")
+                            players=players, seed_source=seed_source, wall=wall,
+                            open_journal=open_journal, storage_fault=fault_text)
     if registry.problems:
-        damage.append(registry.damage_report())
-    if damage:
-        controller.say("; ".join(d for d in damage if d), "refusal")
+        text = registry.damage_report() or ""
+        if controller.message is not None and controller.message.kind == "refusal":
+            text = f"{controller.message.text}; {text}"
+        controller.say(text, "refusal")
     return Table(config, catalog, registry, journal, controller, EventQueue())

@@ -50,5 +50,35 @@ def test_a_journal_that_stops_replaying_is_cut_where_it_stops(tmp_path: Path) ->
     journal.close()
     table = build_table(Config(storage=StorageConfig(state_dir=str(tmp_path))), ManualClock())
     assert [p.id for p in table.controller.state.players] == ["player-1", "player-2"]
-    assert "damaged after action 2" in table.controller.message.text
+    assert "restored to action 2 of 4" in table.controller.message.text
     assert table.journal.count(game.id) == 2
+    kept = table.journal.damage.kept
+    assert kept is not None and kept.name in table.controller.message.text
+    again = Journal(kept, read_only=True)             # the damaged copy still holds all four rows
+    assert len(again.commands(game.id)) == 4
+
+
+def test_undo_of_the_last_few_actions_replays_nothing(tmp_path: Path, monkeypatch) -> None:
+    import table.history as history_module
+    from table.history import RECENT
+
+    clock = ManualClock()
+    table = build_table(Config(storage=StorageConfig(state_dir=str(tmp_path))), clock, seed_source=lambda: 4)
+    ctl = table.controller
+    reader, buttons = SimReader(table.events, clock=clock), SimButtons(table.events, clock=clock)
+    for action in parse_script("\n".join(long_script(400)), table.catalog):
+        perform(action, table, reader, buttons, clock)
+        if ctl.history_len >= SNAPSHOT_EVERY + RECENT + 20:
+            break
+    applied = []
+    real_apply = history_module.apply
+    monkeypatch.setattr(history_module, "apply", lambda *a: applied.append(1) or real_apply(*a))
+    for _ in range(RECENT):
+        ctl.undo()
+        full = replay(table.catalog, ctl.game.ruleset, ctl.game.seed, ctl.history.commands)
+        assert as_json(ctl.state, table.catalog) == as_json(full, table.catalog)
+    assert applied == []           # each of those states was kept, none replayed
+    ctl.undo()                     # one further back replays from the snapshot, once
+    assert 0 < len(applied) < SNAPSHOT_EVERY + RECENT + 20
+    full = replay(table.catalog, ctl.game.ruleset, ctl.game.seed, ctl.history.commands)
+    assert as_json(ctl.state, table.catalog) == as_json(full, table.catalog)

@@ -47,6 +47,7 @@ def test_a_damaged_last_row_is_dropped(tmp_path: Path) -> None:
     j = Journal(path)
     assert j.commands(game.id) == [c.Join(player="player-1"), c.Join(player="player-2")]
     assert j.count(game.id) == 2 and j.dropped == 1
+    assert j.damage is not None and j.damage.good == 2 and j.damage.total == 3 and j.damage.kept is not None
 
 
 def test_a_corrupt_database_is_kept_aside_and_the_table_starts_clean(tmp_path: Path) -> None:
@@ -55,7 +56,7 @@ def test_a_corrupt_database_is_kept_aside_and_the_table_starts_clean(tmp_path: P
     j = Journal(path)
     assert j.latest_game() is None
     assert j.moved_aside is not None and j.moved_aside.exists()
-    assert j.moved_aside.read_bytes().startswith(b"this is not a database")
+    assert j.moved_aside.read_bytes() == b"this is not a database" * 100
 
 
 def test_a_write_that_fails_refuses_the_action_and_shows_nothing(tmp_path: Path) -> None:
@@ -70,6 +71,7 @@ def test_a_write_that_fails_refuses_the_action_and_shows_nothing(tmp_path: Path)
     # The disk turns read-only under the running table.
     table.journal.db.close()
     table.journal.db = sqlite3.connect(f"file:{tmp_path / 'journal.sqlite3'}?mode=ro", uri=True, isolation_level=None)
+    table.journal.forget_cache()
     out = ctl.handle(Tap("", 0.0, card="player-2"))
     assert out is not None and not out.accepted
     assert ctl.message.kind == "refusal" and "could not be saved" in ctl.message.text
