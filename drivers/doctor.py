@@ -9,11 +9,15 @@ against temporary directories and the emulators.
 from __future__ import annotations
 
 import errno
+import importlib.util
 import os
 import queue
+import shutil
+import sys
 import tempfile
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from drivers.base import ManualClock
@@ -31,10 +35,132 @@ class Check:
         return line if self.ok or not self.fix else f"{line}\n       fix: {self.fix}"
 
 
-BOOT_CONFIGS = ("/boot/firmware/config.txt", "/boot/config.txt")  # Bookworm and later, then older Pi OS
+PI_BOOT_CONFIGS = ("/boot/firmware/config.txt", "/boot/config.txt")  # Bookworm and later, then older Pi OS
+BOOT_CONFIGS = PI_BOOT_CONFIGS   # where the checks read it (tests point it elsewhere)
 CMDLINES = ("/boot/firmware/cmdline.txt", "/boot/cmdline.txt")
 # the Pi's own UARTs; a console on one of them talks over a PN532 wired to it
 PI_UARTS = ("serial0", "serial1", "ttyAMA0", "ttyAMA10", "ttyS0")
+
+
+def _current_user() -> str:
+    import pwd
+
+    try:
+        return pwd.getpwuid(os.geteuid()).pw_name
+    except KeyError:
+        return "$USER"
+
+
+def _is_pi_os(root: Path) -> bool:
+    """Raspberry Pi OS: its own archive (archive.raspberrypi.com) or the 32-bit raspbian id."""
+    try:
+        if "\nID=raspbian" in "\n" + (root / "etc/os-release").read_text(errors="replace"):
+            return True
+    except OSError:
+        pass
+    sources = [root / "etc/apt/sources.list", *sorted((root / "etc/apt/sources.list.d").glob("*"))]
+    for path in sources:
+        try:
+            if "archive.raspberrypi" in path.read_text(errors="replace"):
+                return True
+        except OSError:
+            continue
+    return False
+
+
+def _sees_system_site() -> bool:
+    """Outside a virtual environment, or in one made with --system-site-packages."""
+    if sys.prefix == sys.base_prefix:
+        return True
+    try:
+        text = (Path(sys.prefix) / "pyvenv.cfg").read_text(errors="replace")
+    except OSError:
+        return False
+    return any(line.replace(" ", "").lower() == "include-system-site-packages=true" for line in text.splitlines())
+
+
+@dataclass(frozen=True)
+class System:
+    """How this system fixes things: Raspberry Pi OS has raspi-config and apt packages of the GPIO
+    libraries; another Debian for the Pi edits the boot config by hand and takes them from pip."""
+
+    pi_os: bool = False
+    raspi_config: bool = False
+    boot_config: str = PI_BOOT_CONFIGS[0]
+    python: str = field(default_factory=lambda: sys.executable)
+    user: str = field(default_factory=_current_user)
+    installer: str = str(Path(__file__).resolve().parents[1] / "systemd" / "install-pi.sh")
+    system_site: bool = True    # the environment sees the distribution's Python packages (apt's reach it)
+    pip_sudo: bool = True       # the environment belongs to root (the installed box's /opt/munchkin-table)
+
+    @classmethod
+    def detect(cls, root: str = "/") -> System:
+        base = Path(root)
+        boot = next((p for p in PI_BOOT_CONFIGS if (base / p.lstrip("/")).is_file()), PI_BOOT_CONFIGS[0])
+        return cls(pi_os=_is_pi_os(base), raspi_config=shutil.which("raspi-config") is not None, boot_config=boot,
+                   system_site=_sees_system_site(), pip_sudo=not os.access(sys.prefix, os.W_OK))
+
+    def reboot(self, step: str) -> str:
+        return f"{step}, then reboot (sudo reboot)"
+
+    def enable_spi(self) -> str:
+        if self.raspi_config:
+            return self.reboot("sudo raspi-config nonint do_spi 0")
+        return self.reboot(f"add the line dtparam=spi=on to {self.boot_config} (sudo nano {self.boot_config})")
+
+    def enable_uart(self) -> str:
+        if self.raspi_config:
+            return self.reboot("sudo raspi-config nonint do_serial_hw 0 && sudo raspi-config nonint do_serial_cons 1")
+        return self.reboot(f"add the line enable_uart=1 to {self.boot_config} and remove any console= on the UART "
+                           "from cmdline.txt; for a USB adapter use /dev/serial/by-id/...")
+
+    def serial_console_off(self, device: str, cmdline: str) -> str:
+        if self.raspi_config:
+            return self.reboot("sudo raspi-config nonint do_serial_cons 1 (keeps the UART itself on)")
+        return self.reboot(f"remove console={device},115200 from {cmdline} (sudo nano {cmdline}); keep enable_uart=1")
+
+    def join(self, groups: Sequence[str]) -> str:
+        return (f"sudo usermod -aG {','.join(groups)} {self.user}, then log in again "
+                "(the service gets its groups from SupplementaryGroups= in the drop-in the installer writes)")
+
+    def create_groups(self, groups: Sequence[str]) -> str:
+        return (f"sudo sh {self.installer} (it creates {', '.join(groups)} with the udev rules that give them "
+                f"their devices), or by hand: sudo groupadd --system {' '.join(groups)}")
+
+    def install_module(self, module: str) -> str:
+        """The command that provides a Python module the hardware needs."""
+        pip = f"{'sudo ' if self.pip_sudo else ''}{self.python} -m pip install"
+        if module == "mfrc522":
+            return f"{pip} --no-deps mfrc522==0.0.7"
+        if module == "spidev":
+            # no wheel on the registry: the distribution's build, or pip builds it
+            if self.system_site:
+                return f"sudo apt-get install python3-spidev (or: sudo apt-get install gcc python3-dev && {pip} spidev)"
+            return f"sudo apt-get install gcc python3-dev && {pip} spidev"
+        package = {"lgpio": "lgpio", "RPi.GPIO": "rpi-lgpio"}.get(module, module)
+        if self.pi_os and self.system_site:
+            return f"sudo apt-get install python3-{package}"
+        return f"{pip} {package}"
+
+    def install_font(self) -> str:
+        return "sudo apt-get install fonts-noto-cjk (or fonts-wqy-microhei), or set [display] font"
+
+
+def check_libraries(modules: Sequence[str], system: System,
+                    find: Callable[[str], Any] = importlib.util.find_spec) -> Check:
+    """The Python modules the hardware needs can be imported (looked up, not imported)."""
+    missing = []
+    for module in modules:
+        try:
+            found = find(module) is not None
+        except (ImportError, ValueError):
+            found = False
+        if not found:
+            missing.append(module)
+    if not missing:
+        return Check("hardware libraries", True, ", ".join(modules))
+    return Check("hardware libraries", False, f"cannot import {', '.join(missing)}",
+                 "; ".join(system.install_module(m) for m in missing))
 
 
 
@@ -51,29 +177,42 @@ def run_checks(
     pin_factory: Any = None,
     dev_dir: str = "/dev",
     access: Callable[[str, int], bool] = os.access,
-    boot_configs: Sequence[str] = BOOT_CONFIGS,
-    cmdlines: Sequence[str] = CMDLINES,
+    boot_configs: Sequence[str] | None = None,
+    cmdlines: Sequence[str] | None = None,
     groups: Iterable[str] | None = None,
     group_exists: Callable[[str], bool] | None = None,
+    system: System | None = None,
+    find_module: Callable[[str], Any] = importlib.util.find_spec,
 ) -> list[Check]:
     """Every check for this reader type. ``boot_configs``/``cmdlines`` are tried in order (the
-    first that exists is read); ``groups`` are the process's group names (default: its own)."""
+    first that exists is read); ``groups`` are the process's group names (default: its own);
+    ``system`` says how fixes are done here (default: detected). ``button_pins`` None: the table
+    uses simulated buttons, there is nothing to check."""
+    system = system or System.detect()
     checks: list[Check] = []
+    # gpiozero needs lgpio unless a pin factory is given or chosen by the environment (mock, pigpio, ...)
+    own_factory = pin_factory is not None or os.environ.get("GPIOZERO_PIN_FACTORY", "lgpio") != "lgpio"
+    modules = (["spidev", "RPi.GPIO", "mfrc522"] if reader_type == "mfrc522" else []) + (
+        ["lgpio"] if button_pins is not None and not own_factory else [])
+    if modules:
+        checks.append(check_libraries(modules, system, find_module))
     if reader_type == "mfrc522":
-        checks.append(check_spi_boot_config(boot_configs))
-        checks += check_mfrc522(spi_bus, spi_device, reset_pin, dev_dir=dev_dir, access=access)
+        boot = check_spi_boot_config(boot_configs, system)
+        checks.append(boot)
+        checks += check_mfrc522(spi_bus, spi_device, reset_pin, dev_dir=dev_dir, access=access, system=system,
+                                spi_configured=boot.ok)
     elif reader_type == "pn532":
-        checks.append(check_serial_console(port, cmdlines))
-        checks += check_pn532(port, baudrate, access=access)
+        checks.append(check_serial_console(port, cmdlines, system))
+        checks += check_pn532(port, baudrate, access=access, system=system)
     elif reader_type == "sim":
         checks.append(Check("reader", True, "simulated reader: nothing to check"))
     else:
         checks.append(Check("reader", False, f"unknown reader type {reader_type!r}", "set [reader] type to mfrc522, pn532 or sim"))
     if reader_type in ("mfrc522", "pn532"):
         needed = ["gpio", "spi"] if reader_type == "mfrc522" else ["dialout"] + (["gpio"] if button_pins is not None else [])
-        checks.append(check_groups(needed, groups, group_exists))
+        checks.append(check_groups(needed, groups, group_exists, system))
     if button_pins is not None:
-        checks.append(check_buttons(button_pins, pin_factory))
+        checks.append(check_buttons(button_pins, pin_factory, system))
     checks.append(check_state_dir(state_dir))
     return checks
 
@@ -91,14 +230,15 @@ def _first_readable(paths: Sequence[str]) -> tuple[str | None, str, str | None]:
     return None, "", None
 
 
-def check_spi_boot_config(paths: Sequence[str] = BOOT_CONFIGS) -> Check:
+def check_spi_boot_config(paths: Sequence[str] | None = None, system: System | None = None) -> Check:
     """``dtparam=spi=on`` (or an spi0 overlay) in the boot config, the last setting winning."""
     name = "SPI in the boot config"
-    fix_line = "add dtparam=spi=on to {path} (or: sudo raspi-config nonint do_spi 0), then reboot"
+    paths = BOOT_CONFIGS if paths is None else paths
+    system = system or System.detect()
     path, text, error = _first_readable(paths)
     if path is None:
         return Check(name, False, f"no boot config at {' or '.join(paths)} (is this a Raspberry Pi?)",
-                     fix_line.format(path=paths[0]))
+                     System(**{**system.__dict__, "boot_config": paths[0]}).enable_spi())
     if error is not None:
         return Check(name, False, f"cannot read {path}: {error}", f"check the permissions of {path}")
     state: bool | None = None
@@ -116,15 +256,15 @@ def check_spi_boot_config(paths: Sequence[str] = BOOT_CONFIGS) -> Check:
     if state:
         return Check(name, True, f"SPI is enabled in {path}")
     detail = f"{path} turns SPI off (dtparam=spi=off)" if state is False else f"{path} has no dtparam=spi=on"
-    return Check(name, False, detail, fix_line.format(path=path))
+    return Check(name, False, detail, System(**{**system.__dict__, "boot_config": path}).enable_spi())
 
 
-def check_serial_console(port: str, paths: Sequence[str] = CMDLINES) -> Check:
+def check_serial_console(port: str, paths: Sequence[str] | None = None, system: System | None = None) -> Check:
     """No ``console=`` on the UART the PN532 is wired to (the kernel would talk over it)."""
     name = "serial console off"
+    paths = CMDLINES if paths is None else paths
     device = os.path.basename(port)
-    fix = ("sudo raspi-config nonint do_serial_cons 1 (or remove console={dev},115200 from {path}), "
-           "keep the UART itself on (enable_uart=1), then reboot")
+    system = system or System.detect()
     if device not in PI_UARTS:
         return Check(name, True, f"{port} is not the Pi's own UART; the console does not matter")
     path, text, error = _first_readable(paths)
@@ -136,7 +276,7 @@ def check_serial_console(port: str, paths: Sequence[str] = CMDLINES) -> Check:
     uart_consoles = [c for c in consoles if c in PI_UARTS]
     if uart_consoles:
         return Check(name, False, f"{path} puts a login console on {uart_consoles[0]}, the UART of the reader",
-                     fix.format(dev=uart_consoles[0], path=path))
+                     system.serial_console_off(uart_consoles[0], path))
     return Check(name, True, f"no console on the UART in {path}")
 
 
@@ -163,27 +303,27 @@ def _group_exists(name: str) -> bool:
 
 
 def check_groups(needed: Sequence[str], groups: Iterable[str] | None = None,
-                 group_exists: Callable[[str], bool] | None = None) -> Check:
+                 group_exists: Callable[[str], bool] | None = None, system: System | None = None) -> Check:
     """The process is in every device group it needs (gpio, spi, dialout), or runs as root."""
     name = "device groups"
     have = set(_own_groups() if groups is None else groups)
     if groups is None and os.geteuid() == 0:
         return Check(name, True, "running as root (the service should not: use a user in " + ", ".join(needed) + ")")
     exists = group_exists or _group_exists
+    system = system or System.detect()
     missing = [g for g in needed if g not in have]
     if not missing:
         return Check(name, True, "in " + ", ".join(needed))
     absent = [g for g in missing if not exists(g)]
     if absent:
         return Check(name, False, f"not in {', '.join(missing)}; the group(s) {', '.join(absent)} do not exist here",
-                     "on Raspberry Pi OS the udev rules create gpio, spi and dialout; elsewhere create them "
-                     "(sudo groupadd) and give the devices to them, then add the user")
+                     f"{system.create_groups(absent)}; then {system.join(missing)}")
     return Check(name, False, f"not in {', '.join(missing)} (in: {', '.join(sorted(have)) or 'none'})",
-                 f"sudo usermod -aG {','.join(missing)} $USER, then log out and in again "
-                 "(the systemd unit gets them from SupplementaryGroups=)")
+                 system.join(missing))
 
 
-def _node(name: str, path: str, access: Callable[[str, int], bool], enable: str, group: str) -> list[Check]:
+def _node(name: str, path: str, access: Callable[[str, int], bool], enable: str, groups: Sequence[str],
+          system: System) -> list[Check]:
     if not os.path.exists(path):
         return [Check(f"{name} enabled", False, f"{path} does not exist", enable)]
     checks = [Check(f"{name} enabled", True, f"{path} is present")]
@@ -191,21 +331,24 @@ def _node(name: str, path: str, access: Callable[[str, int], bool], enable: str,
         checks.append(Check(f"{name} permission", True, f"{path} is readable and writable"))
     else:
         checks.append(
-            Check(f"{name} permission", False, f"no read/write access to {path}",
-                  f"sudo usermod -aG {group} $USER, then log in again (or run the service as a user in {group})")
+            Check(f"{name} permission", False, f"no read/write access to {path}", system.join(groups))
         )
     return checks
 
 
 def check_mfrc522(spi_bus: int, spi_device: int, reset_pin: int, *, dev_dir: str = "/dev",
-                  access: Callable[[str, int], bool] = os.access) -> list[Check]:
+                  access: Callable[[str, int], bool] = os.access, system: System | None = None,
+                  spi_configured: bool = False) -> list[Check]:
+    """``spi_configured``: the boot config already turns SPI on (then only a reboot is missing)."""
     path = os.path.join(dev_dir, f"spidev{spi_bus}.{spi_device}")
-    enable = "enable SPI: sudo raspi-config nonint do_spi 0 (or dtparam=spi=on in /boot/firmware/config.txt), then reboot"
+    system = system or System.detect()
+    enable = ("SPI is on in the boot config but not loaded yet: reboot (sudo reboot)" if spi_configured
+              else "enable SPI: " + system.enable_spi())
     if os.path.isdir(dev_dir):
         others = sorted(n for n in os.listdir(dev_dir) if n.startswith("spidev"))
         if others and not os.path.exists(path):
             enable = f"SPI is on but only {', '.join(others)} exist: check [reader] spi_bus and spi_device"
-    checks = _node("SPI", path, access, enable, "spi,gpio")
+    checks = _node("SPI", path, access, enable, ["spi", "gpio"], system)
     if not all(c.ok for c in checks):
         return checks
     from drivers.mfrc522_spi import KNOWN_VERSIONS, Mfrc522Error, Mfrc522Reader
@@ -223,10 +366,11 @@ def check_mfrc522(spi_bus: int, spi_device: int, reset_pin: int, *, dev_dir: str
     return checks
 
 
-def check_pn532(port: str, baudrate: int, *, access: Callable[[str, int], bool] = os.access) -> list[Check]:
-    enable = ("enable the UART and disable the serial console: sudo raspi-config nonint do_serial_hw 0; "
-              "sudo raspi-config nonint do_serial_cons 1; reboot. For a USB adapter use /dev/serial/by-id/...")
-    checks = _node("UART", port, access, enable, "dialout")
+def check_pn532(port: str, baudrate: int, *, access: Callable[[str, int], bool] = os.access,
+                system: System | None = None) -> list[Check]:
+    system = system or System.detect()
+    enable = "enable the UART and turn the serial console off: " + system.enable_uart()
+    checks = _node("UART", port, access, enable, ["dialout"], system)
     if not all(c.ok for c in checks):
         return checks
     from drivers.pn532 import Pn532Reader
@@ -246,7 +390,7 @@ def check_pn532(port: str, baudrate: int, *, access: Callable[[str, int], bool] 
     return checks
 
 
-def check_buttons(pins: dict[str, int], pin_factory: Any = None) -> Check:
+def check_buttons(pins: dict[str, int], pin_factory: Any = None, system: System | None = None) -> Check:
     from gpiozero import Button
 
     from drivers.gpio import ButtonConfigError, check_pins
@@ -264,8 +408,10 @@ def check_buttons(pins: dict[str, int], pin_factory: Any = None) -> Check:
             if button.is_pressed:
                 stuck.append(f"{name} (BCM {pin})")
     except Exception as exc:  # gpiozero raises many kinds: no factory, pin in use, no permission
-        return Check("buttons readable", False, f"{type(exc).__name__}: {exc}",
-                     "on a Pi install python3-lgpio and add the user to the gpio group; check no other program uses the pins")
+        system = system or System.detect()
+        fix = (system.install_module("lgpio") if importlib.util.find_spec("lgpio") is None and pin_factory is None
+               else system.join(["gpio"]) + "; check no other program uses the pins")
+        return Check("buttons readable", False, f"{type(exc).__name__}: {exc}", fix)
     finally:
         for button in opened:
             button.close()

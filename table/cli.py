@@ -261,7 +261,6 @@ def cmd_enroll(args: argparse.Namespace) -> int:
 def cmd_doctor(args: argparse.Namespace) -> int:
     """Check the config, the catalog, the devices and the state directory; say what to fix."""
     from cards.loader import validate_files
-    from drivers.doctor import run_checks
     from table.config import ConfigError
 
     import warnings
@@ -280,13 +279,10 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         print(f"[FAIL] catalog: {len(problems)} problem(s), first: {problems[0]}")
     else:
         print("[ok] catalog: the card data is valid")
-    reader_type = config.reader_type(sim=False)
-    checks = run_checks(reader_type, spi_bus=config.reader.spi_bus, spi_device=config.reader.spi_device,
-                        reset_pin=config.reader.reset_pin, port=config.reader.port, baudrate=config.reader.baudrate,
-                        button_pins=config.buttons.pins(), state_dir=config.state_dir)
     from table.app import wants_fullscreen
-    from table.checks import display_checks
+    from table.checks import display_checks, hardware_checks
 
+    checks = hardware_checks(config)
     checks += display_checks(config, needs_drm=wants_fullscreen(config))
     from drivers.doctor import Check
     from table.journal import check_journal

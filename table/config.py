@@ -14,7 +14,8 @@ from engine.errors import MunchkinError
 from engine.rules import Ruleset
 from engine.state import PLAYER_TOKENS
 
-SYSTEM_CONFIG = Path("/etc/munchkin-table/config.toml")
+# The installed box's config; the tests point it elsewhere, so a box's own config cannot leak into them.
+SYSTEM_CONFIG = Path(os.environ.get("MUNCHKIN_SYSTEM_CONFIG") or "/etc/munchkin-table/config.toml")
 LANGUAGES = ("en", "es", "zh")
 
 

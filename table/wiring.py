@@ -108,6 +108,14 @@ class Drivers:
             device.close()
 
 
+def uses_gpio(*, sim: bool) -> bool:
+    """GPIO buttons and feedback only where there are GPIO pins: a Pi, or gpiozero's pin factory
+    chosen by the environment. Elsewhere the table (and doctor) use the simulated ones."""
+    from table.config import is_raspberry_pi
+
+    return not sim and (is_raspberry_pi() or bool(os.environ.get("GPIOZERO_PIN_FACTORY")))
+
+
 def open_drivers(config: Config, sink: Any, clock: Clock, *, sim: bool) -> Drivers:
     """The reader, buttons and feedback the config names; raises DriverError naming what failed.
 
@@ -115,10 +123,9 @@ def open_drivers(config: Config, sink: Any, clock: Clock, *, sim: bool) -> Drive
     environment): a laptop with a USB reader keeps the keyboard's buttons.
     """
     from drivers.factory import open_buttons, open_feedback, open_reader
-    from table.config import is_raspberry_pi
 
     reader_type = config.reader_type(sim=sim)
-    gpio = not sim and (is_raspberry_pi() or bool(os.environ.get("GPIOZERO_PIN_FACTORY")))
+    gpio = uses_gpio(sim=sim)
     reader = open_reader(reader_type, sink, clock=clock, spi_bus=config.reader.spi_bus,
                          spi_device=config.reader.spi_device, reset_pin=config.reader.reset_pin,
                          port=config.reader.port, baudrate=config.reader.baudrate)

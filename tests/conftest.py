@@ -11,6 +11,10 @@ os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
 os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
+# An installed box has /etc/munchkin-table/config.toml (its reader, its state directory): the tests,
+# and the table processes they start, use their own config or the defaults, never that one.
+os.environ["MUNCHKIN_SYSTEM_CONFIG"] = os.path.join(os.path.dirname(__file__), "no-system-config.toml")
+os.environ["MUNCHKIN_UNIT_DIR"] = os.path.join(os.path.dirname(__file__), "no-systemd-units")
 
 
 @pytest.fixture(autouse=True)

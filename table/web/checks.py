@@ -6,12 +6,14 @@ Reads only: the key file is not made here (the table makes it when it starts).
 from __future__ import annotations
 
 import errno
+import os
 import socket
 from pathlib import Path
 
 from drivers.doctor import Check
 
-UNIT_DIR = Path("/etc/systemd/system")
+# The installed unit's directory; the tests point it elsewhere, so a box's own unit cannot leak into them.
+UNIT_DIR = Path(os.environ.get("MUNCHKIN_UNIT_DIR") or "/etc/systemd/system")
 DROPIN = "munchkin-table.service.d/web.conf"
 
 

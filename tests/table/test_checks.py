@@ -43,3 +43,87 @@ def test_chinese_without_a_cjk_font_fails_with_the_package_to_install(monkeypatc
     assert not check.ok and "fonts-noto-cjk" in check.fix
     english = by_name(display_checks(Config(), needs_drm=False))["font"]
     assert english.ok
+
+
+# -- the screen when run would open a window (not full screen) ---------------------------------------
+
+from drivers.doctor import System  # noqa: E402
+
+DEBIAN = System(pi_os=False, raspi_config=False, boot_config="/boot/firmware/config.txt", user="munchkin-table")
+
+
+def screen(tmp_path: Path, env: dict[str, str]):
+    return by_name(display_checks(Config(), needs_drm=False, dev_dir=tmp_path, env=env, system=DEBIAN))["screen"]
+
+
+def test_no_display_at_all_is_not_called_fine(tmp_path: Path) -> None:
+    check = screen(tmp_path, {})
+    assert not check.ok and "no DISPLAY or WAYLAND_DISPLAY" in check.detail and "no SDL_VIDEODRIVER" in check.detail
+    assert "dtoverlay=vc4-kms-v3d to /boot/firmware/config.txt" in check.fix
+
+
+@pytest.mark.parametrize("env, shown", [
+    ({"DISPLAY": ":0"}, "DISPLAY=:0"),
+    ({"WAYLAND_DISPLAY": "wayland-0"}, "WAYLAND_DISPLAY=wayland-0"),
+    ({"SDL_VIDEODRIVER": "kmsdrm"}, "SDL_VIDEODRIVER=kmsdrm"),
+])
+def test_a_desktop_or_a_chosen_driver_is_a_display(tmp_path: Path, env: dict[str, str], shown: str) -> None:
+    check = screen(tmp_path, env)
+    assert check.ok and shown in check.detail
+
+
+def test_a_usable_drm_device_without_a_desktop_is_a_display(tmp_path: Path) -> None:
+    (tmp_path / "dri").mkdir()
+    (tmp_path / "dri" / "card0").write_text("")
+    check = screen(tmp_path, {})
+    assert check.ok and "card0" in check.detail
+
+
+def test_an_unusable_drm_device_without_a_desktop_names_the_groups(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "dri").mkdir()
+    (tmp_path / "dri" / "card0").write_text("")
+    monkeypatch.setattr("table.checks.os.access", lambda path, mode: False)
+    check = screen(tmp_path, {})
+    assert not check.ok and "sudo usermod -aG video,render munchkin-table" in check.fix
+
+
+# -- buttons: doctor checks what run would open ---------------------------------------------------------
+
+def laptop(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("table.config.is_raspberry_pi", lambda: False)
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+
+
+def test_a_laptop_with_the_default_config_does_not_fail_the_buttons(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from table.checks import hardware_checks
+    from table.config import StorageConfig
+
+    laptop(monkeypatch)
+    checks = by_name(hardware_checks(Config(storage=StorageConfig(state_dir=str(tmp_path))), system=DEBIAN))
+    assert "buttons readable" not in checks and "hardware libraries" not in checks
+    assert checks["buttons"].ok and "simulated" in checks["buttons"].detail
+    assert all(c.ok for c in checks.values()), [str(c) for c in checks.values()]
+
+
+def test_with_a_pin_factory_the_buttons_are_checked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from table.checks import hardware_checks
+    from table.config import StorageConfig
+
+    laptop(monkeypatch)
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    checks = by_name(hardware_checks(Config(storage=StorageConfig(state_dir=str(tmp_path))), system=DEBIAN,
+                                     find_module=lambda m: True))
+    assert checks["buttons readable"].ok and "buttons" not in checks
+
+
+def test_doctor_on_a_laptop_passes_the_buttons(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    from table.cli import main
+
+    laptop(monkeypatch)
+    config = tmp_path / "config.toml"
+    config.write_text(f'[storage]\nstate_dir = "{tmp_path / "state"}"\n')
+    code = main(["doctor", "--config", str(config)])
+    out = capsys.readouterr().out
+    assert "[ok] buttons: simulated" in out and "buttons readable" not in out
+    assert code == 0, out
