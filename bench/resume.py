@@ -1,10 +1,13 @@
-"""Start to first frame of a table resuming a game of 100, 2,000 and 10,000 journaled actions.
+"""Start to first frame and `state` of a game of 100, 2,000 and 10,000 journaled actions.
 
 Each game is played ahead through the simulated table (6 players, the scripted mix of taps and
 presses) into a journal on a real disk; then ``munchkin-table run --sim`` is started on it and timed
 until its first frame is shown (MUNCHKIN_EXIT_AFTER_FIRST_FRAME), median of 3. Baseline, in the
 same run: the same start on an empty state directory. Also recorded: the in-process resume alone
 (``build_table`` on the journal), median of 3.
+
+Flatness (the journal's stored snapshots): start to first frame and ``munchkin-table state`` at
+10,000 actions against the same at 100, each a median of 3 processes; target at most 1.5x.
 
     ./go shell python bench/resume.py
 """
@@ -37,6 +40,7 @@ from table.wiring import build_table  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 LENGTHS = (100, 2_000, 10_000)
 TARGET_MS = 1000
+FLAT_RATIO = 1.5
 RUNS = 3
 
 
@@ -57,18 +61,31 @@ def play(state: Path, actions: int) -> int:
     return n
 
 
-def start_ms(state: Path) -> float:
-    """Median ms from process start to the first frame shown, of ``run --sim`` on ``state``."""
+def _config_for(state: Path) -> Path:
     config = state.parent / f"{state.name}.toml"
     config.write_text(f'[storage]\nstate_dir = "{state}"\n[display]\nsound = false\n')
-    env = dict(os.environ, MUNCHKIN_EXIT_AFTER_FIRST_FRAME="1")
+    return config
+
+
+def _median_process_ms(args: list[str], env: dict[str, str]) -> float:
     times = []
     for _ in range(RUNS):
         t0 = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "table", "run", "--sim", "--config", str(config)], env=env, check=True,
+        subprocess.run([sys.executable, "-m", "table", *args], env=env, check=True,
                        cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         times.append(time.perf_counter() - t0)
     return statistics.median(times) * 1000
+
+
+def start_ms(state: Path) -> float:
+    """Median ms from process start to the first frame shown, of ``run --sim`` on ``state``."""
+    env = dict(os.environ, MUNCHKIN_EXIT_AFTER_FIRST_FRAME="1")
+    return _median_process_ms(["run", "--sim", "--config", str(_config_for(state))], env)
+
+
+def state_ms(state: Path) -> float:
+    """Median ms of a whole ``munchkin-table state`` process on ``state``."""
+    return _median_process_ms(["state", "--config", str(_config_for(state))], dict(os.environ))
 
 
 def resume_ms(state: Path) -> float:
@@ -90,16 +107,26 @@ def main() -> int:
         fresh.mkdir()
         baseline = start_ms(fresh)
         figures = []
+        starts: dict[int, float] = {}
+        states: dict[int, float] = {}
         for length in LENGTHS:
             state = base / f"game-{length}"
             state.mkdir()
             journaled = play(state, length)
             value = start_ms(state)
+            starts[length], states[length] = value, state_ms(state)
             details = {"journaled_actions": journaled, "resume_in_process_ms": round(resume_ms(state), 1),
+                       "state_command_ms": round(states[length], 1),
                        "state_filesystem": filesystem_of(state), "runs": RUNS}
             figures.append(figure(f"start -> first frame, {length:,}-action game", value, "ms", baseline=baseline,
                                   baseline_is="the same start on an empty state directory", target=f"<= {TARGET_MS} ms",
                                   met=value <= TARGET_MS, details=details))
+        short, long = LENGTHS[0], LENGTHS[-1]
+        for what, times in (("start -> first frame", starts), ("munchkin-table state", states)):
+            ratio = times[long] / times[short]
+            figures.append(figure(f"{what}, {long:,} actions against {short}", times[long], "ms", baseline=times[short],
+                                  baseline_is=f"the same at {short} actions", target=f"ratio <= {FLAT_RATIO}",
+                                  met=ratio <= FLAT_RATIO))
         report("resume", figures)
     finally:
         shutil.rmtree(base, ignore_errors=True)
