@@ -21,9 +21,14 @@ def write_atomically(path: Path, text: str) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    # the rename itself is only durable once the directory is synced
+    fsync_directory(path.parent)      # the rename itself is only durable once the directory is synced
+
+
+def fsync_directory(directory: Path) -> None:
+    """Make the names in ``directory`` durable (a rename, a new file); a file system that cannot
+    sync a directory is left as it is."""
     try:
-        fd = os.open(path.parent, os.O_RDONLY)
+        fd = os.open(directory, os.O_RDONLY)
     except OSError:
         return
     try:

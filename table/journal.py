@@ -36,6 +36,7 @@ import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from cards.files import fsync_directory
 from engine.commands import Command, command_from_dict, command_to_dict
 from engine.errors import MunchkinError
 from engine.messages import msg
@@ -229,19 +230,6 @@ def kept_copies(path: Path) -> list[Path]:
     return sorted(found, key=lambda p: (p.stat().st_mtime, p.name))
 
 
-def _fsync_dir(directory: Path) -> None:
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
 def _table_running(directory: Path) -> bool:
     """True while a table (or the enroll wizard) holds the state directory's lock."""
     import fcntl
@@ -295,7 +283,7 @@ def keep_aside(path: Path, label: str = "damaged") -> Path:
                     shutil.copyfileobj(src, out)
                     out.flush()
                     os.fsync(out.fileno())
-        _fsync_dir(path.parent)
+        fsync_directory(path.parent)
     except BaseException:
         for leftover in (aside, Path(str(aside) + "-wal"), Path(str(aside) + "-shm")):
             leftover.unlink(missing_ok=True)
@@ -645,7 +633,7 @@ class Journal:
             return
         if not self.path.exists() and not Path(str(self.path) + "-wal").exists():
             os.rename(salvage, self.path)       # the damaged original is already kept aside
-            _fsync_dir(self.path.parent)
+            fsync_directory(self.path.parent)
             log.warning("journal: finished the repair a power cut interrupted")
         else:
             salvage.unlink()                    # made from the journal still in place; it is made again
@@ -706,7 +694,7 @@ class Journal:
         for extra in ("-wal", "-shm", ""):
             Path(str(path) + extra).unlink(missing_ok=True)   # the damaged files: a byte-exact copy is kept
         os.rename(salvage, path)
-        _fsync_dir(path.parent)
+        fsync_directory(path.parent)
         self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         self._setup(self.db)
         self._content = content
