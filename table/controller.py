@@ -142,7 +142,8 @@ class Controller:
         self.records_screen: dict[str, list] = {}      # the standings and past games, while shown
         self.name_choices: list[str] = []              # the names a token may take, while chosen
         self._resume()
-        self._resume_notice()
+        if not self.journal.read_only:       # a command that only looks shows the game, not the table's offer
+            self._resume_notice()
         if storage_fault:
             self.retry_at = self.now + self.RETRY_SECONDS
             self.say(msg("the game cannot be saved: {why}", why=storage_fault), "refusal")

@@ -169,6 +169,14 @@ wait 3
     assert (goblin["fought"], goblin["killed"]) == (2, 2)
 
 
+def test_state_shows_the_unfinished_game_itself_not_the_offer_to_resume_it(tmp_path: Path, capsys) -> None:
+    config = setup_dir(tmp_path)
+    played = play(config, "tap player-1\ntap player-2\ntap player-3\npress next\n", tmp_path)
+    looked = cli_json(capsys, "state", "--config", str(config))
+    assert looked["prompt"] is None
+    assert looked == played
+
+
 def test_the_unfinished_game_plays_on_after_anything_but_next(tmp_path: Path, capsys) -> None:
     config = setup_dir(tmp_path)
     play(config, "tap player-1\ntap player-2\ntap player-3\npress next\n", tmp_path)
