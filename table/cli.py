@@ -229,10 +229,9 @@ def cmd_tags(args: argparse.Namespace) -> int:
     registry = TagRegistry(config.state_dir / TAGS_FILE, known=catalog)
     rows, problems = parse_tag_csv(text, catalog, registry.as_dict(), require_header=True)
     if problems:
-        for problem in problems:
-            print(f"{args.file}:{problem.line}: {problem.message}", file=sys.stderr)
-        print(f"nothing imported: {len(problems)} bad row(s) in {args.file}", file=sys.stderr)
-        return 2
+        from table.problems import report_bad_lines
+
+        return report_bad_lines(args.file, problems)
     try:
         new = registry.bind_many(rows)
     except OSError as exc:

@@ -6,8 +6,10 @@ import argparse
 import sys
 from pathlib import Path
 
+from cards.textfile import TextFileError, read_text
 from cards.names import LANGUAGES, imported_path, names_in, names_csv, parse_names_csv, store_imported
 from engine.cards import Catalog
+from table.problems import report_bad_lines
 
 USAGE = ("munchkin-table cards names: 'cards names export --lang es' (CSV on stdout) or "
          "'cards names import FILE.csv' (header 'card,english,LANG')")
@@ -31,17 +33,13 @@ def names_command(args: argparse.Namespace, catalog: Catalog, state_dir: Path) -
         return 2
     source = words[1]
     try:
-        text = Path(source).read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        print(f"munchkin-table cards names import: cannot read {source}: {reason}", file=sys.stderr)
+        text = read_text(source, what="card names CSV")
+    except TextFileError as exc:
+        print(f"munchkin-table cards names import: {exc}", file=sys.stderr)
         return 2
     lang, names, problems = parse_names_csv(text, catalog)
     if problems:
-        for problem in problems:
-            print(f"{source}:{problem.line}: {problem.message}", file=sys.stderr)
-        print(f"nothing imported: {len(problems)} bad line(s) in {source}", file=sys.stderr)
-        return 2
+        return report_bad_lines(source, problems)
     try:
         path = store_imported(state_dir, lang, names, catalog)
     except OSError as exc:

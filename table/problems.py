@@ -1,0 +1,20 @@
+"""One way to answer a file that is refused whole: each bad line named, then what was not done."""
+
+from __future__ import annotations
+
+import sys
+from typing import Iterable, Protocol
+
+
+class LineProblem(Protocol):
+    line: int
+    message: str
+
+
+def report_bad_lines(source: str, problems: Iterable[LineProblem]) -> int:
+    """Print ``FILE:LINE: problem`` for each, then that nothing was imported; the CLI's exit code (2)."""
+    problems = list(problems)
+    for problem in problems:
+        print(f"{source}:{problem.line}: {problem.message}", file=sys.stderr)
+    print(f"nothing imported: {len(problems)} bad line(s) in {source}", file=sys.stderr)
+    return 2
