@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cards.files import write_atomically
+from cards.textfile import csv_rows
 from engine.cards import Catalog
 from engine.errors import CatalogError
 
@@ -74,16 +75,9 @@ def parse_names_csv(text: str, known: Iterable[str]) -> tuple[str, dict[str, str
     names: dict[str, str] = {}
     first: dict[str, int] = {}
     lang = ""
-    lines = text.split("\n")
-    for number, line in enumerate(lines, 1):
-        line = line.rstrip("\r")
-        try:
-            row = next(csv.reader([line]), [])
-        except csv.Error as exc:
-            problems.append(NameProblem(number, f"not a CSV row ({exc}): {line[:40]!r}"))
-            continue
-        cells = [cell.strip() for cell in row]
-        if not any(cells) or cells[0].startswith("#"):
+    for number, line, cells, unreadable in csv_rows(text):
+        if cells is None:
+            problems.append(NameProblem(number, unreadable or ""))
             continue
         if not lang:
             if len(cells) == 3 and [c.lower() for c in cells[:2]] == ["card", "english"] and cells[2] in LANGUAGES:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cards.files import write_atomically
+from cards.textfile import csv_rows
 from engine.messages import Seq, msg
 from engine.state import PLAYER_TOKENS
 
@@ -89,16 +90,10 @@ def parse_tag_csv(text: str, known: Container[str], bound: dict[str, str], *,
     first_in_file: dict[str, tuple[str, int]] = {}
     header_seen = False
     swapped = False             # a 'card,uid' header: its rows are checked that way round (the header is the problem)
-    # split on newlines only: str.splitlines() also breaks on \x0b, \x1c … and would shift line numbers
-    for number, line in enumerate(text.split("\n"), 1):
-        line = line.rstrip("\r")
-        try:
-            row = next(csv.reader([line], skipinitialspace=True), [])   # "uid", "card" as spreadsheets write it
-        except csv.Error as exc:
-            problems.append(ImportProblem(number, f"not a CSV row ({exc}): {line[:40]!r}"))
-            continue
-        cells = [cell.strip() for cell in row]
-        if not any(cells) or cells[0].startswith("#"):
+    # skipinitialspace: "uid", "card" as spreadsheets write it
+    for number, line, cells, unreadable in csv_rows(text, skipinitialspace=True):
+        if cells is None:
+            problems.append(ImportProblem(number, unreadable or ""))
             continue
         lowered = tuple(c.lower() for c in cells)
         if not header_seen:
@@ -112,7 +107,7 @@ def parse_tag_csv(text: str, known: Container[str], bound: dict[str, str], *,
         elif lowered == HEADER:
             continue
         if len(cells) != 2:
-            problems.append(ImportProblem(number, f"expected 2 columns 'uid,card', got {len(cells)}: {','.join(row)!r}"))
+            problems.append(ImportProblem(number, f"expected 2 columns 'uid,card', got {len(cells)}: {','.join(cells)!r}"))
             continue
         raw_uid, card = cells[::-1] if swapped else cells
         try:

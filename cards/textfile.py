@@ -8,7 +8,9 @@ line number after one of them.
 
 from __future__ import annotations
 
+import csv
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 from engine.errors import MunchkinError
@@ -75,3 +77,21 @@ def read_text(path: Path | str, *, what: str = "file", limit: int = MAX_BYTES) -
     """The UTF-8 text of ``path`` (``-`` is standard input), or a TextFileError with one clear line."""
     shown = "<stdin>" if str(path) == STDIN else str(path)
     return decode_text(read_bytes(path, what=what, limit=limit), shown)
+
+
+def csv_rows(text: str, *, skipinitialspace: bool = False) -> Iterator[tuple[int, str, list[str] | None, str | None]]:
+    """The lines of a small CSV file that say something: ``(number, line, cells, None)``, or
+    ``(number, line, None, why)`` for a line the csv module refuses. Blank lines and ``#`` comments
+    are skipped. Lines are split on newlines only (str.splitlines() also breaks on \\x0b, \\x1c …
+    and would shift the line numbers); cells are stripped."""
+    for number, line in enumerate(text.split("\n"), 1):
+        line = line.rstrip("\r")
+        try:
+            row = next(csv.reader([line], skipinitialspace=skipinitialspace), [])
+        except csv.Error as exc:
+            yield number, line, None, f"not a CSV row ({exc}): {line[:40]!r}"
+            continue
+        cells = [cell.strip() for cell in row]
+        if not any(cells) or cells[0].startswith("#"):
+            continue
+        yield number, line, cells, None
