@@ -21,15 +21,21 @@ def as_json(state, catalog) -> str:
     return json.dumps(state_to_json(state, catalog), sort_keys=True)
 
 
-def test_undo_matches_a_full_replay_across_snapshots(tmp_path: Path) -> None:
+def played(tmp_path: Path, actions: int):  # type: ignore[no-untyped-def]
+    """A simulated table whose game has at least ``actions`` accepted actions."""
     clock = ManualClock()
     table = build_table(Config(storage=StorageConfig(state_dir=str(tmp_path))), clock, seed_source=lambda: 4)
-    ctl = table.controller
     reader, buttons = SimReader(table.events, clock=clock), SimButtons(table.events, clock=clock)
     for action in parse_script("\n".join(long_script(400)), table.catalog):
         perform(action, table, reader, buttons, clock)
-        if ctl.history_len >= 3 * SNAPSHOT_EVERY + 7:
+        if table.controller.history_len >= actions:
             break
+    return table
+
+
+def test_undo_matches_a_full_replay_across_snapshots(tmp_path: Path) -> None:
+    table = played(tmp_path, 3 * SNAPSHOT_EVERY + 7)
+    ctl = table.controller
     assert len(ctl.history.snapshots) >= 4
     for _ in range(2 * SNAPSHOT_EVERY):       # back across two snapshot boundaries
         ctl.undo()
@@ -62,14 +68,8 @@ def test_undo_of_the_last_few_actions_replays_nothing(tmp_path: Path, monkeypatc
     import table.history as history_module
     from table.history import RECENT
 
-    clock = ManualClock()
-    table = build_table(Config(storage=StorageConfig(state_dir=str(tmp_path))), clock, seed_source=lambda: 4)
+    table = played(tmp_path, SNAPSHOT_EVERY + RECENT + 20)
     ctl = table.controller
-    reader, buttons = SimReader(table.events, clock=clock), SimButtons(table.events, clock=clock)
-    for action in parse_script("\n".join(long_script(400)), table.catalog):
-        perform(action, table, reader, buttons, clock)
-        if ctl.history_len >= SNAPSHOT_EVERY + RECENT + 20:
-            break
     applied = []
     real_apply = history_module.apply
     monkeypatch.setattr(history_module, "apply", lambda *a: applied.append(1) or real_apply(*a))
