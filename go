@@ -22,7 +22,7 @@ catalogs() {
     for po in table/locale/*/LC_MESSAGES/*.po; do
         mo="${po%.po}.mo"
         if [ ! -f "$mo" ] || [ "$po" -nt "$mo" ]; then
-            "$VENV/bin/python" -m table.catalogs compile >/dev/null \
+            "$VENV/bin/python" -m table.ui.catalogs compile >/dev/null \
                 || echo "go: could not compile the translations; the screen shows English" >&2
             return
         fi
@@ -48,7 +48,7 @@ setup() {
     # Off the Pi the tests run its real code behind fake spidev and RPi.GPIO modules.
     "$VENV/bin/python" -m pip install -q --no-deps "mfrc522==0.0.7"
     "$VENV/bin/python" -m pip install -q -e ".[$extras]"
-    "$VENV/bin/python" -m table.catalogs compile >/dev/null || echo "go: could not compile the translations; the screen shows English" >&2
+    "$VENV/bin/python" -m table.ui.catalogs compile >/dev/null || echo "go: could not compile the translations; the screen shows English" >&2
     fonts
     touch "$stamp"
 }
@@ -56,7 +56,7 @@ setup() {
 # Chinese needs a CJK font: apt's fonts-wqy-microhei (1.6 MB) where we may use apt. Without
 # it the table uses the subset of Noto Sans SC it ships (table/assets/fonts, under the OFL).
 fonts() {
-    "$VENV/bin/python" -m table.fonts --check-system zh >/dev/null 2>&1 && return
+    "$VENV/bin/python" -m table.ui.fonts --check-system zh >/dev/null 2>&1 && return
     if [ "$(id -u)" = 0 ] || sudo -n true 2>/dev/null; then
         as_root apt-get install -y -q fonts-wqy-microhei >/dev/null 2>&1 \
             || { as_root apt-get update -q >/dev/null 2>&1 && as_root apt-get install -y -q fonts-wqy-microhei >/dev/null 2>&1; } \

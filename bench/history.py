@@ -35,11 +35,12 @@ from drivers.sim import SimButtons, SimReader  # noqa: E402
 from engine.commands import command_from_dict  # noqa: E402
 from engine.rules import Ruleset  # noqa: E402
 from table.config import Config, StorageConfig  # noqa: E402
-from table.records import fold_commands, history_rows, open_read_only, read_games, read_tallies, stats  # noqa: E402
-from table.records_cli import print_history, print_stats  # noqa: E402
-from table.script import parse_script  # noqa: E402
-from table.simulate import perform  # noqa: E402
-from table.wiring import JOURNAL_FILE, build_table  # noqa: E402
+from table.storage.records import fold_commands, history_rows, open_read_only, read_games, read_tallies, stats  # noqa: E402
+from table.cli.records import print_history, print_stats  # noqa: E402
+from table.sim.script import parse_script  # noqa: E402
+from table.sim.simulate import perform  # noqa: E402
+from table.storage.paths import JOURNAL_FILE  # noqa: E402
+from table.control.assembly import build_table  # noqa: E402
 
 GAMES = 500
 ACTIONS = 200

@@ -40,10 +40,10 @@ from bench._report import disk_dir, figure, filesystem_of, report  # noqa: E402
 from drivers.base import ManualClock  # noqa: E402
 from drivers.sim import SimButtons, SimReader  # noqa: E402
 from table.config import Config, StorageConfig  # noqa: E402
-from table.display import Display  # noqa: E402
-from table.script import parse_script  # noqa: E402
-from table.view import build_view  # noqa: E402
-from table.wiring import build_table  # noqa: E402
+from table.ui.display import Display  # noqa: E402
+from table.sim.script import parse_script  # noqa: E402
+from table.ui.view import build_view  # noqa: E402
+from table.control.assembly import build_table  # noqa: E402
 
 ACTIONS = 900
 SECONDS_BETWEEN_TAPS = 3.0    # past the 2.6 s interference window and the die's 0.6 s

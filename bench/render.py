@@ -28,12 +28,12 @@ from bench._report import disk_dir, figure, report  # noqa: E402
 from drivers.base import ManualClock  # noqa: E402
 from drivers.sim import SimButtons, SimReader  # noqa: E402
 from table.config import parse_config  # noqa: E402
-from table.display import Display  # noqa: E402
-from table.scenes import SCENES  # noqa: E402
-from table.script import parse_script  # noqa: E402
-from table.simulate import perform  # noqa: E402
-from table.view import build_view  # noqa: E402
-from table.wiring import build_table  # noqa: E402
+from table.ui.display import Display  # noqa: E402
+from table.ui.scenes import SCENES  # noqa: E402
+from table.sim.script import parse_script  # noqa: E402
+from table.sim.simulate import perform  # noqa: E402
+from table.ui.view import build_view  # noqa: E402
+from table.control.assembly import build_table  # noqa: E402
 
 FRAMES = 60
 TARGETS_MS = {(800, 480): 8.0, (1920, 1080): 16.7}

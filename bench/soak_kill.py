@@ -30,7 +30,7 @@ from bench._games import long_script  # noqa: E402
 
 
 def journal_count(state_dir: Path) -> tuple[int, str | None]:
-    from table.journal import Journal
+    from table.storage.journal import Journal
 
     journal = Journal(state_dir / "journal.sqlite3", read_only=True)
     try:

@@ -86,13 +86,13 @@ def play(size: tuple[int, int], *, web: bool) -> tuple[list[float], dict[str, in
     from drivers.sim import SimButtons, SimReader
     from engine.serialize import state_to_json
     from table.config import Config, StorageConfig
-    from table.display import Display
-    from table.script import parse_script
-    from table.view import build_view
+    from table.ui.display import Display
+    from table.sim.script import parse_script
+    from table.ui.view import build_view
     from table.web import board_payload, page_context
     from table.web.hub import Hub
     from table.web.server import WebApp, WebServer
-    from table.wiring import build_table
+    from table.control.assembly import build_table
 
     with tempfile.TemporaryDirectory() as tmp:
         clock = SystemClock()

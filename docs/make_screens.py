@@ -15,17 +15,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from table.display import Display, use_headless_drivers  # noqa: E402
-from table.scenes import PLAYER_MENU, SCENES, open_player_menu  # noqa: E402
+from table.ui.display import Display, use_headless_drivers  # noqa: E402
+from table.ui.scenes import PLAYER_MENU, SCENES, open_player_menu  # noqa: E402
 
 SIZES = [(800, 480), (1920, 1080), (720, 1280)]
 NOTES = """## Notes
 
 - **Language**: `[display] language = "en" | "es" | "zh"`. Catalogs are
   `table/locale/<lang>/LC_MESSAGES/munchkin_table.po`, kept with Babel; `./go` compiles them
-  (`python -m table.catalogs compile`). The engine and the controller hand over messages as
+  (`python -m table.ui.catalogs compile`). The engine and the controller hand over messages as
   templates with values; `table/i18n.py` turns them into words in the screen's language.
-- **Chinese font**: `python -m table.fonts` shows the font per language. `./go` installs
+- **Chinese font**: `python -m table.ui.fonts` shows the font per language. `./go` installs
   `fonts-wqy-microhei` with apt when it may; otherwise the subset of Noto Sans SC shipped in
   `table/assets/fonts` is used (SIL Open Font License). Noto Sans CJK SC (`fonts-noto-cjk`, face 2 of the .ttc) is
   preferred when installed. `[display] font = "/path/to/font.ttc"` overrides.
@@ -53,10 +53,10 @@ def render_scene(name: str, size: tuple[int, int], language: str, tmp: Path) -> 
     from drivers.base import ManualClock
     from drivers.sim import SimButtons, SimReader
     from table.config import parse_config
-    from table.script import parse_script
-    from table.simulate import perform
-    from table.view import build_view
-    from table.wiring import build_table
+    from table.sim.script import parse_script
+    from table.sim.simulate import perform
+    from table.ui.view import build_view
+    from table.control.assembly import build_table
 
     config = parse_config({"display": {"width": size[0], "height": size[1], "language": language, "sound": False}})
     clock = ManualClock()
@@ -78,7 +78,7 @@ def render_enrollment(size: tuple[int, int], language: str, tmp: Path, path: Pat
     skipped, and a tag tapped a second time, so the progress bar and a refusal show."""
     from drivers.base import ManualClock
     from table.config import parse_config
-    from table.enroll import EnrollApp
+    from table.app.enroll import EnrollApp
 
     config = parse_config({"display": {"width": size[0], "height": size[1], "language": language, "sound": False},
                            "reader": {"type": "sim"}})

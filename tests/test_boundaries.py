@@ -49,4 +49,186 @@ def test_cards_do_not_import_table_or_drivers() -> None:
 
 def test_the_walker_sees_imports(tmp_path: Path) -> None:
     # The check above is only worth something if the walker finds imports at all.
-    assert "engine" in imports_of("table")["table/controller.py"]
+    assert "engine" in imports_of("table")["table/control/controller.py"]
+
+
+# --- table/ as layers -------------------------------------------------------------------------
+# Each layer may import the layers before it in this list, and itself; nothing imports upward.
+# table/config.py sits under them all; table/__main__.py is the command line's.
+LAYERS = ("config", "storage", "session", "control", "ui", "web", "sim", "app", "cli")
+SQLITE_LAYERS = {"storage"}
+PYGAME_LAYERS = {"ui", "app"}
+
+
+def table_modules() -> dict[str, Path]:
+    """Every module under table/, by dotted name (a package by its own name)."""
+    found: dict[str, Path] = {}
+    for path in sorted((ROOT / "table").rglob("*.py")):
+        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        found[".".join(parts)] = path
+    return found
+
+
+def resolve(module: str, modules: dict[str, Path]) -> str | None:
+    """The module of ours that ``module`` names: itself, or the nearest package above it."""
+    while module and module not in modules:
+        module = module.rpartition(".")[0]
+    return module or None
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the table/ modules it imports, anywhere in its body (inside functions too)."""
+    modules = table_modules()
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        edges: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            targets: list[str] = []
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    root = ".".join(base + ([node.module] if node.module else []))
+                else:
+                    root = node.module or ""
+                targets = [f"{root}.{alias.name}" for alias in node.names] + [root]
+                # ``from table.ui import i18n`` names the module table.ui.i18n, not only the package
+                targets = [t for t in targets if t in modules] or [root]
+            for target in targets:
+                if target.startswith("table"):
+                    ours = resolve(target, modules)
+                    if ours and ours != name:
+                        edges.add(ours)
+        graph[name] = edges
+    return graph
+
+
+def layer_of(module: str) -> str:
+    parts = module.split(".")
+    if len(parts) == 1:
+        return "config"                     # table/__init__.py: nothing in it
+    if parts[1] == "__main__":
+        return "cli"
+    assert parts[1] in LAYERS, f"{module} is in no layer: put it under one of {LAYERS}"
+    return parts[1]
+
+
+def test_every_table_module_is_in_a_layer_with_a_docstring_that_says_what_it_owns() -> None:
+    for name, path in table_modules().items():
+        layer_of(name)
+    for layer in LAYERS[1:]:
+        init = ROOT / "table" / layer / "__init__.py"
+        doc = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))) or ""
+        assert "may import" in doc, f"table/{layer}/__init__.py: say what the layer owns and what it may import"
+
+
+def test_no_table_module_imports_a_layer_above_its_own() -> None:
+    upward = sorted(f"{a} -> {b}" for a, targets in import_graph().items() for b in targets
+                    if LAYERS.index(layer_of(b)) > LAYERS.index(layer_of(a)))
+    assert upward == []
+
+
+def find_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cycles: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return cycles
+
+
+def test_table_has_no_import_cycle_even_through_imports_inside_functions() -> None:
+    graph = import_graph()
+    # a package's __init__ importing its own modules is no cycle of layers: only real loops count
+    assert find_cycles(graph) == []
+
+
+def test_the_cycle_finder_finds_cycles() -> None:
+    assert find_cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert find_cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_the_graph_sees_imports_inside_functions_and_from_package_imports() -> None:
+    graph = import_graph()
+    assert "table.control.controller" in graph and "table.cli" in graph
+    assert any(targets for targets in graph.values())
+    # ``from table.ui import i18n`` inside a function is an edge to table.ui.i18n
+    assert any("table.ui.i18n" in targets for name, targets in graph.items() if name.startswith("table.web"))
+
+
+def _imports_module(path: Path, top: str) -> bool:
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import) and any(a.name.split(".")[0] == top for a in node.names):
+            return True
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").split(".")[0] == top:
+            return True
+    return False
+
+
+def test_sqlite3_is_imported_only_under_table_storage() -> None:
+    bad = [name for name, path in table_modules().items()
+           if _imports_module(path, "sqlite3") and layer_of(name) not in SQLITE_LAYERS]
+    assert bad == []
+
+
+def test_pygame_is_imported_only_under_table_ui_and_the_run_loop() -> None:
+    bad = [name for name, path in table_modules().items()
+           if _imports_module(path, "pygame") and layer_of(name) not in PYGAME_LAYERS]
+    assert bad == []
+
+
+# --- size: a class a reader can hold in mind ---------------------------------------------------
+MAX_CLASS_LINES = 400
+MAX_FUNCTION_LINES = 80
+REASON = "Long:"            # a docstring line starting so says why a longer one stays whole
+
+
+def oversized() -> list[str]:
+    found = []
+    for name, path in table_modules().items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, ast.ClassDef):
+                limit = MAX_CLASS_LINES
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                limit = MAX_FUNCTION_LINES
+            else:
+                continue
+            length = (node.end_lineno or node.lineno) - node.lineno + 1
+            doc = ast.get_docstring(node) or ""
+            if length > limit and not any(line.strip().startswith(REASON) for line in doc.splitlines()):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name} ({length} lines)")
+    return found
+
+
+def test_no_class_over_400_lines_and_no_function_over_80_without_a_reason() -> None:
+    assert oversized() == []

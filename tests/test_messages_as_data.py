@@ -51,9 +51,9 @@ def test_every_refusal_along_a_game_is_a_template_with_its_values(tmp_path: Path
     from drivers.sim import SimButtons, SimReader
     from engine.messages import Msg
     from table.config import parse_config
-    from table.script import parse_script
-    from table.simulate import perform
-    from table.wiring import build_table
+    from table.sim.script import parse_script
+    from table.sim.simulate import perform
+    from table.control.assembly import build_table
     from tests.table.test_display_i18n import MIXED
 
     table = build_table(parse_config({}), ManualClock(), state_dir=tmp_path, seed_source=lambda: 1)
@@ -77,9 +77,9 @@ def test_every_refusal_along_a_game_is_a_template_with_its_values(tmp_path: Path
 def test_simulate_says_its_rejections_in_english_whatever_the_table_speaks(tmp_path: Path) -> None:
     import io
 
-    from table import i18n
+    from table.ui import i18n
     from table.config import parse_config
-    from table.simulate import simulate
+    from table.sim.simulate import simulate
 
     script = tmp_path / "game.txt"
     script.write_text("tap player-1\ntap player-2\ntap player-3\npress next\npress roll\ntap net-troll\n"

@@ -3,6 +3,9 @@
 Off by default; ``[web] enabled = true`` turns it on. The table's loop hands the
 newest board to ``WebView.publish`` after each accepted change and never waits
 on the web side (see hub.py); the server runs in a thread of its own (server.py).
+
+May import: engine, cards, drivers, table.config, table.storage, table.session, table.control and
+table.ui (its words and the view model, never pygame). Never the command line.
 """
 
 from __future__ import annotations
@@ -83,7 +86,7 @@ def join_url(address: str, port: int, key: str, path: str = "/") -> str:
 
 def page_context(catalog: Any, language: str) -> Any:
     """The page's words in the table's language (the screen's own where it has them) and the card names."""
-    from table.i18n import _
+    from table.ui.i18n import _
     from table.web.server import PageContext
 
     labels = {

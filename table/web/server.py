@@ -301,8 +301,8 @@ class WebApp:
         from starlette.concurrency import run_in_threadpool
         from starlette.responses import HTMLResponse, PlainTextResponse, Response
 
-        from table import records_web
-        from table.records_cli import RecordsError
+        from table.web import records as records_web
+        from table.cli.records import RecordsError
 
         if self.state_dir is None:
             return PlainTextResponse("no saved games here\n", status_code=404)

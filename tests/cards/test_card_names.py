@@ -105,7 +105,7 @@ def test_export_needs_a_language_and_import_a_readable_file(capsys, config: Path
 
 
 def test_the_picker_finds_a_card_by_any_of_its_names() -> None:
-    from table.picker import suggest
+    from table.ui.picker import suggest
 
     names = {"net-troll": "Net Troll", "elf": "Elf"}
     other = {"net-troll": ("Net Troll", "网巨魔", "Trol de la Red")}
@@ -116,18 +116,18 @@ def test_the_picker_finds_a_card_by_any_of_its_names() -> None:
 
 def test_a_spanish_table_shows_the_imported_name(tmp_path: Path) -> None:
     from drivers.base import ManualClock
-    from table import i18n
+    from table.ui import i18n
     from table.config import parse_config
-    from table.view import build_view
-    from table.wiring import build_table
+    from table.ui.view import build_view
+    from table.control.assembly import build_table
 
     state = tmp_path / "state"
     state.mkdir()
     imported_path(state, "es").write_text("card,english,es\nnet-troll,Net Troll,Trol de la Red\n", encoding="utf-8")
     table = build_table(parse_config({}), ManualClock(), state_dir=state, seed_source=lambda: 1)
     try:
-        from table.script import parse_script
-        from table.simulate import perform
+        from table.sim.script import parse_script
+        from table.sim.simulate import perform
         from drivers.sim import SimButtons, SimReader
 
         clock = table.controller.clock

@@ -95,7 +95,7 @@ def test_validate_with_config_checks_its_sets(tmp_path: Path, capsys) -> None:
 
 def test_build_table_raises_catalog_error(tmp_path: Path) -> None:
     from drivers.base import ManualClock
-    from table.wiring import build_table
+    from table.control.assembly import build_table
 
     config = load_config(config_with(tmp_path, [str(FIXTURES / "duplicate_id.toml")]))
     with pytest.raises(CatalogError, match="duplicate id"):

@@ -9,7 +9,7 @@ import pytest
 from cards.tags import TagRegistry, parse_tag_csv, parse_uid
 from table.cli import main
 from table.config import load_config
-from table.wiring import TAGS_FILE
+from table.storage.paths import TAGS_FILE
 
 
 @pytest.fixture

@@ -12,7 +12,8 @@ from drivers.base import ManualClock
 from drivers.events import Tap
 from drivers.sim import NullFeedback
 from table.config import Config, StorageConfig
-from table.wiring import TAGS_FILE, build_table
+from table.storage.paths import TAGS_FILE
+from table.control.assembly import build_table
 
 GOOD = "uid,card\n04A1B2C3,plutonium-dragon\n04000001,player-1\n"
 
@@ -129,7 +130,7 @@ def test_a_read_only_state_directory_still_starts_with_the_good_rows(tmp_path: P
 
 
 def test_the_enrollment_wizard_also_starts_and_says_so(tmp_path: Path) -> None:
-    from table.enroll import EnrollApp
+    from table.app.enroll import EnrollApp
 
     (tmp_path / TAGS_FILE).write_bytes((GOOD + "04A1B2C3D4,nope\n").encode())
     app = EnrollApp(Config(storage=StorageConfig(state_dir=str(tmp_path))), sim=True, clock=ManualClock(),

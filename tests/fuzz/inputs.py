@@ -523,10 +523,10 @@ class Harness:
         then the same bytes typed on the simulator's keyboard."""
         from drivers.base import ManualClock
         from drivers.sim import SimButtons, SimReader
-        from table.app import pipe_script
+        from table.app.run import pipe_script
         from table.config import Config, StorageConfig
-        from table.script import ScriptNotice
-        from table.wiring import build_table
+        from table.sim.script import ScriptNotice
+        from table.control.assembly import build_table
 
         self.counts["stdin"] += 1
         if self._table is None or self._table_uses >= 40:
@@ -565,7 +565,7 @@ class Harness:
         """The simulator's keyboard: the same bytes typed as keys (and Enter at each newline)."""
         import pygame
 
-        from table.app import Picker, _key
+        from table.app.run import Picker, _key
 
         picker = Picker()
         ctl = self._table.controller

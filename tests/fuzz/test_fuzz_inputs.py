@@ -58,7 +58,7 @@ separators = st.sampled_from(["\n", "\r\n", *SEPARATORS])
 @FUZZ
 @given(lines, separators)
 def test_any_script_text_parses_or_names_a_line_that_exists(harness: Harness, parts: list[str], sep: str) -> None:
-    from table.script import ScriptError, parse_script
+    from table.sim.script import ScriptError, parse_script
 
     text = sep.join(parts)
     try:
@@ -165,7 +165,7 @@ def test_the_harness_catches_what_it_is_meant_to_catch(tmp_path: Path, monkeypat
         import logging
 
         def logs_a_bug(args):  # type: ignore[no-untyped-def]
-            logging.getLogger("table.controller").error("internal error while handling %r", "x")
+            logging.getLogger("table.control.controller").error("internal error while handling %r", "x")
             return 0
 
         monkeypatch.setattr(cli, "cmd_cards", logs_a_bug)

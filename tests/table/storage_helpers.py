@@ -18,9 +18,9 @@ from drivers.base import ManualClock
 from drivers.sim import SimButtons, SimReader
 from engine.serialize import state_to_json
 from table.config import Config, StorageConfig
-from table.script import parse_script
-from table.simulate import perform
-from table.wiring import build_table
+from table.sim.script import parse_script
+from table.sim.simulate import perform
+from table.control.assembly import build_table
 
 
 def config_for(state_dir: Path) -> Config:

@@ -17,9 +17,9 @@ from gpiozero.pins.mock import MockFactory
 
 from drivers.emulators.mfrc522 import Card, Mfrc522Chip, install_fakes
 from drivers.emulators.pn532 import Pn532Emulator
-from table.app import run, stop
+from table.app.run import run, stop
 from table.config import load_config
-from table.journal import Journal
+from table.storage.journal import Journal
 
 TAGS = "uid,card\n04A1B2C3,player-1\n04A1B2C4,player-2\n04A1B2C5,player-3\n04112233445566,net-troll\n"
 

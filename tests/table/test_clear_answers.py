@@ -304,15 +304,15 @@ def test_state_into_head_ends_quietly(tmp_path: Path) -> None:
 
 
 def test_run_without_a_desktop_or_a_driver_says_so_and_exits_2(monkeypatch, capsys, tmp_path: Path) -> None:
-    from table.app import no_screen_reason
+    from table.app.run import no_screen_reason
     from table.config import Config, StorageConfig
 
     for name in ("SDL_VIDEODRIVER", "DISPLAY", "WAYLAND_DISPLAY"):
         monkeypatch.delenv(name, raising=False)
-    monkeypatch.setattr("table.app.is_raspberry_pi", lambda: False)
+    monkeypatch.setattr("table.app.run.is_raspberry_pi", lambda: False)
     monkeypatch.setattr(sys, "platform", "linux")
     config = Config(storage=StorageConfig(state_dir=str(tmp_path / "state")))
-    from table.app import run
+    from table.app.run import run
 
     assert run(config, sim=True) == 2
     assert "no screen to draw on: no desktop session" in one_line(capsys.readouterr().err)
@@ -325,10 +325,10 @@ def test_run_without_a_desktop_or_a_driver_says_so_and_exits_2(monkeypatch, caps
 def test_piped_lines_that_are_wrong_are_shown_and_later_lines_still_act(tmp_path: Path) -> None:
     from drivers.base import ManualClock
     from drivers.sim import SimButtons, SimReader
-    from table.app import pipe_script
+    from table.app.run import pipe_script
     from table.config import Config, StorageConfig
-    from table.script import ScriptNotice
-    from table.wiring import build_table
+    from table.sim.script import ScriptNotice
+    from table.control.assembly import build_table
 
     clock = ManualClock()
     table = build_table(Config(storage=StorageConfig(state_dir=str(tmp_path))), clock, seed_source=lambda: 1)
@@ -356,9 +356,9 @@ def test_a_typed_superscript_digit_does_not_stop_the_simulator(tmp_path: Path) -
 
     from drivers.base import ManualClock
     from drivers.sim import SimButtons, SimReader
-    from table.app import Picker, _key
+    from table.app.run import Picker, _key
     from table.config import Config, StorageConfig
-    from table.wiring import build_table
+    from table.control.assembly import build_table
 
     clock = ManualClock()
     table = build_table(Config(storage=StorageConfig(state_dir=str(tmp_path))), clock, seed_source=lambda: 1)
@@ -373,9 +373,9 @@ def test_a_typed_superscript_digit_does_not_stop_the_simulator(tmp_path: Path) -
 
 
 def test_native_library_noise_on_fd_2_goes_to_the_debug_log(capfd, caplog) -> None:
-    from table.sound import native_stderr_to_log
+    from table.ui.sound import native_stderr_to_log
 
-    with caplog.at_level(logging.DEBUG, logger="table.sound"), native_stderr_to_log():
+    with caplog.at_level(logging.DEBUG, logger="table.ui.sound"), native_stderr_to_log():
         os.write(2, b"ALSA lib pcm.c:2666:(snd_pcm_open_noupdate) Unknown PCM default\n")
     assert capfd.readouterr().err == ""
     assert "Unknown PCM default" in caplog.text
@@ -466,10 +466,10 @@ def test_toml_nested_too_deeply_is_one_line_not_a_recursion_error(tmp_path: Path
 def test_a_piped_line_too_long_to_be_a_script_line_is_skipped_whole(tmp_path: Path) -> None:
     from drivers.base import ManualClock
     from drivers.sim import SimButtons, SimReader
-    from table.app import MAX_PIPED_LINE, pipe_script
+    from table.app.run import MAX_PIPED_LINE, pipe_script
     from table.config import Config, StorageConfig
-    from table.script import ScriptNotice
-    from table.wiring import build_table
+    from table.sim.script import ScriptNotice
+    from table.control.assembly import build_table
 
     clock = ManualClock()
     table = build_table(Config(storage=StorageConfig(state_dir=str(tmp_path))), clock, seed_source=lambda: 1)
@@ -530,18 +530,18 @@ def test_export_game_ids_outside_what_the_journal_holds_are_usage_errors(capsys,
 
 def test_enroll_without_a_desktop_or_a_driver_says_so_and_exits_2(monkeypatch, capsys, tmp_path: Path) -> None:
     from table.config import Config, StorageConfig
-    from table.enroll import enroll
+    from table.app.enroll import enroll
 
     for name in ("SDL_VIDEODRIVER", "DISPLAY", "WAYLAND_DISPLAY"):
         monkeypatch.delenv(name, raising=False)
-    monkeypatch.setattr("table.app.is_raspberry_pi", lambda: False)
+    monkeypatch.setattr("table.app.run.is_raspberry_pi", lambda: False)
     monkeypatch.setattr(sys, "platform", "linux")
     assert enroll(Config(storage=StorageConfig(state_dir=str(tmp_path / "state"))), sim=True) == 2
     assert "munchkin-table enroll: no screen to draw on" in one_line(capsys.readouterr().err)
 
 
 def test_the_stdin_reader_reads_lines_from_the_descriptor_itself() -> None:
-    from table.app import FdLines
+    from table.app.run import FdLines
 
     read_end, write_end = os.pipe()
     os.write(write_end, b"tap player-1\npress next\n" + b"x" * 10 + b"\nlast")

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from table.config import ConfigError, load_config
-from table.systemd import notify, watchdog_interval
+from table.app.systemd import notify, watchdog_interval
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -95,7 +95,7 @@ def test_button_timing_from_the_config_reaches_the_gpio_buttons(tmp_path: Path, 
 
     from drivers.base import ManualClock
     from drivers.gpio import GpioButtons
-    from table.wiring import open_drivers
+    from table.app.drivers import open_drivers
 
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
     Device.pin_factory = MockFactory()

@@ -8,9 +8,9 @@ from pathlib import Path
 from drivers.base import ManualClock
 from drivers.sim import SimButtons, SimReader
 from table.config import Config, StorageConfig
-from table.script import parse_script
-from table.simulate import perform
-from table.wiring import build_table
+from table.sim.script import parse_script
+from table.sim.simulate import perform
+from table.control.assembly import build_table
 
 START = "tap player-1\ntap player-2\ntap player-3\npress next\n"
 

@@ -8,7 +8,7 @@ from drivers.base import ManualClock
 from drivers.events import Press, ReaderStatus, Release, Tap
 from drivers.sim import NullFeedback
 from table.config import Config, StorageConfig
-from table.wiring import build_table
+from table.control.assembly import build_table
 
 
 def table_at(tmp_path: Path):
@@ -53,7 +53,7 @@ def test_an_unknown_tag_leaves_the_game_as_it_was(tmp_path: Path) -> None:
 
 
 def test_an_internal_error_is_logged_and_refused_and_the_table_goes_on(tmp_path: Path, monkeypatch, caplog) -> None:
-    import table.controller as controller_module
+    import table.control.controller as controller_module
 
     table, _ = table_at(tmp_path)
     ctl = table.controller

@@ -14,6 +14,6 @@ def test_every_engine_event_is_described() -> None:
     for path in (ROOT / "engine").glob("*.py"):
         emitted |= set(re.findall(r'Event\(\s*"([A-Za-z]+)"', path.read_text()))
     described = set(re.findall(r'"([A-Z][A-Za-z]+)"', " ".join(
-        line for line in (ROOT / "table" / "describe.py").read_text().splitlines() if "case " in line)))
+        line for line in (ROOT / "table" / "session" / "describe.py").read_text().splitlines() if "case " in line)))
     assert len(emitted) > 40                     # the scan found the engine's events
     assert sorted(emitted - AUTOMATIC - described) == []

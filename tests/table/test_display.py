@@ -13,13 +13,13 @@ import pytest
 from drivers.base import ManualClock
 from drivers.sim import SimButtons, SimReader
 from table.config import parse_config
-from table.display import Display, Drawn, Painter
-from table.fonts import FontChoice, find_font
-from table.scenes import SCENES
-from table.script import parse_script
-from table.simulate import perform
-from table.view import build_view
-from table.wiring import build_table
+from table.ui.display import Display, Drawn, Painter
+from table.ui.fonts import FontChoice, find_font
+from table.ui.scenes import SCENES
+from table.sim.script import parse_script
+from table.sim.simulate import perform
+from table.ui.view import build_view
+from table.control.assembly import build_table
 
 SIZES = [(800, 480), (1920, 1080), (720, 1280)]
 
@@ -184,7 +184,7 @@ def test_die_animation_never_delays_the_result(rig_factory) -> None:
 
 
 def test_simulator_strip_has_clickable_buttons_and_picker(tmp_path: Path) -> None:
-    from table.picker import suggest
+    from table.ui.picker import suggest
 
     display = Display((800, 480), sim_strip=True)
     try:
@@ -202,7 +202,7 @@ def test_simulator_strip_has_clickable_buttons_and_picker(tmp_path: Path) -> Non
 
 
 def test_picker_matches_names_ids_and_tokens() -> None:
-    from table.picker import suggest
+    from table.ui.picker import suggest
 
     names = {"net-troll": "Net Troll", "boots-of-butt-kicking": "Boots of Butt-Kicking"}
     players = [("player-1", "Ana"), ("player-2", "Bo")]
@@ -214,7 +214,7 @@ def test_picker_matches_names_ids_and_tokens() -> None:
 
 
 def test_touch_is_a_press_and_emulated_mouse_events_are_skipped() -> None:
-    from table.app import pointer_position
+    from table.app.run import pointer_position
 
     display = SimpleNamespace(window=SimpleNamespace(get_size=lambda: (800, 480)))
     finger = SimpleNamespace(type=pygame.FINGERDOWN, x=0.5, y=0.95)
@@ -239,8 +239,8 @@ def test_simulate_screenshot_writes_a_png_per_action(tmp_path: Path, capsys) -> 
 
 def test_typed_hex_uid_taps_that_tag_so_unknown_tags_can_be_enrolled_in_play(tmp_path: Path) -> None:
     """Simulator: 8, 14 or 20 hex digits and Enter tap that raw UID through the simulated reader."""
-    from table.app import Picker, _key
-    from table.picker import as_uid
+    from table.app.run import Picker, _key
+    from table.ui.picker import as_uid
 
     assert as_uid("04a1b2c3") == "04A1B2C3"
     assert as_uid("04A1B2C3D4E5F6") == "04A1B2C3D4E5F6"
@@ -309,7 +309,7 @@ def test_a_small_basket_says_how_much_gold_a_level_still_needs(rig_factory) -> N
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("language", ["en", "es", "zh"])
 def test_player_menu_shows_who_and_what_each_key_does(rig_factory, size, language: str) -> None:
-    from table.scenes import open_player_menu
+    from table.ui.scenes import open_player_menu
 
     rig = rig_factory(size, language).run(SCENES["table"])
     view = open_player_menu(rig.table.controller, language, "player-2")

@@ -13,12 +13,12 @@ import pytest
 from drivers.base import ManualClock
 from drivers.sim import SimButtons, SimReader
 from table.config import parse_config
-from table.display import DIE_MS, Display
-from table.scenes import PLAYER_MENU, SCENES, open_player_menu
-from table.script import parse_script
-from table.simulate import perform
-from table.view import build_view
-from table.wiring import build_table
+from table.ui.display import DIE_MS, Display
+from table.ui.scenes import PLAYER_MENU, SCENES, open_player_menu
+from table.sim.script import parse_script
+from table.sim.simulate import perform
+from table.ui.view import build_view
+from table.control.assembly import build_table
 
 
 def snapshot(display: Display) -> tuple[bytes, list, dict, list, dict]:
@@ -141,8 +141,8 @@ def test_text_is_kept_in_the_windows_pixel_format() -> None:
 
 def test_a_kept_panel_shape_leaves_its_corners_to_what_is_under_them() -> None:
     """Panels drawn from a kept shape are the pixels a direct draw gives, over any background."""
-    from table.fonts import FontChoice
-    from table.screens.kit import ACTIVE, PANEL_HI, Painter
+    from table.ui.fonts import FontChoice
+    from table.ui.screens.kit import ACTIVE, PANEL_HI, Painter
 
     pygame.display.init()
     try:

@@ -10,8 +10,9 @@ import pytest
 
 from engine.messages import msg, nmsg
 from engine.results import Rejected, RejectCode
-from table import catalogs, i18n
-from table.sound import RATE, Sounds, synth_die, synth_victory
+from table.ui import catalogs
+from table.ui import i18n
+from table.ui.sound import RATE, Sounds, synth_die, synth_victory
 
 PLACEHOLDER = re.compile(r"\{(\w+)[^}]*\}")
 
@@ -162,7 +163,7 @@ def _card_words(catalog) -> list[str]:
 
 
 def _scripts() -> list[tuple[str, str]]:
-    from table.scenes import SCENES
+    from table.ui.scenes import SCENES
 
     golden = sorted((Path(__file__).parent.parent / "golden").glob("*.txt"))
     return [*((f"scene {k}", v) for k, v in SCENES.items()), *((p.name, p.read_text()) for p in golden), ("mixed", MIXED)]
@@ -173,9 +174,9 @@ def test_what_the_table_shows_in_chinese_is_chinese_but_for_names(tmp_path: Path
     from drivers.base import ManualClock
     from drivers.sim import SimButtons, SimReader
     from table.config import parse_config
-    from table.script import parse_script
-    from table.simulate import perform
-    from table.wiring import build_table
+    from table.sim.script import parse_script
+    from table.sim.simulate import perform
+    from table.control.assembly import build_table
 
     left: dict[str, str] = {}
     shown = 0
@@ -221,13 +222,13 @@ def test_every_engine_event_sentence_has_a_chinese_template(tmp_path: Path) -> N
     """Each event table/describe.py puts in words, with plausible data, comes out in Chinese."""
     from drivers.base import ManualClock
     from engine.results import Event
-    from table import describe
+    from table.session import describe
     from table.config import parse_config
-    from table.wiring import build_table
+    from table.control.assembly import build_table
 
     from drivers.sim import SimButtons, SimReader
-    from table.script import parse_script
-    from table.simulate import perform
+    from table.sim.script import parse_script
+    from table.sim.simulate import perform
 
     table = build_table(parse_config({}), ManualClock(), state_dir=tmp_path, seed_source=lambda: 1)
     clock = table.controller.clock
@@ -372,8 +373,8 @@ def test_a_damaged_tags_file_and_an_offline_reader_reach_the_screen_translated(t
     from drivers.base import ManualClock
     from drivers.events import ReaderStatus
     from table.config import parse_config
-    from table.view import build_view
-    from table.wiring import build_table
+    from table.ui.view import build_view
+    from table.control.assembly import build_table
 
     state = tmp_path / "state"
     state.mkdir()

@@ -9,8 +9,8 @@ import pytest
 from cards.tags import TagRegistry
 from table.cli import main
 from table.config import ConfigError, load_config
-from table.enroll import EnrollApp
-from table.wiring import TAGS_FILE
+from table.app.enroll import EnrollApp
+from table.storage.paths import TAGS_FILE
 
 
 @pytest.fixture

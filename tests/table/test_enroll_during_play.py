@@ -9,7 +9,7 @@ import pytest
 from drivers.base import ManualClock
 from drivers.sim import SimButtons, SimReader
 from table.config import Config
-from table.wiring import build_table
+from table.control.assembly import build_table
 
 NEW = "04A1B2C3D4E5F6"
 

@@ -12,11 +12,11 @@ from cards import enroll as cards_enroll
 from cards.enroll import say
 from drivers.events import ReaderStatus
 from engine.cards import Kind
-from table import enroll as table_enroll
-from table import i18n
+from table.app import enroll as table_enroll
+from table.ui import i18n
 from table.config import parse_config
-from table.enroll import EnrollApp
-from table.screens import enroll as enroll_screen
+from table.app.enroll import EnrollApp
+from table.ui.screens import enroll as enroll_screen
 
 SIZES = [(800, 480), (1920, 1080), (720, 1280)]
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
@@ -56,7 +56,7 @@ def test_the_code_is_read_for_its_strings() -> None:
 
 @pytest.mark.parametrize("lang", ["es", "zh"])
 def test_every_wizard_string_is_translated_with_the_same_placeholders(lang: str) -> None:
-    from table import catalogs
+    from table.ui import catalogs
 
     catalog = catalogs.read(lang)
     messages = {m.id: m.string for m in catalog if m.id and not isinstance(m.id, tuple) and m.string}
@@ -226,7 +226,7 @@ def test_in_spanish_the_wizard_speaks_spanish(tmp_path: Path) -> None:
 @pytest.mark.parametrize("language", ["en", "es", "zh"])
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_layout_like_the_table_at_every_size(tmp_path: Path, size, language: str) -> None:
-    from table.display import BUTTON_COLORS, GOOD, REFUSAL
+    from table.ui.display import BUTTON_COLORS, GOOD, REFUSAL
 
     app = app_for(tmp_path, size, language)
     for n in range(1, 60):

@@ -8,11 +8,11 @@ from pathlib import Path
 import pygame
 import pytest
 
-from table import app as table_app
-from table import enroll as table_enroll
-from table.app import PUMP_S, sleep_until_woken
+from table.app import run as table_app
+from table.app import enroll as table_enroll
+from table.app.run import PUMP_S, sleep_until_woken
 from table.config import load_config
-from table.enroll import EnrollApp
+from table.app.enroll import EnrollApp
 
 
 class FakeEvent:

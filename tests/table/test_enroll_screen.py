@@ -9,8 +9,8 @@ import pytest
 from cards.tags import TagRegistry
 from table.cli import main
 from table.config import load_config
-from table.enroll import EnrollApp
-from table.wiring import TAGS_FILE
+from table.app.enroll import EnrollApp
+from table.storage.paths import TAGS_FILE
 
 
 @pytest.fixture
@@ -118,8 +118,8 @@ def test_docs_screenshot_comes_from_the_real_wizard(tmp_path: Path, monkeypatch)
 
     import pygame
 
-    from table.display import GOOD, REFUSAL
-    from table.enroll import EnrollScreen
+    from table.ui.display import GOOD, REFUSAL
+    from table.app.enroll import EnrollScreen
 
     spec = importlib.util.spec_from_file_location("make_screens", Path(__file__).parents[2] / "docs" / "make_screens.py")
     make_screens = importlib.util.module_from_spec(spec)

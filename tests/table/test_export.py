@@ -16,8 +16,8 @@ from engine.rules import Ruleset
 from engine.serialize import standing_prompt_json, state_to_json
 from table.cli import main
 from table.config import Config, StorageConfig
-from table.export import read_settings
-from table.wiring import build_table
+from table.sim.export import read_settings
+from table.control.assembly import build_table
 from tests.table.test_fuzz_controller import random_input
 
 CATALOG = load_catalog()
@@ -129,7 +129,7 @@ def test_a_bad_seed_or_header_is_one_clear_line(tmp_path: Path, capsys) -> None:
 
 def test_a_game_whose_clock_went_back_at_a_restart_still_exports(tmp_path: Path, capsys) -> None:
     from engine import commands as c
-    from table.export import export_script
+    from table.sim.export import export_script
 
     commands = [c.Join(player=p, at=500.0) for p in ("player-1", "player-2", "player-3")]
     commands += [c.StartGame(player="", at=501.0), c.AdjustLevel(player="player-1", delta=1, at=502.0),

@@ -11,8 +11,8 @@ import pygame.freetype
 import pytest
 
 from cards.names import shipped_path
-from table import fonts
-from table.i18n import po_path
+from table.ui import fonts
+from table.ui.i18n import po_path
 
 
 @pytest.fixture
@@ -45,13 +45,13 @@ def test_the_shipped_subset_draws_every_character_of_the_chinese_catalog() -> No
     chars = _chinese_characters()
     assert len(chars) > 300
     missing = sorted(ch for ch in chars if font.get_metrics(ch)[0] is None)
-    assert not missing, f"rebuild the subset (python -m table.fonts subset): it lacks {''.join(missing)}"
+    assert not missing, f"rebuild the subset (python -m table.ui.fonts subset): it lacks {''.join(missing)}"
     assert font.get_metrics("张伟")[0] is not None          # common hanzi, for players' names
 
 
 def test_a_chinese_screen_with_the_shipped_font_has_no_boxes(no_system_cjk, tmp_path: Path) -> None:
     from tests.table.test_display import Rig
-    from table.scenes import SCENES
+    from table.ui.scenes import SCENES
 
     rig = Rig(tmp_path, (800, 480), "zh")
     try:

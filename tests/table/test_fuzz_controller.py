@@ -25,7 +25,7 @@ from engine.cards import Kind
 from engine.game import replay
 from engine.serialize import state_to_json
 from table.config import Config, StorageConfig
-from table.wiring import build_table
+from table.control.assembly import build_table
 
 CATALOG = load_catalog()
 CARDS = sorted(CATALOG)
@@ -70,7 +70,7 @@ def random_input(rng: random.Random, clock: ManualClock):
 def test_random_input_never_breaks_the_table(seed: int) -> None:
     rng = random.Random(seed)
     errors = Collect()
-    logging.getLogger("table.controller").addHandler(errors)
+    logging.getLogger("table.control.controller").addHandler(errors)
     phases = set()
     with tempfile.TemporaryDirectory() as tmp:
         clock = ManualClock()
@@ -100,7 +100,7 @@ def test_random_input_never_breaks_the_table(seed: int) -> None:
             assert as_json(replay(CATALOG, ctl.game.ruleset, ctl.game.seed, stored)) == as_json(ctl.state)
         finally:
             table.journal.close()
-            logging.getLogger("table.controller").removeHandler(errors)
+            logging.getLogger("table.control.controller").removeHandler(errors)
     assert "setup" in phases
 
 

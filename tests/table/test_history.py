@@ -11,10 +11,10 @@ from drivers.sim import SimButtons, SimReader
 from engine.game import replay
 from engine.serialize import state_to_json
 from table.config import Config, StorageConfig
-from table.history import SNAPSHOT_EVERY
-from table.script import parse_script
-from table.simulate import perform
-from table.wiring import build_table
+from table.session.history import SNAPSHOT_EVERY
+from table.sim.script import parse_script
+from table.sim.simulate import perform
+from table.control.assembly import build_table
 
 
 def as_json(state, catalog) -> str:
@@ -46,7 +46,7 @@ def test_undo_matches_a_full_replay_across_snapshots(tmp_path: Path) -> None:
 
 def test_a_journal_that_stops_replaying_is_cut_where_it_stops(tmp_path: Path) -> None:
     from engine import commands as c
-    from table.journal import Journal
+    from table.storage.journal import Journal
 
     journal = Journal(tmp_path / "journal.sqlite3")
     game = journal.new_game(1, __import__("engine").Ruleset())
@@ -65,8 +65,8 @@ def test_a_journal_that_stops_replaying_is_cut_where_it_stops(tmp_path: Path) ->
 
 
 def test_undo_of_the_last_few_actions_replays_nothing(tmp_path: Path, monkeypatch) -> None:
-    import table.history as history_module
-    from table.history import RECENT
+    import table.session.history as history_module
+    from table.session.history import RECENT
 
     table = played(tmp_path, SNAPSHOT_EVERY + RECENT + 20)
     ctl = table.controller

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from engine import commands as c
 from engine.rules import Ruleset
-from table.journal import Journal
+from table.storage.journal import Journal
 
 
 def test_commands_round_trip(tmp_path: Path) -> None:
@@ -63,7 +63,7 @@ def test_a_write_that_fails_refuses_the_action_and_shows_nothing(tmp_path: Path)
     from drivers.base import ManualClock
     from drivers.events import Press, Tap
     from table.config import Config, StorageConfig
-    from table.wiring import build_table
+    from table.control.assembly import build_table
 
     table = build_table(Config(storage=StorageConfig(state_dir=str(tmp_path))), ManualClock())
     ctl = table.controller

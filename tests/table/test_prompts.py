@@ -115,10 +115,10 @@ def test_the_screen_keeps_asking_for_the_item_to_lose_until_it_is_tapped(tmp_pat
     from drivers.base import ManualClock
     from drivers.sim import SimButtons, SimReader
     from table.config import Config, StorageConfig
-    from table.script import parse_script
-    from table.simulate import perform
-    from table.view import build_view
-    from table.wiring import build_table
+    from table.sim.script import parse_script
+    from table.sim.simulate import perform
+    from table.ui.view import build_view
+    from table.control.assembly import build_table
 
     clock = ManualClock()
     table = build_table(Config(storage=StorageConfig(state_dir=str(tmp_path))), clock, seed_source=lambda: 1)

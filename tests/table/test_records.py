@@ -74,7 +74,7 @@ def play(config: Path, script: str, tmp_path: Path, name: str = "game.txt") -> d
     path.write_text(script)
     out, err = io.StringIO(), io.StringIO()
     from table.config import load_config
-    from table.simulate import simulate
+    from table.sim.simulate import simulate
 
     assert simulate(path, load_config(config), out=out, err=err) == 0
     return json.loads(out.getvalue())
@@ -189,7 +189,7 @@ def test_the_unfinished_game_plays_on_after_anything_but_next(tmp_path: Path, ca
 def controller(tmp_path: Path, **rules):
     from drivers.base import ManualClock
     from table.config import parse_config
-    from table.wiring import build_table
+    from table.control.assembly import build_table
 
     cfg = parse_config({"rules": {"winning_level": 3, **rules},
                         "players": {"player-1": {"name": "Ann"}, "player-2": {"name": "Bob"},
@@ -200,8 +200,8 @@ def controller(tmp_path: Path, **rules):
 
 def run(table, script: str) -> list:
     from drivers.sim import SimButtons, SimReader
-    from table.script import parse_script
-    from table.simulate import perform
+    from table.sim.script import parse_script
+    from table.sim.simulate import perform
 
     clock = table.controller.clock
     reader, buttons = SimReader(table.events, clock=clock), SimButtons(table.events, clock=clock)
@@ -325,7 +325,7 @@ def test_a_damaged_database_is_one_line_and_exit_2(tmp_path: Path, capsys) -> No
 def test_a_name_is_picked_from_names_seen_before(tmp_path: Path) -> None:
     from drivers.base import ManualClock
     from table.config import parse_config
-    from table.wiring import build_table
+    from table.control.assembly import build_table
 
     first = controller(tmp_path)
     run(first, "tap player-1\ntap player-2\ntap player-3\npress next\n")
@@ -385,7 +385,7 @@ def test_setup_buttons_open_the_standings_and_the_past_games(tmp_path: Path) -> 
     assert ctl.soft_keys()["help"] == "Standings" and ctl.soft_keys()["run"] == "Past games"
     run(table, "press help\n")
     assert ctl.prompt.kind == "standings"
-    from table.records_menu import screen_view
+    from table.control.records import screen_view
 
     view = screen_view(ctl)
     assert [r["name"] for r in view["rows"]] == ["Ann", "Bob", "Cy"]
@@ -414,7 +414,7 @@ def test_json_and_csv_exclude_each_other() -> None:
 
 def test_what_these_flows_say_is_translated(tmp_path: Path) -> None:
     """Every message, prompt and soft key of the names, standings, past games and resume flows, in es and zh."""
-    from table import i18n
+    from table.ui import i18n
 
     table = controller(tmp_path)
     run(table, "tap player-1\ntap player-2\ntap player-3\npress next\n")
@@ -450,16 +450,18 @@ def test_what_these_flows_say_is_translated(tmp_path: Path) -> None:
 
 
 def test_the_commands_read_the_journal_the_table_writes() -> None:
-    from table import records_cli, wiring
+    from table.cli import records as records_cli
+    from table.control import assembly as wiring
 
-    assert records_cli.JOURNAL_FILE == wiring.JOURNAL_FILE
+    from table.storage.paths import JOURNAL_FILE
+    assert records_cli.JOURNAL_FILE == JOURNAL_FILE
 
 
 @pytest.mark.parametrize("size", [(800, 480), (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_screens_show_the_facts(tmp_path: Path, size) -> None:
     """Game over: the facts beside the chart; setup: standings and past games; a name being chosen."""
-    from table.display import Display
-    from table.view import build_view
+    from table.ui.display import Display
+    from table.ui.view import build_view
 
     table = controller(tmp_path)
     run(table, GAME_ONE)
@@ -517,7 +519,7 @@ def test_facts_after_any_undos_equal_those_of_the_game_as_it_stands(tmp_path: Pa
     import random
 
     from bench._games import long_script
-    from table.records import fold_commands
+    from table.storage.records import fold_commands
 
     rng = random.Random(seed)
     lines = []
@@ -542,7 +544,7 @@ def test_history_reads_while_the_table_plays(tmp_path: Path, capsys) -> None:
     config = setup_dir(tmp_path)
     from drivers.base import ManualClock
     from table.config import load_config
-    from table.wiring import build_table
+    from table.control.assembly import build_table
 
     clock = ManualClock()
     table = build_table(load_config(config), clock, seed_source=lambda: 1)
@@ -561,8 +563,8 @@ def test_history_reads_while_the_table_plays(tmp_path: Path, capsys) -> None:
 
 
 def test_web_pages_and_api_carry_the_same_facts(tmp_path: Path, capsys) -> None:
-    from table import i18n
-    from table.records_web import api_json, history_data, history_page, stats_data, stats_page
+    from table.ui import i18n
+    from table.web.records import api_json, history_data, history_page, stats_data, stats_page
 
     config = setup_dir(tmp_path)
     play(config, GAME_ONE, tmp_path)
@@ -588,7 +590,7 @@ def test_web_pages_and_api_carry_the_same_facts(tmp_path: Path, capsys) -> None:
 def test_hundreds_of_games_are_listed_from_their_facts_without_a_replay(tmp_path: Path, capsys, monkeypatch) -> None:
     """300 games: history lists them all and stats adds them up, and neither replays a game."""
     import engine.game
-    import table.records
+    import table.storage.records
 
     config = setup_dir(tmp_path)
     play(config, GAME_ONE, tmp_path)
@@ -605,7 +607,7 @@ def test_hundreds_of_games_are_listed_from_their_facts_without_a_replay(tmp_path
     def no_replay(*args, **kwargs):
         raise AssertionError("history and stats must not replay games")
 
-    monkeypatch.setattr(table.records, "fold_commands", no_replay)
+    monkeypatch.setattr(table.storage.records, "fold_commands", no_replay)
     monkeypatch.setattr(engine.game, "apply", no_replay)
     history = cli_json(capsys, "history", "--json", "--config", str(config))
     assert [g["id"] for g in history] == list(range(1, 301))

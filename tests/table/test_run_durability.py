@@ -101,7 +101,7 @@ def test_a_second_table_on_the_same_game_is_refused(tmp_path: Path) -> None:
 def test_a_lock_file_made_by_another_user_still_locks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import builtins
 
-    from table.wiring import TableBusy, hold_table_lock
+    from table.storage.paths import TableBusy, hold_table_lock
 
     state = tmp_path / "state"
     state.mkdir()
@@ -112,7 +112,7 @@ def test_a_lock_file_made_by_another_user_still_locks(tmp_path: Path, monkeypatc
             raise PermissionError(13, "Permission denied", str(path))
         return builtins.open(path, mode, *args, **kwargs)
 
-    monkeypatch.setattr("table.wiring.open", not_ours, raising=False)
+    monkeypatch.setattr("table.storage.paths.open", not_ours, raising=False)
     first = hold_table_lock(state)
     with pytest.raises(TableBusy, match="pid 1"):
         hold_table_lock(state)

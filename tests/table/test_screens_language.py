@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from table import catalogs, i18n
-from table.display import Painter
-from table.scenes import SCENES
+from table.ui import catalogs
+from table.ui import i18n
+from table.ui.display import Painter
+from table.ui.scenes import SCENES
 
 from tests.table.test_display import Rig
 from tests.table.test_display_i18n import MIXED
@@ -90,8 +91,8 @@ def test_every_screen_draws_no_english_but_names(tmp_path: Path, monkeypatch, la
         for index, (name, script) in enumerate(SCRIPTS.items()):
             rig = Rig(tmp_path / f"{lang}{index}", (800, 480), lang)
             try:
-                from table.script import parse_script
-                from table.simulate import perform
+                from table.sim.script import parse_script
+                from table.sim.simulate import perform
 
                 for action in parse_script(script, rig.table.catalog, source=name):
                     perform(action, rig.table, rig.reader, rig.buttons, rig.clock)

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from drivers.base import ManualClock
-from table.journal import Journal
-from table.wiring import build_table
+from table.storage.journal import Journal
+from table.control.assembly import build_table
 
 from tests.table.storage_helpers import close_table, state_out, as_json, cli, config_file, config_for, listing, play_game
 
@@ -37,11 +37,11 @@ def long_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, int]
 def test_300_random_overwrites_never_crash_never_change_silently_and_keep_the_damaged_file(
         long_game: tuple[Path, str, int], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import cards.loader
-    import table.wiring
+    import table.control.assembly
 
     catalog = cards.loader.load_catalog(config_for(tmp_path).card_set_files())
     monkeypatch.setattr(cards.loader, "load_catalog", lambda files: catalog)     # the same card files each time
-    monkeypatch.setattr(table.wiring, "load_catalog", lambda files: catalog)
+    monkeypatch.setattr(table.control.assembly, "load_catalog", lambda files: catalog)
     source, expected, total = long_game
     raw = source.read_bytes()
     rng = random.Random(20261130)

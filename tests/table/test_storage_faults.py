@@ -10,9 +10,9 @@ import pytest
 
 from drivers.base import ManualClock
 from drivers.events import Tap
-from table.journal import Journal, JournalFault
-from table.view import build_view
-from table.wiring import build_table
+from table.storage.journal import Journal, JournalFault
+from table.ui.view import build_view
+from table.control.assembly import build_table
 
 from tests.table.storage_helpers import (DISK_KINDS, READ_ONLY_KINDS, ReadOnlyDir, SmallDisk, as_json, cli,
                                          close_table, config_file, config_for, listing, play_game, state_out)

@@ -18,10 +18,10 @@ from bench._games import long_script
 from drivers.base import ManualClock
 from drivers.sim import SimButtons, SimReader
 from engine.game import replay
-from table.journal import Journal
-from table.script import parse_script
-from table.simulate import perform
-from table.wiring import build_table
+from table.storage.journal import Journal
+from table.sim.script import parse_script
+from table.sim.simulate import perform
+from table.control.assembly import build_table
 
 from tests.table.storage_helpers import close_table, as_json, config_for
 

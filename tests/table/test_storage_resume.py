@@ -15,10 +15,11 @@ from drivers.base import ManualClock
 from drivers.events import Press, Tap
 from drivers.sim import SimButtons, SimReader
 from engine.game import replay
-from table.history import SNAPSHOT_EVERY
-from table.script import parse_script
-from table.simulate import perform
-from table.wiring import build_table, hold_table_lock
+from table.session.history import SNAPSHOT_EVERY
+from table.sim.script import parse_script
+from table.sim.simulate import perform
+from table.control.assembly import build_table
+from table.storage.paths import hold_table_lock
 
 from tests.table.storage_helpers import close_table, as_json, cli, config_file, config_for, play_game
 
@@ -82,7 +83,7 @@ def test_a_bad_snapshot_is_ignored_and_the_one_before_is_used(tmp_path: Path) ->
 
 
 def test_snapshots_of_other_rules_code_are_not_used(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    import table.controller as controller_module
+    import table.control.controller as controller_module
 
     directory = tmp_path / "state"
     table = play_game(directory, SNAPSHOT_EVERY + 5)

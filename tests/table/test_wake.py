@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from table import app as table_app
+from table.app import run as table_app
 from table.config import parse_config
-from table.wake import PUMP_S, EvdevWatch, input_wake, sleep_until_woken
+from table.app.wake import PUMP_S, EvdevWatch, input_wake, sleep_until_woken
 
 
 class FakeEvent:
@@ -75,9 +75,9 @@ def test_input_on_a_device_wakes_the_loop_and_is_drained(tmp_path: Path) -> None
 
 
 def test_a_device_plugged_in_later_is_watched_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import table.wake
+    import table.app.wake
 
-    monkeypatch.setattr(table.wake, "RESCAN_S", 0.05)
+    monkeypatch.setattr(table.app.wake, "RESCAN_S", 0.05)
     first = fake_device(tmp_path / "event0")
     woken = threading.Event()
     watch = EvdevWatch(woken.set, tmp_path)

@@ -135,7 +135,7 @@ def test_the_board_speaks_the_tables_language(browser, running_table) -> None:
     browser.get(table.page("/"))
     wait_for(browser, "return !!document.getElementById('phase')", 10)
     assert browser.find_element("tag name", "html").get_attribute("lang") == "es"
-    from table.i18n import set_language, _
+    from table.ui.i18n import set_language, _
 
     set_language("es")
     try:
@@ -164,7 +164,7 @@ def test_the_fight_shows_both_sides_the_margin_and_the_interference_window(brows
 
 
 def test_game_over_shows_the_winner_and_the_level_chart(browser, running_table) -> None:
-    from table.scenes import SCENES
+    from table.ui.scenes import SCENES
 
     table = running_table()
     browser.get(table.page("/"))

@@ -6,10 +6,10 @@ import pygame
 import pytest
 import segno
 
-from table.scenes import SCENES, open_player_menu
-from table.screens.join import join_url
-from table.view import build_view
-from table.web.qr import QUIET
+from table.ui.scenes import SCENES, open_player_menu
+from table.ui.screens.join import join_url
+from table.ui.view import build_view
+from table.ui.qr import QUIET
 from tests.table.test_display import SIZES, assert_text_inside_panels, rig_factory  # noqa: F401
 
 URL = "http://192.168.1.20:8080/?key=Zm9vYmFyYmF6cXV4"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pygame
 import segno
 
-from table.web.qr import QUIET, draw_qr, qr_matrix, qr_side
+from table.ui.qr import QUIET, draw_qr, qr_matrix, qr_side
 
 
 def test_the_drawn_code_matches_segnos_code_module_for_module() -> None:

@@ -13,11 +13,11 @@ import pytest
 from drivers.base import SystemClock
 from engine.serialize import state_to_json
 from table.config import Config, StorageConfig
-from table.view import build_view
+from table.ui.view import build_view
 from table.web import board_payload, page_context
 from table.web.hub import Hub
 from table.web.server import MAX_CONNECTIONS, WebApp, WebServer
-from table.wiring import build_table
+from table.control.assembly import build_table
 from tests.web.conftest import KEY, http
 
 PATHS = ("/", "/p/player-1", "/overlay", "/api/state", "/events", "/static/board.js", "/static/board.css")
@@ -275,7 +275,7 @@ def test_pages_load_nothing_from_elsewhere_and_send_no_referer(served) -> None:
 
 
 def test_past_games_and_standings_are_served_read_only(served, table, tmp_path) -> None:
-    from table.records_web import history_data
+    from table.web.records import history_data
 
     hub, base = served(state_dir=tmp_path / "state", catalog=table.catalog)
     play(table, "tap player-1", "tap player-2", "tap player-3", "press next", "tap 1000-gold-pieces")

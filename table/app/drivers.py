@@ -1,0 +1,49 @@
+"""The reader, buttons and feedback a config names, opened for the run loop and the enroll wizard."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from drivers.base import Clock
+from table.config import Config
+
+
+@dataclass
+class Drivers:
+    reader: Any
+    buttons: Any
+    feedback: Any
+
+    def close(self) -> None:
+        for device in (self.reader, self.buttons, self.feedback):
+            device.close()
+
+
+def uses_gpio(*, sim: bool) -> bool:
+    """GPIO buttons and feedback only where there are GPIO pins: a Pi, or gpiozero's pin factory
+    chosen by the environment. Elsewhere the table (and doctor) use the simulated ones."""
+    from table.config import is_raspberry_pi
+
+    return not sim and (is_raspberry_pi() or bool(os.environ.get("GPIOZERO_PIN_FACTORY")))
+
+
+def open_drivers(config: Config, sink: Any, clock: Clock, *, sim: bool) -> Drivers:
+    """The reader, buttons and feedback the config names; raises DriverError naming what failed.
+
+    GPIO buttons only where there are GPIO pins (a Pi, or gpiozero's pin factory chosen by the
+    environment): a laptop with a USB reader keeps the keyboard's buttons.
+    """
+    from drivers.factory import open_buttons, open_feedback, open_reader
+
+    reader_type = config.reader_type(sim=sim)
+    gpio = uses_gpio(sim=sim)
+    reader = open_reader(reader_type, sink, clock=clock, spi_bus=config.reader.spi_bus,
+                         spi_device=config.reader.spi_device, reset_pin=config.reader.reset_pin,
+                         port=config.reader.port, baudrate=config.reader.baudrate)
+    timing = {"debounce": config.buttons.bounce_ms / 1000, "hold_time": config.buttons.hold_seconds} if gpio else {}
+    buttons = open_buttons("gpio" if gpio else "sim", sink, clock=clock, pins=config.buttons.pins(), **timing)
+    feedback = open_feedback("gpio" if gpio else "sim", clock=clock,
+                             buzzer_pin=config.feedback.pin("buzzer"), led_pin=config.feedback.pin("led"))
+    return Drivers(reader, buttons, feedback)

@@ -1,0 +1,234 @@
+"""The accepted commands of the current game in memory, with a state snapshot every few commands.
+
+The journal is the durable copy; this is the fast one. Undo goes back to the
+nearest snapshot and replays the few commands after it, so taking back an
+action costs the same at action 20 and at action 2,000.
+
+Snapshots are also stored in the journal (``encode_state``/``decode_state``),
+so a start replays only the commands after the newest good one. A stored
+snapshot is only trusted when it was made by the same rules code and the same
+catalog (``fingerprint``); any other is ignored and the game is replayed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import logging
+import pickle
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+from engine import commands as c
+from engine.cards import Catalog
+from engine.game import apply, new_game
+from engine.results import Rejected
+from engine.rules import Ruleset
+from engine.state import GameState
+
+log = logging.getLogger(__name__)
+
+SNAPSHOT_EVERY = 50
+RECENT = 16        # the states after the last few commands stay in memory: undo of those replays nothing
+
+_ENGINE_DIR = Path(__file__).resolve().parents[2] / "engine"
+_fingerprints: dict[int, tuple[Catalog, str]] = {}
+_engine_hash: str | None = None
+
+
+def fingerprint(catalog: Catalog) -> str:
+    """What a stored snapshot depends on: the rules code and the catalog."""
+    global _engine_hash
+    cached = _fingerprints.get(id(catalog))
+    if cached is not None and cached[0] is catalog:
+        return cached[1]
+    if _engine_hash is None:
+        h = hashlib.sha256()
+        for path in sorted(_ENGINE_DIR.glob("*.py")):
+            h.update(path.name.encode())
+            h.update(path.read_bytes())
+        _engine_hash = h.hexdigest()[:16]
+    cards = hashlib.sha256(repr(sorted((k, repr(v)) for k, v in catalog.items())).encode()).hexdigest()[:16]
+    value = f"{_engine_hash}-{cards}"
+    _fingerprints[id(catalog)] = (catalog, value)
+    return value
+
+
+class _StateUnpickler(pickle.Unpickler):
+    """Only the engine's own data classes and plain values come back out of a snapshot."""
+
+    SAFE_BUILTINS = {"list", "dict", "tuple", "set", "frozenset", "str", "int", "float", "bool", "bytes"}
+
+    def find_class(self, module: str, name: str) -> Any:
+        if module.startswith("engine.") or (module == "builtins" and name in self.SAFE_BUILTINS):
+            return super().find_class(module, name)
+        if module == "copyreg" and name == "_reconstructor":
+            return super().find_class(module, name)
+        raise pickle.UnpicklingError(f"{module}.{name} is not part of a game state")
+
+
+def encode_state(state: GameState) -> bytes:
+    return pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def decode_state(body: bytes) -> GameState | None:
+    try:
+        state = _StateUnpickler(io.BytesIO(body)).load()
+    except Exception as exc:  # noqa: BLE001 - a snapshot that does not decode is simply not used
+        log.warning("a stored snapshot does not decode (%s); replaying instead", exc)
+        return None
+    return state if isinstance(state, GameState) else None
+
+
+class Commands:
+    """A game's commands as a list whose first ``head`` items are read from the journal only when
+    something needs them (an undo back past the snapshot the game started from, a full comparison)."""
+
+    def __init__(self, tail: list[c.Command] | None = None, head: int = 0,
+                 load_head: Callable[[], list[c.Command]] | None = None) -> None:
+        self._items: list[c.Command] = list(tail or [])
+        self._head = head
+        self._load_head = load_head
+
+    def _materialise(self) -> list[c.Command]:
+        if self._head:
+            assert self._load_head is not None
+            head = self._load_head()
+            self._items = list(head) + self._items
+            self._head = 0
+        return self._items
+
+    def __len__(self) -> int:
+        return self._head + len(self._items)
+
+    def __getitem__(self, index):  # type: ignore[no-untyped-def]
+        if isinstance(index, slice):
+            start, stop, step = index.indices(len(self))
+            if step == 1 and start >= self._head:
+                return self._items[start - self._head:stop - self._head]
+            return self._materialise()[index]
+        n = index + len(self) if index < 0 else index
+        if n >= self._head:
+            return self._items[n - self._head]
+        return self._materialise()[index]
+
+    def __iter__(self) -> Iterator[c.Command]:
+        return iter(self._materialise())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Commands):
+            other = list(other)
+        return isinstance(other, list) and len(other) == len(self) and self._materialise() == other
+
+    def append(self, cmd: c.Command) -> None:
+        self._items.append(cmd)
+
+    def pop(self) -> c.Command:
+        if not self._items:
+            self._materialise()
+        return self._items.pop()
+
+    def __repr__(self) -> str:
+        return f"<Commands {len(self)} ({self._head} not read yet)>"
+
+
+class History:
+    def __init__(self, catalog: Catalog, seed: int, ruleset: Ruleset) -> None:
+        self.catalog = catalog
+        self.commands: Commands = Commands()
+        self.snapshots: dict[int, GameState] = {0: new_game(seed, ruleset)}
+        self.stored: dict[int, bytes] = {}       # snapshots from the journal, decoded when undo needs them
+        self.state = self.snapshots[0]
+        self.recent: dict[int, GameState] = {0: self.state}   # command count -> the state after it
+        self.from_snapshot = 0                   # the stored snapshot the last load started from
+
+    def __len__(self) -> int:
+        return len(self.commands)
+
+    def push(self, cmd: c.Command, state: GameState) -> None:
+        """Record an accepted command and the state it led to (``apply`` never mutates states)."""
+        self.commands.append(cmd)
+        self.state = state
+        n = len(self.commands)
+        if n % SNAPSHOT_EVERY == 0:
+            self.snapshots[n] = state
+        self._remember(n, state)
+
+    def _remember(self, n: int, state: GameState) -> None:
+        self.recent[n] = state
+        self.recent.pop(n - RECENT - 1, None)
+
+    def load(self, commands: list[c.Command] | Commands, stored: dict[int, bytes] | None = None) -> int:
+        """Replay ``commands`` from the newest stored snapshot that decodes; returns how many were
+        accepted (the rest are not kept)."""
+        if not isinstance(commands, Commands):
+            commands = Commands(commands)
+        self.stored = {k: v for k, v in (stored or {}).items() if 0 < k <= len(commands)}
+        start = 0
+        for seq in sorted(self.stored, reverse=True):
+            state = decode_state(self.stored[seq])
+            if state is None:
+                del self.stored[seq]
+                continue
+            self.snapshots[seq] = state
+            self.state = state
+            start = seq
+            break
+        self.from_snapshot = start
+        self.recent = {start: self.state}
+        rest = commands[start:]
+        self.commands = commands
+        while len(self.commands) > start:     # kept from the snapshot on only as far as they replay
+            self.commands.pop()
+        for cmd in rest:
+            result = apply(self.state, cmd, self.catalog)
+            if isinstance(result, Rejected):
+                break
+            self.push(cmd, result.state)
+        return len(self.commands)
+
+    def prepare_pop(self) -> None:
+        """Read from the journal what taking back the last command needs; raises JournalError (and
+        changes nothing) when those older actions are damaged."""
+        n = len(self.commands) - 1
+        base = max([k for k in self.snapshots if k <= n] + [k for k in self.stored if k <= n])
+        if base < self.commands._head:
+            self.commands._materialise()
+
+    def pop(self) -> GameState:
+        """Forget the last command; the state before it."""
+        self.prepare_pop()
+        self.commands.pop()
+        n = len(self.commands)
+        for key in [k for k in self.snapshots if k > n]:
+            del self.snapshots[key]
+        for key in [k for k in self.stored if k > n]:
+            del self.stored[key]
+        for key in [k for k in self.recent if k > n]:
+            del self.recent[key]
+        if n in self.recent:                     # one of the last few: nothing to replay
+            self.state = self.recent[n]
+            return self.state
+        base = max(self.snapshots)
+        better = [k for k in self.stored if k > base]
+        while better:
+            seq = max(better)
+            state = decode_state(self.stored.pop(seq))
+            if state is not None:
+                self.snapshots[seq] = state
+                base = seq
+                break
+            better = [k for k in self.stored if k > base]
+        state = self.snapshots[base]
+        self.recent = {base: state}
+        for k, cmd in enumerate(self.commands[base:], start=base + 1):
+            result = apply(state, cmd, self.catalog)
+            assert not isinstance(result, Rejected), result.message   # it was accepted before
+            state = result.state
+            if k > n - RECENT:                   # the next undos find these without a replay
+                self._remember(k, state)
+        self.state = state
+        return state
+
+    def __repr__(self) -> str:
+        return f"<History {len(self.commands)} commands, {len(self.snapshots)} snapshots>"

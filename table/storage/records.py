@@ -1,0 +1,598 @@
+"""Every game remembered: the facts of each game, kept beside the journal as the game is played.
+
+The journal holds what was done; this module keeps what it amounted to — who played, who won,
+kills, deaths, run-away rolls, helpers, the fights — one row per game in the ``game_record``
+table of the same SQLite file. The row is rewritten after every accepted action and every undo,
+so ``munchkin-table history`` and ``stats`` read one small row per game and never replay a game.
+
+The facts are a log of entries, each tagged with the number of the action that produced it; an
+undo drops the entries of the action it takes back, so undone actions never count. Cards that
+take a run-away roll back (Invisibility, Loaded Die, Glue) add a ``retract`` entry that cancels
+the last roll and everything it caused.
+
+The row is a summary that the journal can always rebuild (by replaying that one game), so it is
+written through its own connection without waiting for the disk; the journal's next commit,
+which does wait, carries it to the disk with it. A row that does not match the journal (a crash
+between the two writes, a journal from before this module) is rebuilt when the table starts.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from engine import commands as c
+from engine.cards import Catalog
+from engine.results import Event
+from engine.state import GameState, Phase
+
+log = logging.getLogger(__name__)
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS game_record (
+    game INTEGER PRIMARY KEY,
+    status TEXT NOT NULL,
+    started REAL,
+    ended REAL,
+    last REAL,
+    actions INTEGER NOT NULL,
+    brief TEXT NOT NULL,
+    tally TEXT NOT NULL,
+    log TEXT NOT NULL
+);
+"""
+
+# A game's status: "setup" (nobody has started it; not listed), "unfinished" (being played, or
+# left when the box went off), "finished" (somebody won) or "abandoned" (a new game was started
+# while it was unfinished).
+SETUP, UNFINISHED, FINISHED, ABANDONED = "setup", "unfinished", "finished", "abandoned"
+
+# How a fight ended, from the engine's CombatEnded "how": the monsters won when the players fled
+# or died; a kill is the players' win; anything else (charmed, chased off, removed by a card)
+# is neither.
+MONSTER_WINS = {"ran away", "escaped", "death"}
+
+
+@dataclass
+class GameFacts:
+    """The facts of one game so far: entries in the order their actions happened."""
+
+    entries: list[list[Any]] = field(default_factory=list)   # [kind, action number, data]
+    started: float | None = None        # wall time of the start (the action that started the game)
+    ended: float | None = None          # wall time of the win
+    last: float | None = None           # wall time of the last action or undo
+    abandoned: float | None = None      # wall time a new game replaced it unfinished
+
+    # ------------------------------------------------------------ folding actions in
+
+    def add(self, n: int, before: GameState, events: Iterable[Event], after: GameState, catalog: Catalog,
+            at: float) -> None:
+        """Action number ``n`` was accepted: ``before`` -> ``after`` with ``events``."""
+        for event in events:
+            self._event(n, event, before, after, catalog, at)
+        self.last = at
+
+    def _event(self, n: int, e: Event, before: GameState, after: GameState, catalog: Catalog, at: float) -> None:
+        d = e.data
+        name = e.name
+        if name == "GameStarted":
+            self.entries.append(["start", n, {"players": [[p.id, p.name] for p in after.players]}])
+            self.started = at
+        elif name == "CombatEnded":
+            how = str(d.get("how", ""))
+            if how == "ignored":
+                return
+            combat = before.combat
+            if combat is None and before.flight is not None and isinstance(before.flight.before_roll, GameState):
+                combat = before.flight.before_roll.combat      # a roll taken again after the fight had ended
+            if combat is None:
+                return
+            ps, ms = _totals(before, combat, catalog)
+            self.entries.append(["fight", n, {"monsters": [m.card for m in combat.monsters],
+                                              "fighters": list(combat.fighters), "how": how,
+                                              "players": ps, "monsters_strength": ms}])
+        elif name in ("RunAwaySucceeded", "RunAwayFailed"):
+            self.entries.append(["run", n, {"player": d.get("player"), "monster": d.get("monster"),
+                                            "escaped": name == "RunAwaySucceeded"}])
+        elif name == "PlayerDied":
+            self.entries.append(["death", n, {"player": d.get("player")}])
+        elif name == "HelperJoined":
+            combat = after.combat
+            helped = combat.fighters[0] if combat is not None and combat.fighters else ""
+            self.entries.append(["help", n, {"helper": d.get("player"), "player": helped}])
+        elif name == "LevelGained":
+            self.entries.append(["level", n, {"player": d.get("player"), "to": d.get("to")}])
+        elif name in ("RollRetaken", "EscapeUndone"):
+            self.entries.append(["retract", n, {}])
+        elif name == "GameWon":
+            self.ended = at
+
+    def undo_to(self, n: int, state: GameState, at: float) -> None:
+        """Every action after number ``n`` was taken back."""
+        self.entries = [e for e in self.entries if e[1] <= n]
+        if state.phase is not Phase.GAME_OVER:
+            self.ended = None
+        if not any(e[0] == "start" for e in self.entries):
+            self.started = None
+        self.last = at
+
+    # ------------------------------------------------------------ what they amount to
+
+    def live_entries(self) -> list[list[Any]]:
+        """The entries with every retracted roll (and what it caused) taken out."""
+        out: list[list[Any]] = []
+        for entry in self.entries:
+            if entry[0] != "retract":
+                out.append(entry)
+                continue
+            last_run = next((i for i in range(len(out) - 1, -1, -1) if out[i][0] == "run"), None)
+            if last_run is not None:
+                del out[last_run:]
+        return out
+
+    def status(self, state: GameState) -> str:
+        if self.started is None and state.phase is Phase.SETUP:
+            return SETUP
+        if state.phase is Phase.GAME_OVER:
+            return FINISHED
+        return ABANDONED if self.abandoned is not None else UNFINISHED
+
+    def summary(self, game: int, state: GameState, actions: int) -> dict[str, Any]:
+        """The game's facts as plain data (what ``history``, ``stats`` and the screens show)."""
+        entries = self.live_entries()
+        start = next((e for e in entries if e[0] == "start"), None)
+        seats: list[list[str]] = start[2]["players"] if start else [[p.id, p.name] for p in state.players]
+        names = {pid: name for pid, name in seats}
+        for p in state.players:                       # before the start, the names as they are now
+            names.setdefault(p.id, p.name)
+        per: dict[str, dict[str, Any]] = {
+            pid: {"id": pid, "name": names[pid], "kills": 0, "deaths": 0, "runs": 0, "escaped": 0,
+                  "highest_level": 1, "helped": 0, "won": pid in state.winners,
+                  "level": state.player(pid).level if state.has_player(pid) else None,
+                  "left": not state.has_player(pid)}
+            for pid, _name in seats}
+
+        def player(pid: Any) -> dict[str, Any] | None:
+            return per.get(str(pid)) if pid is not None else None
+
+        monsters: dict[str, dict[str, int]] = {}
+        helps: dict[tuple[str, str], int] = {}
+        fights: list[dict[str, Any]] = []
+        for kind, _n, d in entries:
+            if kind == "fight":
+                fights.append(d)
+                for card in d["monsters"]:
+                    m = monsters.setdefault(card, {"fought": 0, "won": 0, "killed": 0})
+                    m["fought"] += 1
+                    m["won"] += d["how"] in MONSTER_WINS
+                    m["killed"] += d["how"] == "kill"
+                killer = player(d["fighters"][0]) if d["fighters"] and d["how"] == "kill" else None
+                if killer is not None:
+                    killer["kills"] += len(d["monsters"])
+            elif kind == "run":
+                p = player(d["player"])
+                if p is not None:
+                    p["runs"] += 1
+                    p["escaped"] += bool(d["escaped"])
+            elif kind == "death":
+                p = player(d["player"])
+                if p is not None:
+                    p["deaths"] += 1
+            elif kind == "help":
+                p = player(d["helper"])
+                if p is not None:
+                    p["helped"] += 1
+                    key = (names.get(d["helper"], d["helper"]), names.get(d["player"], d["player"]))
+                    helps[key] = helps.get(key, 0) + 1
+            elif kind == "level":
+                p = player(d["player"])
+                if p is not None and isinstance(d["to"], int):
+                    p["highest_level"] = max(p["highest_level"], d["to"])
+        for pid, p in per.items():
+            if state.has_player(pid):
+                p["highest_level"] = max(p["highest_level"], state.player(pid).level)
+        biggest = None
+        if fights:
+            top = max(fights, key=lambda f: (f["monsters_strength"], f["players"]))
+            biggest = {"fighters": [names.get(f, f) for f in top["fighters"]], "monsters": top["monsters"],
+                       "players": top["players"], "monsters_strength": top["monsters_strength"], "how": top["how"]}
+        end = self.ended if self.ended is not None else self.last
+        minutes = round(max(0.0, end - self.started) / 60, 1) if self.started is not None and end is not None else 0.0
+        status = self.status(state)
+        return {
+            "id": game,
+            "status": status,
+            "started": self.started,
+            "ended": self.ended if status == FINISHED else (self.last if status == ABANDONED else None),
+            "players": [name for _pid, name in seats],
+            "winners": [names.get(w, w) for w in state.winners],
+            "turns": state.turn,
+            "actions": actions,
+            "minutes": minutes,
+            "per_player": [per[pid] for pid, _name in seats],
+            "monsters": monsters,
+            "biggest_fight": biggest,
+            "helps": [[a, b, n] for (a, b), n in sorted(helps.items(), key=lambda kv: -kv[1])],
+        }
+
+    # ------------------------------------------------------------ stored form
+
+    def log_json(self) -> str:
+        return json.dumps({"entries": self.entries, "started": self.started, "ended": self.ended,
+                           "last": self.last, "abandoned": self.abandoned}, separators=(",", ":"))
+
+    @classmethod
+    def from_log(cls, text: str) -> GameFacts:
+        data = json.loads(text)
+        entries = data["entries"]
+        if not isinstance(entries, list) or not all(isinstance(e, list) and len(e) == 3 for e in entries):
+            raise ValueError("entries are not [kind, n, data] lists")
+        return cls(entries=entries, started=data.get("started"), ended=data.get("ended"), last=data.get("last"),
+                   abandoned=data.get("abandoned"))
+
+
+# What ``history`` reads of a game, and what ``stats`` reads of each player in it: stored apart,
+# so that listing hundreds of games parses only what it shows.
+BRIEF = ("id", "status", "started", "ended", "players", "winners", "turns", "actions", "minutes")
+TALLY = ("name", "won", "kills", "deaths", "runs", "escaped", "highest_level", "helped")
+
+
+def _json(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+def _totals(state: GameState, combat: Any, catalog: Catalog) -> tuple[int, int]:
+    from engine.strength import combat_totals
+
+    try:
+        return combat_totals(state, combat, catalog)
+    except (KeyError, ValueError):          # a fighter who has left: the strengths are not known
+        return 0, 0
+
+
+def fold_commands(catalog: Catalog, seed: int, ruleset: Any, commands: Iterable[c.Command], *,
+                  started: float | None = None) -> tuple[GameFacts, GameState, int]:
+    """The facts of a game rebuilt from its commands (for a row missing or behind the journal).
+
+    Wall times are not in the journal: the game's creation time stands in for its start, and the
+    table clock's differences between actions for the rest.
+    """
+    from engine.game import apply, new_game
+    from engine.results import Rejected
+
+    facts = GameFacts()
+    state = new_game(seed, ruleset)
+    first_at: float | None = None
+    n = 0
+    for cmd in commands:
+        result = apply(state, cmd, catalog)
+        if isinstance(result, Rejected):
+            break
+        n += 1
+        if first_at is None:
+            first_at = cmd.at
+        wall = (started or 0.0) + max(0.0, cmd.at - first_at)
+        facts.add(n, state, result.events, result.state, catalog, wall)
+        state = result.state
+    return facts, state, n
+
+
+def iso(t: float | None) -> str | None:
+    """A wall time as local ISO 8601 with its offset, to the second."""
+    if t is None:
+        return None
+    return datetime.fromtimestamp(t).astimezone().isoformat(timespec="seconds")
+
+
+class Records:
+    """The ``game_record`` rows of one journal file, kept current by the controller."""
+
+    def __init__(self, path: Path, catalog: Catalog, *, wall: Callable[[], float] | None = None,
+                 db: sqlite3.Connection | None = None) -> None:
+        self.path = path
+        self.read_only = db is not None     # a journal opened only to look: its connection, nothing written
+        self.catalog = catalog
+        self.wall = wall or time.time
+        self.facts = GameFacts()
+        self.game = 0
+        self.failed = False
+        self._shape: tuple[Any, ...] | None = None      # what the stored row's facts were made from
+        self.db: sqlite3.Connection | None = None
+        self._ready = False
+        if db is not None:
+            self.db = db
+            return
+        try:
+            db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=5)
+            # Not waiting for the disk here: the row is rebuilt from the journal when it is behind,
+            # and the journal's own commit right after the next action syncs it.
+            db.execute("PRAGMA synchronous=NORMAL")
+            self.db = db
+            # Nothing is written until the table accepts an action or an undo: opening a game
+            # to read it (``munchkin-table state``) leaves the file as it was.
+            self._ready = False
+        except sqlite3.Error as exc:
+            log.error("records: cannot open %s (%s); history and stats are not kept this time", path, exc)
+
+    # ------------------------------------------------------------ the controller's hooks
+
+    def resume(self, game: Any, commands: list[c.Command], state: GameState) -> None:
+        """The table resumed ``game`` at ``state`` after ``commands``: load its facts, or rebuild them."""
+        self.game = game.id
+        row = self._row(game.id)
+        facts = None
+        if row is not None and row[0] == len(commands):
+            try:
+                facts = GameFacts.from_log(row[1])
+            except (ValueError, TypeError, KeyError) as exc:
+                log.error("records: the facts of game %d are damaged (%s); rebuilding them", game.id, exc)
+        if facts is None:
+            facts = self._rebuild(game, commands, started=row[2] if row is not None else None)
+            self._shape = ("rebuilt",)          # written with the next action
+        self.facts = facts
+
+    def _rebuild(self, game: Any, commands: list[c.Command], *, started: float | None) -> GameFacts:
+        created = self._created(game.id)
+        facts, _state, _n = fold_commands(self.catalog, game.seed, game.ruleset, commands,
+                                          started=started or created or self.wall())
+        return facts
+
+    def begin(self, game: Any) -> None:
+        """A new game was created (empty, in setup)."""
+        self.game = game.id
+        self.facts = GameFacts()
+
+    def accepted(self, n: int, before: GameState, events: Iterable[Event], after: GameState) -> None:
+        try:
+            self.facts.add(n, before, events, after, self.catalog, self.wall())
+            self.write(after, n)
+        except Exception:       # the facts must never cost the game an action
+            log.exception("records: could not note action %d of game %d", n, self.game)
+
+    def undone(self, n: int, state: GameState) -> None:
+        try:
+            self.facts.undo_to(n, state, self.wall())
+            self.write(state, n)
+        except Exception:
+            log.exception("records: could not take back action %d of game %d", n + 1, self.game)
+
+    def leaving(self, state: GameState, actions: int) -> None:
+        """A new game replaces this one: if it was being played, it stays in the history as abandoned."""
+        try:
+            if self.facts.status(state) == UNFINISHED:
+                self.facts.abandoned = self.wall()
+            self.write(state, actions)
+        except Exception:
+            log.exception("records: could not close game %d", self.game)
+
+    def summary(self, state: GameState, actions: int) -> dict[str, Any]:
+        return self.facts.summary(self.game, state, actions)
+
+    # ------------------------------------------------------------ storage
+
+    def write(self, state: GameState, actions: int) -> None:
+        if self.db is None or not self.game or self.read_only:
+            return
+        if not self._ready:
+            try:
+                self.db.executescript(SCHEMA)
+            except sqlite3.Error as exc:
+                log.error("records: cannot prepare %s (%s); history and stats are not kept", self.path, exc)
+                return
+            self._ready = True
+            self.write(state, actions)
+            self.backfill(exclude=self.game)      # older games without facts: once, now that we write
+            return
+        facts = self.facts
+        shape = (self.game, len(facts.entries), facts.status(state), state.turn, tuple(state.winners), facts.started,
+                 facts.ended, facts.abandoned, tuple((p.id, p.name, p.level) for p in state.players))
+        try:
+            if shape == self._shape and not self.failed:
+                # Most actions change no fact: only the count and the time of the last one.
+                self.db.execute("UPDATE game_record SET actions = ?, last = ? WHERE game = ?",
+                                (actions, facts.last, self.game))
+                return
+            summary = facts.summary(self.game, state, actions)
+            brief = {key: summary[key] for key in BRIEF}
+            tally = {"per_player": [{key: p[key] for key in TALLY} for p in summary["per_player"]],
+                     "monsters": summary["monsters"]}
+            self.db.execute(
+                "INSERT INTO game_record (game, status, started, ended, last, actions, brief, tally, log) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(game) DO UPDATE SET status = excluded.status, "
+                "started = excluded.started, ended = excluded.ended, last = excluded.last, "
+                "actions = excluded.actions, brief = excluded.brief, tally = excluded.tally, log = excluded.log",
+                (self.game, summary["status"], summary["started"], summary["ended"], self.facts.last, actions,
+                 _json(brief), _json(tally), self.facts.log_json()))
+            self._shape = shape
+            if self.failed:
+                log.info("records: writing again")
+            self.failed = False
+        except sqlite3.Error as exc:
+            if not self.failed:
+                log.error("records: cannot write the facts of game %d (%s); they are rebuilt later", self.game, exc)
+            self.failed = True
+
+    def _row(self, game: int) -> tuple[int, str, float | None] | None:
+        if self.db is None:
+            return None
+        try:
+            return self.db.execute("SELECT actions, log, started FROM game_record WHERE game = ?", (game,)).fetchone()
+        except sqlite3.Error as exc:
+            if "no such table" not in str(exc):
+                log.error("records: cannot read the facts of game %d: %s", game, exc)
+            return None
+
+    def _created(self, game: int) -> float | None:
+        if self.db is None:
+            return None
+        try:
+            row = self.db.execute("SELECT created FROM game WHERE id = ?", (game,)).fetchone()
+        except sqlite3.Error:
+            return None
+        return float(row[0]) if row else None
+
+    def backfill(self, *, exclude: int) -> int:
+        """Rows for the journal's older games that have none (a journal kept before this module), or
+        whose row is behind their commands: rebuilt once, by replaying each such game."""
+        if self.db is None:
+            return 0
+        from engine.rules import Ruleset
+        from table.storage.journal import row_ok
+
+        try:
+            missing = self.db.execute(
+                "SELECT g.id, g.seed, g.ruleset, g.created, r.status, r.log FROM game g "
+                "LEFT JOIN game_record r ON r.game = g.id "
+                "WHERE g.id != ? AND (r.game IS NULL OR r.actions != "
+                "(SELECT COUNT(*) FROM command WHERE command.game = g.id))", (exclude,)).fetchall()
+        except sqlite3.Error as exc:
+            log.error("records: cannot look for games without facts: %s", exc)
+            return 0
+        done = 0
+        keep = (self.game, self.facts)
+        for gid, seed, ruleset, created, status, old_log in missing:
+            try:
+                rows = self.db.execute("SELECT seq, body, crc FROM command WHERE game = ? ORDER BY seq", (gid,)).fetchall()
+                commands = []
+                for seq, body, crc in rows:
+                    if not row_ok(gid, seq, body, crc):
+                        break
+                    commands.append(c.command_from_dict(json.loads(body)))
+                facts, state, n = fold_commands(self.catalog, int(seed), Ruleset.from_dict(json.loads(ruleset)),
+                                                commands, started=created)
+            except Exception as exc:         # a game the catalog or rules no longer replay: left out
+                log.error("records: cannot rebuild the facts of game %d: %s", gid, exc)
+                continue
+            if old_log:
+                try:
+                    old = GameFacts.from_log(old_log)
+                    facts.abandoned = old.abandoned
+                except (ValueError, TypeError, KeyError):
+                    pass
+            if facts.status(state) == UNFINISHED:
+                facts.abandoned = facts.last      # an older game nobody finished: a new one replaced it
+            self.game, self.facts = gid, facts
+            self.write(state, n)
+            done += 1
+        self.game, self.facts = keep
+        if done:
+            log.info("records: rebuilt the facts of %d older game(s)", done)
+        return done
+
+    def close(self) -> None:
+        if self.db is not None:
+            self.db.close()
+            self.db = None
+
+
+# ------------------------------------------------------------------ reading (history, stats)
+
+class RecordsUnavailable(Exception):
+    pass
+
+
+def open_read_only(path: Path) -> sqlite3.Connection | None:
+    """The journal file opened for reading only; None when there is none yet."""
+    if not path.exists():
+        return None
+    if not Path(f"{path}-wal").exists():
+        # Nobody has the journal open (a table that has it open keeps its -wal file): read the file
+        # as it is, without the -wal and -shm files a WAL reader would otherwise leave behind.
+        return sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True, isolation_level=None)
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None, timeout=5)
+    db.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone()
+    return db
+
+
+def _rows(db: sqlite3.Connection | None, sql: str) -> list[tuple[Any, ...]]:
+    if db is None:
+        return []
+    try:
+        return db.execute(sql, (SETUP,)).fetchall()
+    except sqlite3.OperationalError as exc:
+        if "no such table" in str(exc):         # a journal no table of this version has opened yet
+            return []
+        raise
+
+
+def read_games(db: sqlite3.Connection | None) -> list[dict[str, Any]]:
+    """The brief facts of every game that was started, oldest first: what ``history`` lists."""
+    out = []
+    for text, actions, last in _rows(db, "SELECT brief, actions, last FROM game_record WHERE status != ? ORDER BY game"):
+        try:
+            brief = json.loads(text)
+        except ValueError:
+            log.error("records: a damaged row is left out")
+            continue
+        # the facts are rewritten when one changes; the count and the clock move with every action
+        brief["actions"] = actions
+        if brief["status"] == UNFINISHED and brief["started"] is not None and last is not None:
+            brief["minutes"] = round(max(0.0, last - brief["started"]) / 60, 1)
+        out.append(brief)
+    return out
+
+
+def read_tallies(db: sqlite3.Connection | None) -> list[dict[str, Any]]:
+    """Per game, each player's counts and each monster's: what ``stats`` adds up."""
+    out = []
+    for (text,) in _rows(db, "SELECT tally FROM game_record WHERE status != ? ORDER BY game"):
+        try:
+            out.append(json.loads(text))
+        except ValueError:
+            log.error("records: a damaged row is left out")
+    return out
+
+
+def history_rows(games: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One object per game, as ``history --json`` prints it."""
+    return [{"id": s["id"], "started": iso(s["started"]), "ended": iso(s["ended"]), "status": s["status"],
+             "abandoned": s["status"] == ABANDONED, "players": s["players"], "winners": s["winners"],
+             "turns": s["turns"], "actions": s["actions"], "minutes": s["minutes"]} for s in games]
+
+
+def stats(tallies: list[dict[str, Any]], catalog: Catalog | None = None) -> dict[str, Any]:
+    """Per player name and per monster card, over every game, as ``stats --json`` prints it."""
+    players: dict[str, dict[str, Any]] = {}
+    monsters: dict[str, dict[str, Any]] = {}
+    for s in tallies:
+        for p in s["per_player"]:
+            row = players.setdefault(p["name"], {"name": p["name"], "games": 0, "wins": 0, "kills": 0, "deaths": 0,
+                                                 "runs": {"attempted": 0, "escaped": 0}, "highest_level": 0,
+                                                 "helped": 0})
+            row["games"] += 1
+            row["wins"] += bool(p["won"])
+            row["kills"] += p["kills"]
+            row["deaths"] += p["deaths"]
+            row["runs"]["attempted"] += p["runs"]
+            row["runs"]["escaped"] += p["escaped"]
+            row["highest_level"] = max(row["highest_level"], p["highest_level"])
+            row["helped"] += p["helped"]
+        for card, m in s["monsters"].items():
+            name = catalog[card].name if catalog is not None and card in catalog else card
+            row = monsters.setdefault(card, {"card": card, "name": name, "fought": 0, "won": 0, "killed": 0})
+            for key in ("fought", "won", "killed"):
+                row[key] += m[key]
+    for row in players.values():       # the same two counts flat, as the CSV has them
+        row["runs_attempted"], row["runs_escaped"] = row["runs"]["attempted"], row["runs"]["escaped"]
+    ordered_players = sorted(players.values(), key=lambda r: (-r["wins"], -r["games"], -r["kills"], r["name"].lower()))
+    ordered_monsters = sorted(monsters.values(), key=lambda r: (-r["fought"], -r["won"], r["card"]))
+    return {"games": len(tallies), "players": ordered_players, "monsters": ordered_monsters}
+
+
+def known_names(db: sqlite3.Connection | None, limit: int = 60) -> list[str]:
+    """The players' names the box has seen, the most recently played first."""
+    seen: list[str] = []
+    for s in reversed(read_games(db)):
+        for name in s["players"]:
+            if name not in seen:
+                seen.append(name)
+                if len(seen) >= limit:
+                    return seen
+    return seen

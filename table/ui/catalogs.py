@@ -1,0 +1,176 @@
+"""The translation catalogs' toolchain, on Babel (a development dependency).
+
+    python -m table.ui.catalogs extract   write table/locale/munchkin_table.pot from the code
+    python -m table.ui.catalogs update    extract, then merge the template into each language's .po
+    python -m table.ui.catalogs compile   compile every .po to the .mo that gettext reads (./go does this)
+    python -m table.ui.catalogs check     exit 1 when a message has no translation or a translation's
+                                       placeholders differ from the original's
+
+Messages are found where the code writes them: ``msg``/``nmsg`` (engine/messages.py), the engine's
+``refuse``, ``word``, ``_``/``N_``/``ngettext``, the enrollment wizard's ``say``, and the words a
+phase check names (``require_phase`` and friends). The cards' own instructions for the players (the
+``text`` of a ``manual`` effect in cards/data) are messages too.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+LOCALE_DIR = ROOT / "table" / "locale"
+DOMAIN = "munchkin_table"
+POT = LOCALE_DIR / f"{DOMAIN}.pot"
+LANGUAGES = ("es", "zh")
+SOURCES = ("engine", "cards", "drivers", "table")
+CARD_DATA = ROOT / "cards" / "data"
+
+KEYWORDS = {
+    "_": None, "N_": None, "gettext": None, "ngettext": (1, 2),
+    "msg": None, "nmsg": (1, 2), "word": None, "say": None, "say_n": (1, 2), "Said": None,
+    "refuse": (2,), "Refusal": (2,),
+    "require_phase": (2,), "require_active": (3,), "require_no_pending_loss": (2,), "other_player": (4,),
+}
+COMMENT_TAGS = ["Translators:"]
+PLACEHOLDER = re.compile(r"\{(\w+)(?:![rsa])?(?::[^}]*)?\}")
+
+
+def placeholders(text: str) -> set[str]:
+    """The named placeholders of a template: ``{card}``, ``{gold:,}`` -> {"card", "gold"}."""
+    return set(PLACEHOLDER.findall(text.replace("{{", "").replace("}}", "")))
+
+
+def _card_texts() -> Iterator[tuple[str, int, str]]:
+    """(file, line, text) of each card's instruction to the players."""
+    for path in sorted(CARD_DATA.glob("*.toml")):
+        if path.name.startswith("names."):
+            continue
+        lines = path.read_text(encoding="utf-8").splitlines()
+        data = tomllib.loads("\n".join(lines))
+        for card in data.get("card", []):
+            for effect in [*card.get("effects", []), *card.get("bad_stuff", [])]:
+                text = effect.get("text") if isinstance(effect, dict) else None
+                if text:
+                    number = next((i for i, line in enumerate(lines, 1) if text in line), 0)
+                    yield str(path.relative_to(ROOT)), number, text
+
+
+def extract():
+    """The template catalog: every message the code and the card data hold."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.extract import extract_from_dir
+
+    catalog = Catalog(project="munchkin-table", domain=DOMAIN, charset="utf-8")
+    for source in SOURCES:
+        for filename, lineno, message, comments, context in extract_from_dir(
+                ROOT / source, method_map=[("**.py", "python")], keywords=KEYWORDS,
+                comment_tags=COMMENT_TAGS, strip_comment_tags=True):
+            if isinstance(message, tuple) and any(m is None for m in message):
+                continue
+            if not message:
+                continue
+            catalog.add(message, None, [(f"{source}/{filename}", lineno)], auto_comments=comments, context=context)
+    for filename, lineno, text in _card_texts():
+        catalog.add(text, None, [(filename, lineno)], auto_comments=["A card's instruction to the players."])
+    return catalog
+
+
+def read(lang: str):
+    from babel.messages.pofile import read_po
+
+    with po_path(lang).open("rb") as fh:
+        return read_po(fh, locale=lang, domain=DOMAIN)
+
+
+def write(catalog, path: Path) -> None:
+    from babel.messages.pofile import write_po
+
+    with path.open("wb") as fh:
+        write_po(fh, catalog, width=100, sort_output=False, include_previous=False, ignore_obsolete=True)
+
+
+def po_path(lang: str) -> Path:
+    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def update() -> list[Path]:
+    template = extract()
+    write(template, POT)
+    written = [POT]
+    for lang in LANGUAGES:
+        catalog = read(lang)
+        catalog.update(template, no_fuzzy_matching=True)
+        write(catalog, po_path(lang))
+        written.append(po_path(lang))
+    return written
+
+
+def compile_all(locale_dir: Path = LOCALE_DIR) -> list[Path]:
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    written = []
+    for po in sorted(locale_dir.glob(f"*/LC_MESSAGES/{DOMAIN}.po")):
+        with po.open("rb") as fh:
+            catalog = read_po(fh, locale=po.parent.parent.name, domain=DOMAIN)
+        mo = po.with_suffix(".mo")
+        with mo.open("wb") as fh:
+            write_mo(fh, catalog, use_fuzzy=False)
+        written.append(mo)
+    return written
+
+
+def problems(template, catalog, lang: str) -> list[str]:
+    """What is wrong with ``catalog`` (``lang``'s) against the code: untranslated messages, placeholders that differ."""
+    found = []
+    for message in template:
+        if not message.id:
+            continue
+        entry = catalog.get(message.id)
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = entry.string if entry is not None else None
+        strings = strings if isinstance(strings, tuple) else (strings,)
+        if entry is None or entry.fuzzy or not all(strings):
+            found.append(f"{lang}: no translation for {ids[0]!r}")
+            continue
+        want = set().union(*(placeholders(i) for i in ids))
+        for string in strings:
+            if placeholders(string) != want:
+                found.append(f"{lang}: {ids[0]!r} -> {string!r}: placeholders {sorted(placeholders(string))}, "
+                             f"expected {sorted(want)}")
+    return found
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    command = args[0] if args else ""
+    try:
+        if command == "extract":
+            write(extract(), POT)
+            print(f"wrote {POT.relative_to(ROOT)}")
+        elif command == "update":
+            for path in update():
+                print(f"wrote {path.relative_to(ROOT)}")
+        elif command == "compile":
+            for mo in compile_all():
+                print(f"compiled {mo.relative_to(ROOT)}")
+        elif command == "check":
+            template = extract()
+            found = [p for lang in LANGUAGES for p in problems(template, read(lang), lang)]
+            for line in found:
+                print(line)
+            return 1 if found else 0
+        else:
+            print("usage: python -m table.ui.catalogs extract|update|compile|check", file=sys.stderr)
+            return 2
+    except ImportError:
+        print("catalogs: Babel is not installed (pip install -e '.[dev]')", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,68 @@
+"""The web view's join code on the box's screen: a QR code holding the address and its key, and
+the address as text under it (setup screen: the board; player menu: that player's own page)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pygame
+
+from table.ui.screens.kit import DIM
+
+if TYPE_CHECKING:
+    from table.ui.display import Display
+    from table.ui.view import View
+
+TEXT_SIZE = 14
+TEXT_LINES = 2
+
+
+def join_url(view: View, player: str = "") -> str:
+    """The QR code's address: the board, or one player's page."""
+    if not view.web_url or not player:
+        return view.web_url
+    return view.web_url.replace("/?key=", f"/p/{player}?key=", 1)
+
+
+def address_lines(url: str) -> list[str]:
+    """The address as text, for typing it in: where, then the key (``192.168.1.20:8080/`` and ``?key=…``)."""
+    where, _, key = url.removeprefix("http://").partition("?")
+    return [where, "?" + key] if key else [where]
+
+
+def _text_height(d: Display) -> int:
+    return TEXT_LINES * d.painter.line_height(int(TEXT_SIZE * d.s)) + int(4 * d.s)
+
+
+def join_room(d: Display, view: View, most_w: int, room_h: int) -> int:
+    """The width to set aside for the join code in a column ``room_h`` high, at most ``most_w``
+    (0: no web view, or too little room for a code a camera reads)."""
+    from table.ui.qr import qr_side
+
+    url = join_url(view, "player-6")            # the longest address the code may hold
+    if not url or not qr_side(url, min(most_w, room_h - _text_height(d))):
+        return 0
+    return most_w
+
+
+def draw_join(d: Display, view: View, room: pygame.Rect, *, player: str = "") -> pygame.Rect | None:
+    """The code as large as fits in ``room``, the address in text under it; returns the code's rect."""
+    from table.ui.qr import qr_side, qr_surface
+
+    url = join_url(view, player)
+    if not url:
+        return None
+    s = d.s
+    line = d.painter.line_height(int(TEXT_SIZE * s))
+    side = qr_side(url, min(room.w, room.h - _text_height(d)))
+    if not side:
+        return None
+    rect = pygame.Rect(0, 0, side, side)
+    rect.midtop = (room.centerx, room.y)
+    d.window.blit(qr_surface(url, side), rect)
+    y = rect.bottom + int(4 * s)
+    for text in address_lines(url):
+        d.painter.text(text, TEXT_SIZE * s, DIM, pygame.Rect(room.x, y, room.w, line), y=y, align="center", shrink=0.6)
+        y += line
+    d.panels["join-code"] = rect
+    return rect

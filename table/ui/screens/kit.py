@@ -1,0 +1,270 @@
+"""The screens' shared drawing kit: colours, fitted text (``Painter``), panels and the die.
+
+Every piece of text goes through ``Painter.text``, which fits it into the box it
+belongs to (smaller type, then an ellipsis) and records ``(text, rect, box)`` in
+``drawn``, so tests can check that nothing spills out of its panel.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import pygame
+import pygame.freetype
+
+from table.ui.fonts import FontChoice
+from table.ui.i18n import _
+
+if TYPE_CHECKING:
+    from table.ui.display import Display
+
+log = logging.getLogger("table.ui.display")
+
+BG = (14, 16, 22)
+PANEL = (34, 38, 50)
+PANEL_HI = (48, 54, 72)
+ACTIVE = (255, 200, 60)
+TEXT = (240, 242, 248)
+DIM = (130, 136, 152)
+GOOD = (80, 210, 120)
+BAD = (240, 84, 72)
+KEY = (58, 64, 86)
+KEY_OFF = (28, 31, 40)
+REFUSAL = (110, 24, 20)         # behind a refused action's reason
+PLAYER_COLORS = [(90, 160, 255), (255, 120, 90), (120, 220, 120), (230, 120, 230), (250, 210, 80), (80, 220, 220)]
+BUTTON_COLORS = {"roll": (220, 60, 60), "help": (60, 140, 240), "run": (240, 200, 40), "next": (70, 200, 90),
+                 "undo": (200, 200, 200)}
+FKEYS = {"roll": "F1", "help": "F2", "run": "F3", "next": "F4", "undo": "F5"}
+BANNER_PROMPTS = ("helper", "victim", "target", "item", "value", "give", "promise", "receiver", "side", "sell")   # prompts that wait for a tap or a number
+DIE_MS = 600                    # the die tumbles this long; its face is the result from the first frame
+SIM_STRIP = 86                  # simulator strip height at 480 lines
+
+
+@dataclass(frozen=True)
+class Drawn:
+    text: str
+    rect: pygame.Rect
+    box: pygame.Rect
+
+
+def _phases() -> list[tuple[tuple[str, ...], str]]:
+    return [(("kick-open-the-door",), _("Kick")), (("look-for-trouble",), _("Trouble / Loot")),
+            (("combat", "run-away"), _("Combat")), (("charity",), _("Charity"))]
+
+
+def player_color(state: dict[str, Any], pid: str) -> tuple[int, int, int]:
+    ids = [p["id"] for p in state["players"]]
+    index = ids.index(pid) if pid in ids else int(pid.rsplit("-", 1)[-1]) - 1 if pid[-1:].isdigit() else 0
+    return PLAYER_COLORS[index % len(PLAYER_COLORS)]
+
+
+def scale(width: int, height: int) -> float:
+    """Type and spacing per 480 lines of a landscape screen; a portrait screen is sized from its width."""
+    if height > width:
+        return min(height / 480, width / 600)
+    return height / 480
+
+
+class Painter:
+    """Fonts, fitted text and the record of what was drawn where, on one surface."""
+
+    def __init__(self, surface: pygame.Surface, font: FontChoice) -> None:
+        pygame.freetype.init()
+        self.surface = surface
+        self.font_choice = font
+        self._fonts: dict[int, pygame.freetype.Font] = {}
+        self._cache: dict[tuple[str, int, tuple[int, int, int]], pygame.Surface] = {}
+        self._cache_bytes = 0
+        self._widths: dict[tuple[str, int], int] = {}
+        self._panels: dict[tuple[Any, ...], pygame.Surface] = {}
+        self.drawn: list[Drawn] = []
+        self.s = scale(*surface.get_size())
+
+    def font(self, size: int) -> pygame.freetype.Font:
+        f = self._fonts.get(size)
+        if f is None:
+            choice = self.font_choice
+            try:
+                f = pygame.freetype.Font(choice.path, size, font_index=choice.index)
+            except (OSError, pygame.error) as exc:
+                log.error("cannot open font %s (%s); using pygame's built-in font", choice, exc)
+                self.font_choice = FontChoice(None)
+                f = pygame.freetype.Font(None, size)
+            f.pad = True
+            self._fonts[size] = f
+        return f
+
+    CACHE_BYTES = 16 * 1024 * 1024   # rendered text kept for reuse; the oldest goes first
+
+    def render(self, text: str, size: int, color: tuple[int, int, int]) -> pygame.Surface:
+        key = (text, size, color)
+        surf = self._cache.pop(key, None)
+        if surf is None:
+            surf = self.font(size).render(text, color)[0]
+            if pygame.display.get_surface() is not None:
+                # freetype's RGBA blits onto the window's BGRX through SDL's generic path, ~60x slower
+                surf = surf.convert_alpha()
+            self._cache_bytes += surf.get_bytesize() * surf.get_width() * surf.get_height()
+            while self._cache_bytes > self.CACHE_BYTES and self._cache:
+                old = self._cache.pop(next(iter(self._cache)))
+                self._cache_bytes -= old.get_bytesize() * old.get_width() * old.get_height()
+        self._cache[key] = surf          # re-inserted: most recently used last
+        return surf
+
+    def has_glyph(self, char: str, size: int) -> bool:
+        """Whether the font draws ``char`` (the CJK fonts have no ✗, say), rather than a box."""
+        return self.font(max(8, int(size))).get_metrics(char)[0] is not None
+
+    WIDTHS_KEPT = 20_000
+
+    def width(self, text: str, size: int) -> int:
+        """The width ``text`` renders at: measured, not rendered (fitting tries many sizes and cuts)."""
+        key = (text, size)
+        w = self._widths.get(key)
+        if w is None:
+            if len(self._widths) >= self.WIDTHS_KEPT:
+                self._widths.clear()
+            w = self._widths[key] = self.font(size).get_rect(text).width
+        return w
+
+    def line_height(self, size: int) -> int:
+        """The height of one rendered line (text is padded to the font's full height)."""
+        return self.render("Ág", max(8, int(size)), TEXT).get_height()
+
+    def fit(self, text: str, size: int, width: int, *, shrink: float = 0.7) -> tuple[str, int]:
+        """The text and size that fit ``width``: smaller type first, then an ellipsis."""
+        smallest = max(8, int(size * shrink))
+        sz = size
+        while sz > smallest and self.width(text, sz) > width:
+            sz = max(smallest, int(sz * 0.9))
+        if self.width(text, sz) <= width:
+            return text, sz
+        lo, hi = 0, len(text)
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if self.width(text[:mid].rstrip() + "…", sz) <= width:
+                lo = mid
+            else:
+                hi = mid - 1
+        return (text[:lo].rstrip() + "…") if lo else "", sz
+
+    def text(self, text: str, size: float, color: tuple[int, int, int], box: pygame.Rect, *,
+             x: int | None = None, y: int | None = None, align: str = "left", shrink: float = 0.7) -> pygame.Rect:
+        """Draw ``text`` inside ``box`` (from x, y); returns its rect, empty when it does not fit."""
+        size = max(8, int(size))
+        x = box.x if x is None else x
+        y = box.y if y is None else y
+        width = box.right - x if align == "left" else box.w
+        if not text or width <= 0:
+            return pygame.Rect(x, y, 0, 0)
+        text, size = self.fit(text, size, width, shrink=shrink)
+        if not text:
+            return pygame.Rect(x, y, 0, 0)
+        surf = self.render(text, size, color)
+        if y + surf.get_height() > box.bottom:
+            return pygame.Rect(x, y, 0, 0)
+        if align == "center":
+            x = box.x + (box.w - surf.get_width()) // 2
+        elif align == "right":
+            x = box.right - surf.get_width()
+        rect = self.surface.blit(surf, (x, y))
+        self.drawn.append(Drawn(text, pygame.Rect(x, y, surf.get_width(), surf.get_height()), pygame.Rect(box)))
+        return rect
+
+    def wrap_lines(self, text: str, size: float, width: int, max_lines: int = 3) -> list[str]:
+        """``text`` broken into lines of at most ``width`` (the last one takes the rest, to be ellipsised)."""
+        size = max(8, int(size))
+        words = text.split(" ") if " " in text else list(text)      # Chinese wraps anywhere
+        joiner = " " if " " in text else ""
+        lines: list[str] = []
+        current = ""
+        for word in words:
+            trial = f"{current}{joiner}{word}" if current else word
+            if self.width(trial, size) <= width or not current:
+                current = trial
+            else:
+                lines.append(current)
+                current = word
+        if current:
+            lines.append(current)
+        if len(lines) > max_lines:
+            lines = lines[:max_lines - 1] + [joiner.join(lines[max_lines - 1:])]
+        return lines
+
+    def wrap(self, text: str, size: float, color: tuple[int, int, int], box: pygame.Rect, *, y: int,
+             max_lines: int = 3) -> int:
+        """Draw ``text`` over up to ``max_lines`` lines (the last one ellipsised); returns the next y."""
+        size = max(8, int(size))
+        lines = self.wrap_lines(text, size, box.w, max_lines)
+        step = self.line_height(size)
+        for line in lines:
+            if y + step > box.bottom:
+                break
+            self.text(line, size, color, box, y=y, shrink=1.0)
+            y += step
+        return y
+
+    PANELS_KEPT = 16                 # drawn panel shapes kept, by size and colours
+    KEY_COLOR = (255, 0, 254)        # outside the rounded corners: left out when the shape is blitted
+
+    def panel(self, rect: pygame.Rect, color: tuple[int, int, int] = PANEL, *, border: tuple[int, int, int] | None = None,
+              width: int = 0) -> None:
+        """A rounded panel, with a border if given. Panels up to a sixth of the screen are drawn once
+        per size and colours and blitted from then on (rounded rectangles are slow to fill); the
+        corners are left out through a colour key, so the result is the same pixels on any background."""
+        radius = max(4, int(10 * self.s))
+        area = self.surface.get_width() * self.surface.get_height()
+        if rect.w <= 0 or rect.h <= 0 or rect.w * rect.h * 6 > area:
+            self._draw_panel(self.surface, pygame.Rect(rect), color, border, width, radius)
+            return
+        key = (rect.w, rect.h, color, border, width if border is not None else 0, radius)
+        shape = self._panels.pop(key, None)
+        if shape is None:
+            shape = pygame.Surface(rect.size, 0, self.surface)
+            shape.fill(self.KEY_COLOR)
+            self._draw_panel(shape, shape.get_rect(), color, border, width, radius)
+            shape.set_colorkey(self.KEY_COLOR, pygame.RLEACCEL)
+            while len(self._panels) >= self.PANELS_KEPT:
+                self._panels.pop(next(iter(self._panels)))
+        self._panels[key] = shape                # most recently used last
+        self.surface.blit(shape, rect)
+
+    @staticmethod
+    def _draw_panel(surface: pygame.Surface, rect: pygame.Rect, color: tuple[int, int, int],
+                    border: tuple[int, int, int] | None, width: int, radius: int) -> None:
+        pygame.draw.rect(surface, color, rect, border_radius=radius)
+        if border is not None:
+            pygame.draw.rect(surface, border, rect, width=max(2, width), border_radius=radius)
+
+
+def draw_die(d: Display, r: pygame.Rect, value: int | None = None) -> None:
+    """A die showing ``value`` (the result), tumbling for DIE_MS after a roll. The faces and the
+    turned frames are kept (a few), so the frame that first shows a roll does not build them again."""
+    value = value or d._die_value or 1
+    size = max(8, min(r.w, r.h))
+    angle, zoom = 0, 1.0
+    if d.animating():
+        t = d.die_progress()
+        angle, zoom = round(360 * (1 - t) ** 2 * 1.5), round(0.75 + 0.25 * t, 2)
+    key = (int(value), size, angle, zoom)
+    surf = _DIE_FRAMES.pop(key, None)
+    if surf is None:
+        surf = pygame.Surface((size, size), pygame.SRCALPHA)
+        pygame.draw.rect(surf, TEXT, (0, 0, size, size), border_radius=size // 6)
+        pip = max(2, size // 10)
+        spots = {1: [(1, 1)], 2: [(0, 0), (2, 2)], 3: [(0, 0), (1, 1), (2, 2)], 4: [(0, 0), (2, 0), (0, 2), (2, 2)],
+                 5: [(0, 0), (2, 0), (1, 1), (0, 2), (2, 2)], 6: [(0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)]}
+        for cx, cy in spots.get(int(value), []):
+            pygame.draw.circle(surf, BG, (int(size * (0.25 + 0.25 * cx)), int(size * (0.25 + 0.25 * cy))), pip)
+        if (angle, zoom) != (0, 1.0):
+            surf = pygame.transform.rotozoom(surf, angle, zoom)
+        while len(_DIE_FRAMES) >= DIE_FRAMES_KEPT:
+            _DIE_FRAMES.pop(next(iter(_DIE_FRAMES)))
+    _DIE_FRAMES[key] = surf
+    d.window.blit(surf, surf.get_rect(center=r.center))
+
+
+DIE_FRAMES_KEPT = 4
+_DIE_FRAMES: dict[tuple[int, int, int, float], pygame.Surface] = {}

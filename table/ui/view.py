@@ -1,0 +1,195 @@
+"""What the screen shows, gathered from the controller into plain data for the display."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.cards import Catalog, Effect
+from engine.serialize import state_to_json
+from engine.state import Phase
+from table.control import records as records_menu
+from table.control.controller import Controller
+from table.ui import i18n
+from table.ui.i18n import _, text as translate_message
+
+BUTTON_ORDER = ("roll", "help", "run", "next", "undo")
+ESCAPE_ON = 5           # engine.game.ESCAPE_ON: a run-away roll of 5 or more escapes
+ROLL_EVENTS = ("RunAwaySucceeded", "RunAwayFailed", "FirstPlayerChosen")
+GOLD_PER_LEVEL = 1000   # selling: 1,000 gold buys a level, and no change is given
+
+
+@dataclass
+class View:
+    state: dict[str, Any]
+    names: dict[str, str]                 # card id -> display name
+    message: str = ""
+    message_kind: str = "info"
+    prompt: str = ""
+    prompt_kind: str = ""                 # helper | victim | target | item | value | card-menu | player-menu | enroll | ""
+    soft_keys: dict[str, str] = field(default_factory=dict)
+    acting: str = ""
+    reader_online: bool | None = None
+    reader_message: str = ""
+    window_left: float | None = None      # seconds of interference window left
+    window_total: float = 0.0
+    entry: str = ""                       # simulator: the card id being typed
+    bonus: dict[str, int] = field(default_factory=dict)          # item in play -> its bonus
+    monsters: dict[str, dict[str, Any]] = field(default_factory=dict)  # monster id -> level, treasures, bad stuff
+    menu: dict[str, Any] | None = None    # the open card menu
+    run_needs: dict[str, int] = field(default_factory=dict)      # fleeing player -> die roll needed
+    actions: int = 0                      # accepted actions so far (changes with every one, and with undo)
+    events: tuple[str, ...] = ()          # names of the last accepted action's events
+    suggestions: list[tuple[str, str]] = field(default_factory=list)  # simulator picker: (id, label)
+    pick: int = 0                         # simulator picker: highlighted suggestion
+    first_player: str | None = None       # setup: the player the die chose
+    basket: list[dict[str, Any]] = field(default_factory=list)   # items to sell: card, name, gold
+    basket_gold: int = 0
+    basket_levels: int = 0                # levels the basket buys (no change is given)
+    player_menu: dict[str, Any] | None = None   # the open player menu: id, name, level, sex, alive
+    breakdown: dict[str, list[tuple[str, str, int]]] = field(default_factory=dict)
+    records: dict[str, Any] | None = None       # setup: the standings or past games page shown (records_menu)
+    name_choice: dict[str, Any] | None = None   # setup: the name a token is choosing
+    game_facts: dict[str, Any] | None = None    # game over: kills, deaths, the biggest fight, who helped whom
+    # fighter -> what their combat strength is made of: ("level", "", n), ("item", name, bonus), ("other", "", n)
+    web_url: str = ""                     # the web view's address with its key (for the QR code), when it runs
+
+
+def describe_effect(effect: Effect, catalog: Catalog) -> str:
+    """One bad-stuff step in words, for the combat screen."""
+    op = effect.op
+    if op == "manual":
+        return _(str(effect.get("text", "")))       # the card's instruction, from the catalogs (cards/data)
+    if op == "lose-levels":
+        n = int(effect.get("n", 1))
+        return _("lose 1 level") if n == 1 else _("lose {n} levels").format(n=n)
+    if op == "death":
+        return _("death")
+    if op == "lose-slot":
+        return _("lose your {slot}").format(slot=_(str(effect.get("slot", ""))))
+    if op == "lose-big-items":
+        return _("lose your Big items")
+    return op.replace("-", " ")
+
+
+def fighter_breakdown(state: Any, combat: Any, player: Any, catalog: Catalog, language: str) -> list[tuple[str, str, int]]:
+    """A fighter's combat strength item by item: level, each usable equipped item's bonus, and the rest
+    (curses, one-fight bonuses, backstabs) in one line, so the parts always add up to the total."""
+    from engine.cards import Kind, Slot
+    from engine.strength import fighter_strength, item_bonus, restriction_problem
+
+    ignores_level = any(catalog[m.card].has_effect("level-ignored") for m in combat.monsters)
+    ignores_items = any(catalog[m.card].has_effect("items-ignored") for m in combat.monsters)
+    armor_only = any(e.op == "next-combat-armor-only" for curse in player.next_combat for e in catalog[curse].bad_stuff)
+    parts: list[tuple[str, str, int]] = [("level", "", 0 if ignores_level else player.level)]
+    for cid in player.equipped:
+        card = catalog[cid]
+        if ignores_items or card.kind is not Kind.ITEM or restriction_problem(card, player) is not None:
+            continue
+        if armor_only and card.slot is not Slot.ARMOR:
+            continue
+        bonus = item_bonus(card, player)
+        if bonus:
+            parts.append(("item", card.name_in(language), bonus))
+    rest = fighter_strength(state, combat, player, catalog) - sum(n for _k, _n, n in parts)
+    if rest:
+        parts.append(("other", "", rest))
+    return parts
+
+
+def build_view(ctl: Controller, *, entry: str = "", language: str = "en") -> View:
+    catalog = ctl.catalog
+    i18n.use_catalog_names(catalog)
+    state = state_to_json(ctl.state, catalog)
+    now = ctl.now
+    window_left = None
+    combat = ctl.state.combat
+    if combat is not None and combat.window_until is not None:
+        window_left = max(0.0, combat.window_until - now)
+    message = ctl.message
+    fault = getattr(ctl, "storage_fault", None)
+    if fault and (message is None or fault not in message.text):
+        # while the game cannot be saved, the screen says so whatever else happened
+        from table.control.controller import Message
+
+        message = Message(f"the game cannot be saved: {fault}", "refusal")
+    bonus = {}
+    for p in ctl.state.players:
+        for cid in [*p.equipped, *p.carried]:
+            b = catalog[cid].bonus if cid in catalog else None
+            if b:
+                bonus[cid] = b
+    monsters = {}
+    breakdown = {}
+    if combat is not None:
+        for m in combat.monsters:
+            card = catalog[m.card]
+            monsters[m.card] = {
+                "level": card.level, "treasures": card.treasures or 0, "levels": card.levels_gained or 1,
+                "bad_stuff": "; ".join(t for t in (describe_effect(e, catalog) for e in card.bad_stuff) if t),
+                "enhancers": [(catalog[e].name_in(language), catalog[e].bonus or 0) for e in m.enhancers if e in catalog],
+            }
+        from engine.strength import monster_strength
+
+        fighters = [ctl.state.player(f) for f in combat.fighters if ctl.state.has_player(f)]
+        for m in combat.monsters:
+            info = monsters[m.card]
+            # what the level and enhancers leave unexplained: bonuses against these fighters, the floor of 1
+            info["rest"] = monster_strength(m, fighters, catalog) - (info["level"] or 0) - sum(b for _n, b in info["enhancers"])
+        for pid in combat.fighters:
+            if ctl.state.has_player(pid):
+                breakdown[pid] = fighter_breakdown(ctl.state, combat, ctl.state.player(pid), catalog, language)
+    menu = None
+    prompt = ctl.prompt
+    standing = ctl.standing_prompt()
+    if prompt is not None and prompt.kind == "card-menu" and ctl.state.has_player(prompt.player):
+        card = catalog[prompt.card]
+        holder = ctl.state.player(prompt.player)
+        menu = {"card": card.id, "name": card.name_in(language), "kind": card.kind.value,
+                "holder": holder.name, "holder_id": holder.id, "bonus": card.bonus, "gold": card.gold,
+                "equipped": card.id in holder.equipped,
+                "slot": card.slot.value if card.slot is not None else None, "big": card.big}
+    basket = [{"card": cid, "name": catalog[cid].name_in(language), "gold": catalog[cid].gold or 0}
+              for cid in getattr(ctl, "basket", []) if cid in catalog]
+    basket_gold = sum(item["gold"] for item in basket)
+    player_menu = None
+    if prompt is not None and prompt.kind == "player-menu" and ctl.state.has_player(prompt.player):
+        p = ctl.state.player(prompt.player)
+        player_menu = {"id": p.id, "name": p.name, "level": p.level, "sex": p.sex, "alive": p.alive}
+    run_needs = {}
+    if ctl.state.flight is not None:
+        from engine.strength import run_away_bonus
+
+        for pid, _index in ctl.state.flight.pending:
+            run_needs[pid] = max(1, ESCAPE_ON - run_away_bonus(ctl.state.player(pid), catalog))
+    return View(
+        state=state,
+        names={cid: catalog[cid].name_in(language) for cid in catalog},
+        message=translate_message(message.text) if message else "",
+        message_kind=message.kind if message else "info",
+        prompt=translate_message(prompt.text if prompt else standing[1]),
+        prompt_kind=prompt.kind if prompt else standing[0],
+        soft_keys=ctl.soft_keys(),
+        acting=ctl.acting_player(),
+        reader_online=ctl.reader_online,
+        reader_message=ctl.reader_message,
+        window_left=window_left,
+        window_total=ctl.state.ruleset.interference_seconds,
+        entry=entry,
+        bonus=bonus,
+        monsters=monsters,
+        menu=menu,
+        run_needs=run_needs,
+        actions=ctl.history_len,
+        events=tuple(e.name for e in ctl.last_events),
+        first_player=getattr(ctl.state, "first_player", None),
+        basket=basket,
+        basket_gold=basket_gold,
+        basket_levels=basket_gold // GOLD_PER_LEVEL,
+        player_menu=player_menu,
+        breakdown=breakdown,
+        records=records_menu.screen_view(ctl),
+        name_choice=records_menu.name_view(ctl),
+        game_facts=ctl.records.summary(ctl.state, ctl.history_len) if ctl.state.phase is Phase.GAME_OVER else None,
+    )
+

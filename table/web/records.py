@@ -1,0 +1,98 @@
+"""The remembered games for the web view: /history and /stats as pages, /api/history and /api/stats
+as the same JSON that ``munchkin-table history --json`` and ``stats --json`` print.
+
+Plain functions over the journal file (read only, like the commands): the web server only wraps
+them in responses.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+from typing import Any
+
+from table.ui.i18n import _
+from table.storage.records import history_rows, stats
+from table.cli.records import load
+
+
+def history_data(state_dir: Path) -> list[dict[str, Any]]:
+    return history_rows(load(state_dir, "games"))
+
+
+def stats_data(state_dir: Path, catalog: Any = None) -> dict[str, Any]:
+    return stats(load(state_dir, "tallies"), catalog)
+
+
+def api_json(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False)
+
+
+def _page(title: str, language: str, body: str, key: str = "") -> str:
+    k = html.escape(key, quote=True)
+    links = (f'<nav><a href="/?key={k}">{html.escape(_("Game"))}</a> · '
+             f'<a href="/history?key={k}">{html.escape(_("Past games"))}</a> · '
+             f'<a href="/stats?key={k}">{html.escape(_("Standings"))}</a></nav>')
+    return f"""<!doctype html>
+<html lang="{html.escape(language)}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="dark">
+<title>{html.escape(title)}</title>
+<style>
+body {{ font-family: sans-serif; background: #0e1016; color: #f0f2f8; margin: 1rem; }}
+a {{ color: #ffc83c; }} h1 {{ color: #ffc83c; font-size: 1.4rem; }}
+table {{ border-collapse: collapse; width: 100%; }} th {{ color: #828898; text-align: left; }}
+th, td {{ padding: .3rem .5rem; border-bottom: 1px solid #262a38; }} td.n {{ text-align: right; }}
+.abandoned {{ color: #f05448; }} .unfinished {{ color: #50d278; }}
+</style>
+</head>
+<body>
+{links}
+<h1>{html.escape(title)}</h1>
+{body}
+</body>
+</html>
+"""
+
+
+def history_page(rows: list[dict[str, Any]], language: str = "en", key: str = "") -> str:
+    """The past games, newest first."""
+    if not rows:
+        return _page(_("Past games"), language, f"<p>{html.escape(_('no games yet'))}</p>", key)
+    out = ["<table>"]
+    for r in reversed(rows):
+        if r["status"] == "finished":
+            outcome = _("won: {names}").format(names=_(" and ").join(r["winners"]))
+        else:
+            outcome = _(r["status"])
+        when = (r["started"] or "")[:16].replace("T", " ")
+        out.append(f'<tr class="{html.escape(r["status"])}"><td>#{r["id"]}</td><td>{html.escape(when)}</td>'
+                   f'<td>{html.escape(", ".join(r["players"]))}</td><td>{html.escape(outcome)}</td>'
+                   f'<td class="n">{html.escape(_("{n} turns, {m} min").format(n=r["turns"], m=r["minutes"]))}</td></tr>')
+    out.append("</table>")
+    return _page(_("Past games"), language, "\n".join(out), key)
+
+
+def stats_page(data: dict[str, Any], language: str = "en", key: str = "", names: dict[str, str] | None = None) -> str:
+    """The standings per player name, then the monsters (``names``: card id -> name in the language)."""
+    if not data["players"]:
+        return _page(_("Standings"), language, f"<p>{html.escape(_('no games yet'))}</p>", key)
+    heads = [_("player"), _("games"), _("wins"), _("kills"), _("deaths"), _("runs"), _("best level"), _("helped")]
+    out = ["<table><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in heads) + "</tr>"]
+    for p in data["players"]:
+        cells = [p["games"], p["wins"], p["kills"], p["deaths"], f"{p['runs']['attempted']} ({p['runs']['escaped']})",
+                 p["highest_level"], p["helped"]]
+        out.append(f"<tr><td>{html.escape(p['name'])}</td>"
+                   + "".join(f'<td class="n">{html.escape(str(c))}</td>' for c in cells) + "</tr>")
+    out.append("</table>")
+    if data["monsters"]:
+        heads = [_("Monster"), _("fought"), _("it won"), _("killed")]
+        out.append("<table><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in heads) + "</tr>")
+        for m in data["monsters"]:
+            out.append(f"<tr><td>{html.escape((names or {}).get(m['card'], m['name']))}</td>"
+                       + "".join(f'<td class="n">{m[k]}</td>' for k in ("fought", "won", "killed")) + "</tr>")
+        out.append("</table>")
+    return _page(_("Standings"), language, "\n".join(out), key)
