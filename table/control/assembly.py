@@ -18,7 +18,8 @@ from engine.cards import Catalog
 from engine.errors import MunchkinError
 from engine.messages import Seq, msg
 from table.config import Config
-from table.control.controller import Controller, PlayerDefaults
+from table.control.controller import Controller
+from table.control.prompts import PlayerDefaults
 from table.storage.paths import JOURNAL_FILE, TAGS_FILE
 from table.storage.journal import Journal, JournalError, JournalFault, fault
 
