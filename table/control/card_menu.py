@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from engine import commands as c
 from engine.cards import Kind
+from engine.state import Player
 from engine.legal import ability_command, ability_of, give_action
 from engine.messages import Seq, msg, word
 from table.control.prompts import Desk, Keys, Outcome, Prompt, PromptKind
@@ -80,3 +81,18 @@ def soft_keys(desk: Desk, prompt: Prompt) -> Keys:
         run_label = GIVE_LABELS[give_action(desk.state, player.id)]
     return {"roll": toggle, "help": help_label, "run": run_label, "next": word("Discard"), "undo": word("Back")}
 
+
+def holder_of(desk: Desk, card_id: str, acting: str) -> str | None:
+    """Whose card in play a tap opens the menu of: the acting player's own copy first (with two
+    Warriors at the table, each one's tap opens their own); another's copy of a card with several
+    copies is played, not opened; Go Up a Level is always played."""
+    state, card = desk.state, desk.catalog[card_id]
+    mine = state.player(acting) if state.has_player(acting) else None
+    holder: Player | None
+    if mine is not None and card_id in mine.in_play():
+        holder = mine
+    else:
+        holder = next((p for p in state.players if card_id in p.in_play()), None)
+    if holder is None or (card.copies > 1 and holder.id != acting) or card.kind is Kind.GO_UP_A_LEVEL:
+        return None
+    return holder.id

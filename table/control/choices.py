@@ -11,6 +11,7 @@ from engine.card_menu import big_item_receivers
 from engine.cards import CardDef
 from engine.items import BIG_LIMIT
 from engine.legal import Need
+from engine.state import Phase
 from engine.messages import Seq, msg, word
 from table.control.prompts import Desk, Keys, Outcome, Prompt, PromptKind
 
@@ -154,3 +155,18 @@ def lose_item(desk: Desk, card_id: str) -> Outcome | None:
                                                              "{names}", card=card, names=names),
                                     card=card_id, player=player.id))
     return desk.submit(c.LoseItem(player=player.id, card=card_id, at=desk.now))
+
+
+def flee_from(desk: Desk, card_id: str) -> Outcome | None:
+    """Running away: the fleeing player taps which monster the next roll is against."""
+    state = desk.state
+    if state.phase is not Phase.RUN_AWAY or state.flight is None or not state.flight.pending or state.combat is None:
+        return None
+    combat = state.combat
+    roller = state.flight.pending[0][0]
+    left = [i for p, i in state.flight.pending if p == roller and combat.monsters[i].card == card_id]
+    if not left:
+        return None
+    desk.roll_against = left[0]
+    return Outcome(True, desk.say(msg("{who} rolls next against {card}: press ROLL", who=state.player(roller),
+                                      card=desk.catalog[card_id])))

@@ -18,18 +18,17 @@ from drivers.base import Clock, Feedback
 from drivers.events import InputEvent, Press, ReaderStatus, Tap
 from drivers.sim import NullFeedback
 from engine import commands as c
-from engine.game import legal_buttons, next_command
+from engine.game import legal_buttons
 from engine.legal import Need, card_needs, may_sell
-from engine.cards import Kind
 from engine.messages import PlayerRef, Seq, msg, word
 from engine.results import Event, Rejected
 from engine.rules import Ruleset
 from engine.state import GameState, Phase
-from table.control import card_menu, choices, enrolment, player_menu, sale
+from table.control import buttons, card_menu, choices, enrolment, player_menu, sale
 from table.control import records as records_menu
 from table.control.prompts import KEPT_OPEN, Desk, Keys, Message, Outcome, PlayerDefaults, Prompt, PromptKind
 from table.control.said import from_driver
-from table.control.state_json import state_json
+from table.control.state_json import standing_prompt, state_json
 from table.session.describe import describe_events
 from table.session.game import (RETRY_SECONDS, Damaged, EmptyButKept, GameSession, NothingToUndo, NotSaved,
                                 ResumeNotice)
@@ -368,13 +367,13 @@ class Controller:
         if answered is None and self.prompt is not None:
             answered = choices.tap_card(self, self.prompt, card_id)
         if answered is None and self.prompt is None:
-            answered = self._flee_from(card_id)
+            answered = choices.flee_from(self, card_id)
         if answered is not None:
             return answered
         if self.prompt is not None and self.prompt.kind is PromptKind.PLAYER_MENU:
             self.prompt = None          # the menu's player plays this card (the token made them the actor)
         acting = self.acting_player()
-        holder = self._holder(card_id, acting)
+        holder = card_menu.holder_of(self, card_id, acting)
         if holder is not None:
             return card_menu.open_menu(self, card_id, holder)
         self.acting_override = None
@@ -382,34 +381,6 @@ class Controller:
         if need is not Need.NOTHING:
             return choices.ask(self, card, acting, need)
         return self.submit(c.PlayCard(player=acting, card=card_id, at=self.now))
-
-    def _holder(self, card_id: str, acting: str) -> str | None:
-        """Whose card in play a tap opens the menu of: the acting player's own copy first (with two
-        Warriors at the table, each one's tap opens their own); another's copy of a card with several
-        copies is played, not opened; Go Up a Level is always played."""
-        state, card = self.state, self.catalog[card_id]
-        mine = state.player(acting) if state.has_player(acting) else None
-        if mine is not None and card_id in mine.in_play():
-            holder = mine
-        else:
-            holder = next((p for p in state.players if card_id in p.in_play()), None)
-        if holder is None or (card.copies > 1 and holder.id != acting) or card.kind is Kind.GO_UP_A_LEVEL:
-            return None
-        return holder.id
-
-    def _flee_from(self, card_id: str) -> Outcome | None:
-        """Running away: the fleeing player taps which monster the next roll is against."""
-        state = self.state
-        if state.phase is not Phase.RUN_AWAY or state.flight is None or not state.flight.pending or state.combat is None:
-            return None
-        combat = state.combat
-        roller = state.flight.pending[0][0]
-        left = [i for p, i in state.flight.pending if p == roller and combat.monsters[i].card == card_id]
-        if not left:
-            return None
-        self.roll_against = left[0]
-        return Outcome(True, self.say(msg("{who} rolls next against {card}: press ROLL", who=state.player(roller),
-                                          card=self.catalog[card_id])))
 
     # ------------------------------------------------------------ buttons
 
@@ -423,59 +394,10 @@ class Controller:
             handler = PRESS.get(prompt.kind)
             answered = handler(self, prompt, button) if handler is not None else None
             return answered if answered is not None else self.refuse(msg("{text}; UNDO cancels", text=prompt.text))
-        free = FREE_BUTTONS.get(button)
+        free = buttons.FREE.get(button)
         if free is None:
             return self.refuse(msg("unknown button {button!r}", button=button))
         return free(self)
-
-    def _roll(self) -> Outcome:
-        state, acting = self.state, self.acting_player()
-        forced, self.forced_die = self.forced_die, None
-        if state.phase is Phase.SETUP:
-            return self.submit(c.ChooseFirstPlayer(player=acting, at=self.now, forced=forced))
-        if state.phase is Phase.RUN_AWAY and state.flight is not None and state.flight.pending:
-            roller = state.flight.pending[0][0]
-            against, self.roll_against = self.roll_against, None
-            monster = against if against is not None and (roller, against) in state.flight.pending else -1
-            return self.submit(c.Roll(player=roller, at=self.now, forced=forced, monster=monster))
-        self.forced_die = forced
-        if state.phase is Phase.RUN_AWAY:
-            return self.refuse(self.standing_prompt()[1] or msg("no run-away roll is left"))   # what the table waits for
-        return self.refuse(msg("ROLL does nothing during {phase}", phase=state.phase))
-
-    def _help(self) -> Outcome:
-        state = self.state
-        if state.phase is Phase.SETUP and not self.basket:
-            return records_menu.open_screen(self, PromptKind.STANDINGS)
-        if state.phase is not Phase.COMBAT and may_sell(state, state.active_player or ""):
-            return sale.open_sale(self)
-        if state.phase is not Phase.COMBAT:
-            return self.refuse(msg("HELP is for asking for help in a combat, or for selling on your own turn"))
-        if state.combat and state.combat.helper:
-            return self.refuse(msg("{helper} is already helping", helper=state.player(state.combat.helper)))
-        return choices.open_helper(self)
-
-    def _run(self) -> Outcome:
-        state = self.state
-        if state.phase is Phase.SETUP and not self.basket:
-            return records_menu.open_screen(self, PromptKind.GAMES)
-        if state.phase is not Phase.COMBAT:
-            return self.refuse(msg("RUN is for running away from a combat"))
-        return self.submit(c.RunAway(player=state.active_player or "", at=self.now))
-
-    def _next(self) -> Outcome:
-        state = self.state
-        if self.basket:
-            return sale.sell(self)
-        if state.pending_loss is not None:
-            return self.submit(c.LoseItem(player=state.pending_loss.player, at=self.now))
-        if state.phase is Phase.GAME_OVER:
-            self.start_new_game()
-            return Outcome(True, self.message)
-        cmd = next_command(state, state.active_player or self.acting_player(), self.now)
-        if isinstance(cmd, Rejected):
-            return self.refuse(cmd.message)
-        return self.submit(cmd)
 
     def soft_keys(self) -> Keys:
         prompt = self.prompt
@@ -528,22 +450,4 @@ class Controller:
 
     def standing_prompt(self) -> tuple[str, Any]:
         """(kind, text) of what the game itself waits for when no prompt is open: an item to lose, a looter."""
-        state = self.state
-        loss = state.pending_loss
-        if loss is not None and state.has_player(loss.player):
-            name = state.player(loss.player)
-            if loss.source == "big-item-limit":
-                return "loss", msg("{who} has too many Big items: tap the one that goes to the lowest-level player, "
-                                   "or sell it", who=name)
-            source = self.catalog[loss.source] if loss.source in self.catalog else loss.source
-            return "loss", msg("{who}: tap the item to lose ({source})", who=name, source=source)
-        loot = state.looting
-        if loot and loot.get("waiting") and loot.get("items"):
-            body = self.token_name(loot["body"])
-            who = self.token_name(loot["waiting"][0])
-            return "looting", msg("looting {who}'s body: {who2} picks next (tap the token, then the item)", who=body, who2=who)
-        return "", ""
-
-
-FREE_BUTTONS: dict[str, Callable[[Controller], Outcome]] = {
-    "roll": Controller._roll, "help": Controller._help, "run": Controller._run, "next": Controller._next}
+        return standing_prompt(self)

@@ -1,9 +1,12 @@
-"""The state JSON (design §4): the engine's ``state_to_json`` plus the ``prompt`` key, built here only."""
+"""The state JSON (design §4): the engine's ``state_to_json`` plus the ``prompt`` key, built here only;
+and what the game itself waits for when no prompt is open."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from engine.items import BIG_LIMIT
+from engine.messages import msg
 from engine.serialize import standing_prompt_json, state_to_json
 from table.control.prompts import EXPECTS, Desk, PromptKind
 
@@ -35,3 +38,22 @@ def state_json(desk: Desk) -> dict[str, Any]:
     data: dict[str, Any] = state_to_json(desk.state, desk.catalog)
     data["prompt"] = prompt_json(desk)
     return data
+
+
+def standing_prompt(desk: Desk) -> tuple[str, Any]:
+    """(kind, text) of what the game itself waits for when no prompt is open: an item to lose, a looter."""
+    state = desk.state
+    loss = state.pending_loss
+    if loss is not None and state.has_player(loss.player):
+        name = state.player(loss.player)
+        if loss.source == BIG_LIMIT:
+            return "loss", msg("{who} has too many Big items: tap the one that goes to the lowest-level player, "
+                               "or sell it", who=name)
+        source = desk.catalog[loss.source] if loss.source in desk.catalog else loss.source
+        return "loss", msg("{who}: tap the item to lose ({source})", who=name, source=source)
+    loot = state.looting
+    if loot and loot.get("waiting") and loot.get("items"):
+        body = desk.token_name(loot["body"])
+        who = desk.token_name(loot["waiting"][0])
+        return "looting", msg("looting {who}'s body: {who2} picks next (tap the token, then the item)", who=body, who2=who)
+    return "", ""

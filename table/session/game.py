@@ -193,7 +193,8 @@ class GameSession:
                 journal.store_snapshot(record.id, newest, fingerprint(self.catalog),
                                        encode_state(self.history.snapshots[newest]))
         self._open_records()
-        self.facts().resume(record, self.history.commands, self.state)
+        # Records.resume only takes the length and iterates: the lazy Commands list serves, unread
+        self.facts().resume(record, self.history.commands, self.state)  # type: ignore[arg-type]  # a lazy list
         return notice
 
     def _load(self, record: GameRecord) -> tuple[Commands, dict[int, Any], int, int]:
