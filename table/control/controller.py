@@ -18,6 +18,7 @@ from drivers.base import Clock, Feedback
 from drivers.events import InputEvent, Press, ReaderStatus, Tap
 from drivers.sim import NullFeedback
 from engine import commands as c
+from engine.cards import Catalog
 from engine.game import legal_buttons
 from engine.legal import Need, card_needs, may_sell
 from engine.messages import PlayerRef, Seq, msg, word
@@ -68,7 +69,7 @@ class Controller:
 
     RETRY_SECONDS = RETRY_SECONDS       # how often a journal the disk refused is tried again
 
-    def __init__(self, catalog: Any, journal: Journal, registry: TagRegistry, clock: Clock, *,
+    def __init__(self, catalog: Catalog, journal: Journal, registry: TagRegistry, clock: Clock, *,
                  ruleset: Ruleset | None = None, feedback: Feedback | None = None, token_seconds: float = 8.0,
                  players: PlayerDefaults | None = None, seed_source: Callable[[], int] | None = None,
                  wall: Callable[[], float] | None = None,
