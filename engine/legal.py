@@ -9,6 +9,8 @@ pure: state, catalog, player or card in, answer out.
 - ``card_needs``: what a card needs before it can be played (a victim's or a target's token, an
   item in play, a number, one of several monsters, a side of the fight), or nothing.
 - ``may_sell``, ``sellable``, ``give_action``: the rules of selling and giving an item.
+- ``menu_holder`` / ``menu_actions``: whose card a tap opens the menu of (else it is played), and
+  what that card menu can do with the card now.
 - ``is_legal`` / ``why_not`` / ``legal_commands``: answered by the engine's own ``apply`` as a dry
   run, so they can never disagree with what the engine then does.
 """
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from engine import commands as c
 from engine.cards import Catalog, CardDef, Kind
@@ -133,6 +136,44 @@ def give_action(state: GameState, holder: str) -> str:
     if state.phase is Phase.COMBAT and combat is not None and combat.fighters[0] == holder:
         return "promise"
     return "give"
+
+
+def menu_holder(state: GameState, catalog: Catalog, acting: str, card_id: str) -> str | None:
+    """Whose card in play a tap of ``card_id`` by ``acting`` opens the menu of, or None: it is played.
+
+    The acting player's own copy comes first (with two Warriors at the table, each one's tap opens
+    their own); another player's copy of a card with several copies is played, not opened; Go Up a
+    Level is always played."""
+    card = catalog[card_id]
+    if card.kind is Kind.GO_UP_A_LEVEL:
+        return None
+    if state.has_player(acting) and card_id in state.player(acting).in_play():
+        return acting
+    holder = next((p for p in state.players if card_id in p.in_play()), None)
+    if holder is None or card.copies > 1:
+        return None
+    return holder.id
+
+
+@dataclass(frozen=True)
+class MenuActions:
+    """What the card menu of ``holder``'s card can do now."""
+
+    toggle: str              # "unequip" (equipped), "equip" (carried), "" (neither)
+    abilities: bool          # a race or class: it may have an ability (``ability`` says which, now)
+    ability: str | None
+    for_sale: bool           # an item or a one-shot: it may go into the sales basket
+    hand_over: str           # an item: "give" or "promise" (``give_action``); else ""
+
+
+def menu_actions(state: GameState, catalog: Catalog, holder: str, card_id: str) -> MenuActions:
+    card = catalog[card_id]
+    player = state.player(holder)
+    toggle = "unequip" if card_id in player.equipped else ("equip" if card_id in player.carried else "")
+    abilities = card.kind in (Kind.RACE, Kind.CLASS)
+    return MenuActions(toggle=toggle, abilities=abilities, ability=ability_of(card_id, state.phase) if abilities else None,
+                       for_sale=card.kind in (Kind.ITEM, Kind.ONE_SHOT),
+                       hand_over=give_action(state, holder) if card.kind is Kind.ITEM else "")
 
 
 def why_not(state: GameState, catalog: Catalog, command: c.Command) -> Rejected | None:

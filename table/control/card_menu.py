@@ -3,10 +3,10 @@ promise, discard and back on the soft keys."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine import commands as c
-from engine.cards import Kind
-from engine.state import Player
-from engine.legal import ability_command, ability_of, give_action
+from engine.legal import ability_command, menu_actions
 from engine.messages import Seq, msg, word
 from table.control.prompts import Desk, Keys, Outcome, Prompt, PromptKind
 
@@ -28,15 +28,14 @@ def open_menu(desk: Desk, card_id: str, holder: str) -> Outcome:
 def press(desk: Desk, prompt: Prompt, button: str) -> Outcome:
     if button in ("help", "run"):
         return _extra(desk, prompt, button)
-    player = desk.state.player(prompt.player)
     if button == "roll":
-        action = "unequip" if prompt.card in player.equipped else "equip"
+        action = menu_actions(desk.state, desk.catalog, prompt.player, prompt.card).toggle or "equip"
     elif button == "next":
         action = "discard"
     else:
         return desk.refuse(msg("{button} does nothing in the card menu; UNDO goes back", button=word(button.upper())))
     desk.prompt = None
-    return desk.submit(c.UseCard(player=player.id, card=prompt.card, action=action, at=desk.now))
+    return desk.submit(c.UseCard(player=prompt.player, card=prompt.card, action=action, at=desk.now))
 
 
 def _extra(desk: Desk, prompt: Prompt, button: str) -> Outcome:
@@ -44,12 +43,13 @@ def _extra(desk: Desk, prompt: Prompt, button: str) -> Outcome:
     sales basket; RUN takes it out of the basket, or gives (promises) the item."""
     card = desk.catalog[prompt.card]
     state = desk.state
-    if card.kind in (Kind.RACE, Kind.CLASS) and button == "help":
+    can = menu_actions(state, desk.catalog, prompt.player, card.id)
+    if can.abilities and button == "help":
         cmd = ability_command(state, prompt.player, card.id, desk.now)
         if cmd is None:
             return desk.refuse(msg("{card} has no ability to use during {phase}", card=card, phase=state.phase))
         return desk.submit(cmd, keep_prompt=True)                 # HELP again: one more
-    if card.kind in (Kind.ITEM, Kind.ONE_SHOT) and button == "help":
+    if can.for_sale and button == "help":
         if prompt.card not in desk.basket:
             desk.basket = [*desk.basket, prompt.card]
         return desk.show(None, msg("to sell: {cards}; NEXT sells, UNDO empties the basket",
@@ -57,42 +57,28 @@ def _extra(desk: Desk, prompt: Prompt, button: str) -> Outcome:
     if button == "run" and prompt.card in desk.basket:
         desk.basket = [i for i in desk.basket if i != prompt.card]
         return desk.show(None, msg("{card} taken out of the basket", card=card))
-    if button == "run" and card.kind is Kind.ITEM:
-        action = give_action(state, prompt.player)
-        if action == "promise":
+    if button == "run" and can.hand_over:
+        if can.hand_over == "promise":
             text = msg("promise {card} to whom, if the fight is won? tap the helper's token", card=card)
         else:
             text = msg("give {card} to whom? tap the receiver's token", card=card)
-        return desk.show(Prompt(PromptKind(action), text, card=card.id, player=prompt.player))
+        return desk.show(Prompt(PromptKind(can.hand_over), text, card=card.id, player=prompt.player))
     return desk.refuse(msg("{button} does nothing for {card}; UNDO goes back", button=word(button.upper()), card=card))
 
 
+TOGGLE_LABELS = {"unequip": word("Unequip"), "equip": word("Equip"), "": ""}
+
+
 def soft_keys(desk: Desk, prompt: Prompt) -> Keys:
-    player = desk.state.player(prompt.player)
-    card = desk.catalog[prompt.card]
-    toggle = word("Unequip") if card.id in player.equipped else (word("Equip") if card.id in player.carried else "")
-    help_label = ""
-    if card.kind in (Kind.RACE, Kind.CLASS):
-        help_label = ABILITY_LABELS.get(ability_of(card.id, desk.state.phase) or "", "")
-    elif card.kind in (Kind.ITEM, Kind.ONE_SHOT) and card.id not in desk.basket:
+    can = menu_actions(desk.state, desk.catalog, prompt.player, prompt.card)
+    in_basket = prompt.card in desk.basket
+    help_label: Any = ""
+    if can.abilities:
+        help_label = ABILITY_LABELS.get(can.ability or "", "")
+    elif can.for_sale and not in_basket:
         help_label = word("Sell")
-    run_label = word("Don't sell") if card.id in desk.basket else ""
-    if not run_label and card.kind is Kind.ITEM:
-        run_label = GIVE_LABELS[give_action(desk.state, player.id)]
-    return {"roll": toggle, "help": help_label, "run": run_label, "next": word("Discard"), "undo": word("Back")}
-
-
-def holder_of(desk: Desk, card_id: str, acting: str) -> str | None:
-    """Whose card in play a tap opens the menu of: the acting player's own copy first (with two
-    Warriors at the table, each one's tap opens their own); another's copy of a card with several
-    copies is played, not opened; Go Up a Level is always played."""
-    state, card = desk.state, desk.catalog[card_id]
-    mine = state.player(acting) if state.has_player(acting) else None
-    holder: Player | None
-    if mine is not None and card_id in mine.in_play():
-        holder = mine
-    else:
-        holder = next((p for p in state.players if card_id in p.in_play()), None)
-    if holder is None or (card.copies > 1 and holder.id != acting) or card.kind is Kind.GO_UP_A_LEVEL:
-        return None
-    return holder.id
+    run_label: Any = word("Don't sell") if in_basket else ""
+    if not run_label and can.hand_over:
+        run_label = GIVE_LABELS[can.hand_over]
+    return {"roll": TOGGLE_LABELS[can.toggle], "help": help_label, "run": run_label, "next": word("Discard"),
+            "undo": word("Back")}

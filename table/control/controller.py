@@ -20,7 +20,7 @@ from drivers.sim import NullFeedback
 from engine import commands as c
 from engine.cards import Catalog
 from engine.game import legal_buttons
-from engine.legal import Need, card_needs, may_sell
+from engine.legal import Need, card_needs, may_sell, menu_holder
 from engine.messages import PlayerRef, Seq, msg, word
 from engine.results import Event, Rejected
 from engine.rules import Ruleset
@@ -374,7 +374,7 @@ class Controller:
         if self.prompt is not None and self.prompt.kind is PromptKind.PLAYER_MENU:
             self.prompt = None          # the menu's player plays this card (the token made them the actor)
         acting = self.acting_player()
-        holder = card_menu.holder_of(self, card_id, acting)
+        holder = menu_holder(state, self.catalog, acting, card_id)
         if holder is not None:
             return card_menu.open_menu(self, card_id, holder)
         self.acting_override = None

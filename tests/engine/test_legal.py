@@ -131,3 +131,29 @@ def test_legal_commands_are_each_accepted(catalog):
     fighting = legal_commands(t.state, catalog, "player-1", 0.0)
     assert c.RunAway(player="player-1", at=0.0) in fighting
     assert not any(isinstance(cmd, c.EndPhase) for cmd in fighting)
+
+
+# ---- the card menu
+
+def test_menu_holder_prefers_the_acting_players_copy_and_plays_other_copies(catalog):
+    from engine.legal import menu_holder
+
+    t = scenario(catalog, classes={1: ["warrior"], 2: ["warrior"]}, items={2: ["boots-of-butt-kicking"]})
+    assert menu_holder(t.state, catalog, "player-2", "warrior") == "player-2"
+    assert menu_holder(t.state, catalog, "player-1", "warrior") == "player-1"
+    assert menu_holder(t.state, catalog, "player-3", "boots-of-butt-kicking") == "player-2"     # one copy: its menu
+    assert menu_holder(t.state, catalog, "player-1", "net-troll") is None                       # not in play: played
+    assert catalog["warrior"].copies > 1 and menu_holder(t.state, catalog, "player-3", "warrior") is None
+
+
+def test_menu_actions_follow_the_card_and_the_moment(catalog):
+    from engine.legal import menu_actions
+
+    t = scenario(catalog, classes={1: ["wizard"]}, items={1: ["boots-of-butt-kicking"]})
+    boots = menu_actions(t.state, catalog, "player-1", "boots-of-butt-kicking")
+    assert boots.toggle == "unequip" and boots.for_sale and boots.hand_over == "give" and not boots.abilities
+    wizard = menu_actions(t.state, catalog, "player-1", "wizard")
+    assert wizard.abilities and wizard.ability is None and not wizard.for_sale and wizard.hand_over == ""
+    t.play("net-troll")
+    assert menu_actions(t.state, catalog, "player-1", "wizard").ability == "charm"
+    assert menu_actions(t.state, catalog, "player-1", "boots-of-butt-kicking").hand_over == "promise"
