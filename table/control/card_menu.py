@@ -34,7 +34,7 @@ def press(desk: Desk, prompt: Prompt, button: str) -> Outcome:
         action = "discard"
     else:
         return desk.refuse(msg("{button} does nothing in the card menu; UNDO goes back", button=word(button.upper())))
-    desk.prompt = None
+    desk.close()
     return desk.submit(c.UseCard(player=prompt.player, card=prompt.card, action=action, at=desk.now))
 
 

@@ -52,7 +52,7 @@ def tap_token(desk: Desk, prompt: Prompt, token: str) -> Outcome | None:
                                "token or a monster", who=state.player(token)))
     if kind not in TOKEN_ANSWERS:
         return None
-    desk.prompt = None
+    desk.close()
     if kind is PromptKind.HELPER:
         return desk.submit(c.AddHelper(player=state.active_player or "", helper=token, at=now))
     if kind in (PromptKind.VICTIM, PromptKind.TARGET):
@@ -66,11 +66,11 @@ def tap_card(desk: Desk, prompt: Prompt, card_id: str) -> Outcome | None:
     """A card tapped while a choice is open: the item, the monster or the monsters' side; else None."""
     combat = desk.state.combat
     if prompt.kind is PromptKind.ITEM:
-        desk.prompt = None
+        desk.close()
         return desk.submit(c.PlayCard(player=prompt.player, card=prompt.card, item=card_id, at=desk.now))
     fighting = [m.card for m in combat.monsters] if combat is not None else []
     if prompt.kind is PromptKind.MONSTER and card_id in fighting:
-        desk.prompt = None
+        desk.close()
         return desk.submit(c.PlayCard(player=prompt.player, card=prompt.card, monster=fighting.index(card_id), at=desk.now))
     if prompt.kind is PromptKind.SIDE and card_id in fighting:
         return play(desk, prompt, side="monsters")
@@ -78,7 +78,7 @@ def tap_card(desk: Desk, prompt: Prompt, card_id: str) -> Outcome | None:
 
 
 def play(desk: Desk, prompt: Prompt, **choice: Any) -> Outcome:
-    desk.prompt = None
+    desk.close()
     return desk.submit(c.PlayCard(player=prompt.player, card=prompt.card, at=desk.now, **choice))
 
 
@@ -103,7 +103,7 @@ def press(desk: Desk, prompt: Prompt, button: str) -> Outcome | None:
 def _press_monster(desk: Desk, prompt: Prompt, button: str) -> Outcome:
     combat = desk.state.combat
     if combat is None:
-        desk.prompt = None
+        desk.close()
         return desk.refuse(msg("the combat is over"))
     if button == "roll":
         stepped = replace(prompt, value=(prompt.value + 1) % len(combat.monsters))

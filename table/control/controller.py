@@ -205,6 +205,13 @@ class Controller:
         self.feedback.refused()
         return Outcome(False, message)
 
+    def open(self, prompt: Prompt | None) -> None:
+        """Open ``prompt`` (None: close what is open), saying nothing."""
+        self.prompt = prompt
+
+    def close(self) -> None:
+        self.prompt = None
+
     def show(self, prompt: Prompt | None, text: Any = None, accepted: bool = True, kind: str = "info") -> Outcome:
         """Open ``prompt`` (None: close what is open) and say ``text`` (else the prompt's own)."""
         self.prompt = prompt

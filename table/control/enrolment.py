@@ -23,7 +23,7 @@ def tap(desk: Desk, prompt: Prompt, tap: Tap) -> Outcome | None:
     """The tap after an unknown tag: a known card (or token) names what the new tag stands for.
     None: the prompt had lapsed, and the tap acts as any other."""
     if prompt.until is not None and desk.now > prompt.until:
-        desk.prompt = None
+        desk.close()
         return None
     new_uid = prompt.card
     if tap.uid == new_uid:
@@ -34,7 +34,7 @@ def tap(desk: Desk, prompt: Prompt, tap: Tap) -> Outcome | None:
         return unknown_tag(desk, tap.uid)
     if not (is_player_token(name) or name in desk.catalog):
         return desk.refuse(msg("tag {uid} names {name!r}, which is not in the card catalog", uid=tap.uid, name=name))
-    desk.prompt = None
+    desk.close()
     try:
         desk.registry.bind(new_uid, name)
     except (ValueError, OSError) as exc:

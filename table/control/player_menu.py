@@ -21,7 +21,7 @@ def open_menu(desk: Desk, token: str) -> Outcome:
 def press(desk: Desk, prompt: Prompt, button: str) -> Outcome:
     token, now = prompt.player, desk.now
     prompt = replace(prompt, until=now + desk.token_seconds)      # using the menu keeps it open
-    desk.prompt = prompt
+    desk.open(prompt)
     desk.acting_override = (token, now + desk.token_seconds)
     if button == "roll":
         sex = "female" if desk.state.player(token).sex == "male" else "male"
@@ -32,7 +32,7 @@ def press(desk: Desk, prompt: Prompt, button: str) -> Outcome:
         if not prompt.value:
             return desk.show(replace(prompt, value=1),
                              msg("{who} leaves the game? NEXT again to confirm, UNDO keeps them", who=desk.state.player(token)))
-        desk.prompt = None
+        desk.close()
         desk.acting_override = None
         return desk.submit(c.Leave(player=token, at=now))
     return desk.refuse(msg("unknown button {button!r}", button=button))

@@ -1,7 +1,7 @@
 """What the screen waits for (typed prompts), what an input came to, and what prompt handlers may use.
 
 ``PromptKind`` has the same string values the state JSON's ``prompt.kind`` always had. A ``Prompt``
-is frozen: a change is a new prompt given to ``Desk.show`` or ``Desk.update``, so the controller sees
+is frozen: a change is a new prompt given to ``Desk.open`` or ``Desk.show``, so the controller sees
 every change (and its revision follows by construction). ``Desk`` is the one interface through which
 the prompt families (card menu, player menu, choices, sale, enrolment, records) act on the table; they
 never reach into the controller.
@@ -104,13 +104,14 @@ class Desk(Protocol):
     feedback: Feedback
     players: PlayerDefaults
     token_seconds: float
-    prompt: Prompt | None
     basket: list[str]
     acting_override: tuple[str, float] | None
     roll_against: int | None
     forced_die: int | None
     message: Message | None
 
+    @property
+    def prompt(self) -> Prompt | None: ...
     @property
     def state(self) -> GameState: ...
     @property
@@ -122,6 +123,8 @@ class Desk(Protocol):
     def acting_player(self) -> str: ...
     def say(self, text: Any, kind: str = "info") -> Message: ...
     def refuse(self, text: Any) -> Outcome: ...
+    def open(self, prompt: Prompt | None) -> None: ...
+    def close(self) -> None: ...
     def show(self, prompt: Prompt | None, text: Any = None, accepted: bool = True, kind: str = "info") -> Outcome: ...
     def submit(self, cmd: c.Command, *, keep_prompt: bool = False) -> Outcome: ...
     def handle_press(self, button: str) -> Outcome: ...

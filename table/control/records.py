@@ -144,12 +144,12 @@ def press(desk: Desk, prompt: Prompt, button: str) -> Outcome:
         return _press_name(desk, prompt, button)
     # resume
     if button != "next":
-        desk.prompt = None
+        desk.close()
         return desk.handle_press(button)
     if not prompt.value:
         return desk.show(replace(prompt, value=1,
                                  text=msg("abandon this game and start a new one? NEXT again to confirm, UNDO plays on")))
-    desk.prompt = None
+    desk.close()
     old = desk.game_id
     desk.start_new_game()
     return desk.show(None, msg("game {n} stays in the history as abandoned; new game: tap each player's token to join, "
@@ -160,7 +160,7 @@ def _press_name(desk: Desk, prompt: Prompt, button: str) -> Outcome:
     if button in ("roll", "run"):
         return step_name(desk, prompt, 1 if button == "roll" else -1)
     if button == "next":
-        desk.prompt = None
+        desk.close()
         chosen = prompt.choices[prompt.value]
         if chosen == desk.state.player(prompt.player).name:
             return desk.show(None, msg("{who} keeps their name", who=PlayerRef(prompt.player, chosen)))

@@ -49,7 +49,7 @@ def press(desk: Desk, prompt: Prompt, button: str) -> Outcome | None:
     """NEXT in the open sale sells; other buttons fall through to the controller's answer."""
     if button != "next":
         return None
-    desk.prompt = None
+    desk.close()
     if not desk.basket:
         return desk.refuse(msg("the sales basket is empty: nothing sold"))
     return sell(desk)
