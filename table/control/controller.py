@@ -220,6 +220,7 @@ class Controller:
 
     def _reopened(self, reopened: bool) -> None:
         if reopened:
+            self._notice(self.session.reopen_notice)
             self.say(msg("the game can be saved again and carries on"))
 
     # ------------------------------------------------------------ the session's outcomes as messages

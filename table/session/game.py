@@ -117,6 +117,7 @@ class GameSession:
         self.retry_at = 0.0
         self.clock_offset = 0.0
         self.records: Records | None = None
+        self.reopen_notice: ResumeNotice | None = None     # what the journal said when it was opened again
         self.game = GameRecord(0, 0, ruleset)
         self.history = History(catalog, 0, ruleset)
         self.state: GameState = self.history.state
@@ -227,7 +228,7 @@ class GameSession:
         old, self.journal = self.journal, journal
         old.close()
         self.storage_fault = None
-        self.resume()
+        self.reopen_notice = self.resume()
         return True
 
     def retry_due(self) -> bool | None:
