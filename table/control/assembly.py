@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import os
 import queue
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,29 +14,29 @@ from cards.tags import TagRegistry
 from drivers.base import Clock
 from drivers.events import InputEvent
 from engine.cards import Catalog
-from engine.errors import MunchkinError
-from engine.messages import Seq, msg
+from engine.messages import Seq
 from table.config import Config
-from table.control.controller import Controller, PlayerDefaults
+from table.control.controller import Controller
+from table.control.prompts import PlayerDefaults
 from table.storage.paths import JOURNAL_FILE, TAGS_FILE
 from table.storage.journal import Journal, JournalError, JournalFault, fault
 
 log = logging.getLogger(__name__)
 
-class EventQueue(queue.Queue):  # type: ignore[type-arg]
+class EventQueue(queue.Queue[InputEvent]):
     """The one queue from the drivers to the main loop; ``wake`` is called after every put."""
 
     def __init__(self) -> None:
         super().__init__()
         self.wake: Any = None
 
-    def put(self, item: InputEvent, block: bool = True, timeout: float | None = None) -> None:  # type: ignore[override]
+    def put(self, item: InputEvent, block: bool = True, timeout: float | None = None) -> None:
         super().put(item, block, timeout)
         if self.wake is not None:
             self.wake()
 
     def drain(self) -> list[InputEvent]:
-        out = []
+        out: list[InputEvent] = []
         while True:
             try:
                 out.append(self.get_nowait())

@@ -11,51 +11,43 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from dataclasses import replace
+from typing import Any
 
 from engine import commands as c
 from engine.messages import PlayerRef, Seq, msg, word
 from engine.state import Phase
+from table.control.prompts import Desk, Keys, Outcome, Prompt, PromptKind
 from table.storage.records import history_rows, known_names, read_games, read_tallies, stats
 
-if TYPE_CHECKING:
-    from table.control.controller import Controller, Outcome
-
 PAGE = 8                                   # rows on one page of the standings or the past games
-SCREENS = ("standings", "games")
-PROMPTS = (*SCREENS, "name", "resume")
-DEFAULT_NAME = re.compile(r"Player \d+")   # the engine's name for a token nobody named
+SCREENS = (PromptKind.STANDINGS, PromptKind.GAMES)
+PROMPTS = (*SCREENS, PromptKind.NAME, PromptKind.RESUME)
+DEFAULT_NAME = re.compile(r"Player \d+")   # the engine's name for a token nobody named (engine.setup)
 
 
-def _outcome(ctl: Controller, text: str, accepted: bool = True) -> Outcome:
-    from table.control.controller import Outcome
-
-    ctl.revision += 1
-    return Outcome(accepted, ctl.say(text))
+def default_name(token: str) -> str:
+    """The name the engine gives ``token`` when nobody named it (engine.setup's ``Join``)."""
+    return f"Player {token.split('-')[-1]}"
 
 
 # ------------------------------------------------------------------ standings and past games
 
-def open_screen(ctl: Controller, kind: str) -> Outcome:
-    from table.control.controller import Prompt
-
-    db = ctl.records.db
-    ctl.records_screen = {"standings": stats(read_tallies(db), ctl.catalog)["players"],
-                          "games": list(reversed(history_rows(read_games(db))))}
-    ctl.prompt = Prompt(kind, "")
-    ctl.prompt.text = screen_text(ctl)
-    return _outcome(ctl, ctl.prompt.text)
+def open_screen(desk: Desk, kind: PromptKind) -> Outcome:
+    db = desk.records_db
+    rows = {"standings": stats(read_tallies(db), desk.catalog)["players"],
+            "games": list(reversed(history_rows(read_games(db))))}
+    prompt = Prompt(kind, "", rows=rows)
+    return desk.show(replace(prompt, text=screen_text(prompt)))
 
 
-def pages(ctl: Controller, kind: str) -> int:
-    rows = ctl.records_screen.get(kind, [])
+def pages(prompt: Prompt, kind: str) -> int:
+    rows = prompt.rows.get(kind, [])
     return max(1, -(-len(rows) // PAGE))
 
 
-def screen_text(ctl: Controller) -> str:
-    prompt = ctl.prompt
-    assert prompt is not None
-    n, total = prompt.value + 1, pages(ctl, prompt.kind)
+def screen_text(prompt: Prompt) -> Any:
+    n, total = prompt.value + 1, pages(prompt, prompt.kind)
     if prompt.kind == "standings":
         return msg("standings, page {n} of {total}: NEXT and ROLL turn the pages, RUN shows the past games, "
                    "UNDO goes back", n=n, total=total)
@@ -63,149 +55,136 @@ def screen_text(ctl: Controller) -> str:
                "UNDO goes back", n=n, total=total)
 
 
-def screen_view(ctl: Controller) -> dict[str, Any] | None:
-    prompt = ctl.prompt
+def screen_view(desk: Desk) -> dict[str, Any] | None:
+    prompt = desk.prompt
     if prompt is None or prompt.kind not in SCREENS:
         return None
-    rows = ctl.records_screen.get(prompt.kind, [])
-    page = prompt.value % pages(ctl, prompt.kind)
-    return {"kind": prompt.kind, "page": page + 1, "pages": pages(ctl, prompt.kind), "total": len(rows),
+    rows = prompt.rows.get(prompt.kind, [])
+    page = prompt.value % pages(prompt, prompt.kind)
+    return {"kind": prompt.kind, "page": page + 1, "pages": pages(prompt, prompt.kind), "total": len(rows),
             "rows": rows[page * PAGE:(page + 1) * PAGE], "first": page * PAGE + 1}
 
 
 # ------------------------------------------------------------------ names
 
-def name_choices(ctl: Controller, token: str) -> list[str]:
+def name_choices(desk: Desk, token: str) -> tuple[str, ...]:
     """The names this token may take: its own first, then those the box has seen (most recent
     first) and the config's, without the names of the other players at the table."""
-    state = ctl.state
+    state = desk.state
     current = state.player(token).name
     taken = {p.name.casefold() for p in state.players if p.id != token}
-    seen = known_names(ctl.records.db) if ctl.records.db is not None else []
-    configured = [name for name, _sex in ctl.players.names.values() if name]
-    own = f"Player {token.split('-')[1]}"
+    seen = known_names(desk.records_db) if desk.records_db is not None else []
+    configured = [name for name, _sex in desk.players.names.values() if name]
+    own = default_name(token)
     out = [current]
     for name in [*seen, *configured, own]:
         if DEFAULT_NAME.fullmatch(name) and name != own:
             continue
         if name.casefold() not in taken and name.casefold() not in {n.casefold() for n in out}:
             out.append(name)
-    return out
+    return tuple(out)
 
 
-def open_names(ctl: Controller, token: str) -> Outcome:
-    from table.control.controller import Prompt
-
-    prompt = ctl.prompt
-    if prompt is not None and prompt.kind == "name" and prompt.player == token:
-        return step_name(ctl, 1)                  # the same token again: the next name
-    ctl.name_choices = name_choices(ctl, token)
-    ctl.prompt = Prompt("name", "", player=token)
-    ctl.prompt.text = name_text(ctl)
-    return _outcome(ctl, ctl.prompt.text)
+def open_names(desk: Desk, token: str) -> Outcome:
+    prompt = desk.prompt
+    if prompt is not None and prompt.kind == PromptKind.NAME and prompt.player == token:
+        return step_name(desk, prompt, 1)                  # the same token again: the next name
+    fresh = Prompt(PromptKind.NAME, "", player=token, choices=name_choices(desk, token))
+    return desk.show(replace(fresh, text=name_text(desk, fresh)))
 
 
-def name_text(ctl: Controller) -> str:
-    prompt = ctl.prompt
-    assert prompt is not None
-    name = ctl.name_choices[prompt.value]
-    who = ctl.state.player(prompt.player)
-    if len(ctl.name_choices) == 1:
+def name_text(desk: Desk, prompt: Prompt) -> Any:
+    name = prompt.choices[prompt.value]
+    who = desk.state.player(prompt.player)
+    if len(prompt.choices) == 1:
         return msg("{who}: no other names seen yet (name the players in the config)", who=who)
     return msg("{who} → {name} ({i} of {n}); ROLL or the token: next name, RUN: previous, NEXT: take it, "
                "UNDO: keep the old", who=who, name=PlayerRef(prompt.player, name), i=prompt.value + 1,
-               n=len(ctl.name_choices))
+               n=len(prompt.choices))
 
 
-def step_name(ctl: Controller, step: int) -> Outcome:
-    prompt = ctl.prompt
-    assert prompt is not None
-    prompt.value = (prompt.value + step) % len(ctl.name_choices)
-    prompt.text = name_text(ctl)
-    return _outcome(ctl, prompt.text)
+def step_name(desk: Desk, prompt: Prompt, step: int) -> Outcome:
+    stepped = replace(prompt, value=(prompt.value + step) % len(prompt.choices))
+    return desk.show(replace(stepped, text=name_text(desk, stepped)))
 
 
-def name_view(ctl: Controller) -> dict[str, Any] | None:
-    prompt = ctl.prompt
-    if prompt is None or prompt.kind != "name" or not ctl.state.has_player(prompt.player):
+def name_view(desk: Desk) -> dict[str, Any] | None:
+    prompt = desk.prompt
+    if prompt is None or prompt.kind != PromptKind.NAME or not desk.state.has_player(prompt.player):
         return None
-    return {"player": prompt.player, "name": ctl.name_choices[prompt.value], "index": prompt.value + 1,
-            "count": len(ctl.name_choices), "current": ctl.state.player(prompt.player).name,
-            "choices": ctl.name_choices}
+    return {"player": prompt.player, "name": prompt.choices[prompt.value], "index": prompt.value + 1,
+            "count": len(prompt.choices), "current": desk.state.player(prompt.player).name,
+            "choices": list(prompt.choices)}
 
 
 # ------------------------------------------------------------------ a game found unfinished
 
-def resume_notice(ctl: Controller) -> None:
+def resume_notice(desk: Desk) -> None:
     """Called when the table starts: an unfinished game gets the choice to go on or be abandoned."""
-    from table.control.controller import Prompt
-
-    state = ctl.state
+    state = desk.state
     if state.phase in (Phase.SETUP, Phase.GAME_OVER):
         return
     players = Seq(state.players, "list")
-    ctl.prompt = Prompt("resume", msg("game {n} resumed (turn {turn}, {players}): play on, or NEXT twice to abandon "
-                                      "it and start a new game", n=ctl.game.id, turn=state.turn, players=players))
-    ctl.say(ctl.prompt.text)
+    desk.show(Prompt(PromptKind.RESUME, msg("game {n} resumed (turn {turn}, {players}): play on, or NEXT twice to "
+                                            "abandon it and start a new game", n=desk.game_id, turn=state.turn,
+                                            players=players)))
 
 
 # ------------------------------------------------------------------ buttons
 
-def press(ctl: Controller, button: str) -> Outcome:
+def press(desk: Desk, prompt: Prompt, button: str) -> Outcome:
     """A button while one of this module's prompts is open (UNDO is the controller's: it closes them)."""
-    prompt = ctl.prompt
-    assert prompt is not None
     if prompt.kind in SCREENS:
         if button in ("next", "roll"):
-            prompt.value = (prompt.value + (1 if button == "next" else -1)) % pages(ctl, prompt.kind)
+            moved = replace(prompt, value=(prompt.value + (1 if button == "next" else -1)) % pages(prompt, prompt.kind))
         else:
-            prompt.kind, prompt.value = ("standings" if button == "help" else "games"), 0
-        prompt.text = screen_text(ctl)
-        return _outcome(ctl, prompt.text)
-    if prompt.kind == "name":
-        if button in ("roll", "run"):
-            return step_name(ctl, 1 if button == "roll" else -1)
-        if button == "next":
-            ctl.prompt = None
-            chosen = ctl.name_choices[prompt.value]
-            if chosen == ctl.state.player(prompt.player).name:
-                return _outcome(ctl, msg("{who} keeps their name", who=PlayerRef(prompt.player, chosen)))
-            return ctl.submit(c.Rename(player=prompt.player, name_=chosen, at=ctl.now))
-        return ctl.refuse(msg("{button} does nothing here: ROLL and RUN choose the name, NEXT takes it, UNDO keeps the old",
-                              button=word(button.upper())))
+            moved = replace(prompt, kind=PromptKind.STANDINGS if button == "help" else PromptKind.GAMES, value=0)
+        return desk.show(replace(moved, text=screen_text(moved)))
+    if prompt.kind == PromptKind.NAME:
+        return _press_name(desk, prompt, button)
     # resume
     if button != "next":
-        ctl.prompt = None
-        return ctl.handle_press(button)
+        desk.close()
+        return desk.handle_press(button)
     if not prompt.value:
-        prompt.value = 1
-        prompt.text = msg("abandon this game and start a new one? NEXT again to confirm, UNDO plays on")
-        return _outcome(ctl, prompt.text)
-    ctl.prompt = None
-    old = ctl.game.id
-    ctl.start_new_game()
-    return _outcome(ctl, msg("game {n} stays in the history as abandoned; new game: tap each player's token to join, "
-                             "then NEXT", n=old))
+        return desk.show(replace(prompt, value=1,
+                                 text=msg("abandon this game and start a new one? NEXT again to confirm, UNDO plays on")))
+    desk.close()
+    old = desk.game_id
+    desk.start_new_game()
+    return desk.show(None, msg("game {n} stays in the history as abandoned; new game: tap each player's token to join, "
+                               "then NEXT", n=old))
 
 
-def soft_keys(ctl: Controller) -> dict[str, str] | None:
-    prompt = ctl.prompt
-    if prompt is None or prompt.kind not in PROMPTS:
-        return None
+def _press_name(desk: Desk, prompt: Prompt, button: str) -> Outcome:
+    if button in ("roll", "run"):
+        return step_name(desk, prompt, 1 if button == "roll" else -1)
+    if button == "next":
+        desk.close()
+        chosen = prompt.choices[prompt.value]
+        if chosen == desk.state.player(prompt.player).name:
+            return desk.show(None, msg("{who} keeps their name", who=PlayerRef(prompt.player, chosen)))
+        return desk.submit(c.Rename(player=prompt.player, name_=chosen, at=desk.now))
+    return desk.refuse(msg("{button} does nothing here: ROLL and RUN choose the name, NEXT takes it, UNDO keeps the old",
+                           button=word(button.upper())))
+
+
+def soft_keys(desk: Desk, prompt: Prompt) -> Keys:
     if prompt.kind in SCREENS:
-        many = pages(ctl, prompt.kind) > 1
-        return {"roll": word("Previous page") if many else "", "help": word("Standings") if prompt.kind == "games" else "",
-                "run": word("Past games") if prompt.kind == "standings" else "", "next": word("Next page") if many else "",
-                "undo": word("Back")}
-    if prompt.kind == "name":
+        many = pages(prompt, prompt.kind) > 1
+        return {"roll": word("Previous page") if many else "",
+                "help": word("Standings") if prompt.kind == PromptKind.GAMES else "",
+                "run": word("Past games") if prompt.kind == PromptKind.STANDINGS else "",
+                "next": word("Next page") if many else "", "undo": word("Back")}
+    if prompt.kind == PromptKind.NAME:
         return {"roll": word("Next name"), "help": "", "run": word("Previous name"), "next": word("Take this name"),
                 "undo": word("Keep")}
     return {"roll": "", "help": "", "run": "", "next": word("New game: sure?") if prompt.value else word("New game"),
             "undo": word("Play on")}
 
 
-def setup_keys(ctl: Controller, keys: dict[str, str]) -> dict[str, str]:
+def setup_keys(desk: Desk, keys: Keys) -> Keys:
     """The setup's free buttons open the standings and the past games."""
-    if ctl.state.phase is Phase.SETUP and ctl.prompt is None and not ctl.basket:
+    if desk.state.phase is Phase.SETUP and desk.prompt is None and not desk.basket:
         return {**keys, "help": keys.get("help") or word("Standings"), "run": keys.get("run") or word("Past games")}
     return keys

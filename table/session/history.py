@@ -17,7 +17,8 @@ import io
 import logging
 import pickle
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, overload
 
 from engine import commands as c
 from engine.cards import Catalog
@@ -80,6 +81,17 @@ def decode_state(body: bytes) -> GameState | None:
     return state if isinstance(state, GameState) else None
 
 
+def replayed(state: GameState, commands: Iterable[c.Command], catalog: Catalog) -> Iterator[tuple[c.Command, GameState]]:
+    """The one replay fold: each command with the state after it, from ``state``, up to (not
+    including) the first command the engine refuses."""
+    for cmd in commands:
+        result = apply(state, cmd, catalog)
+        if isinstance(result, Rejected):
+            return
+        state = result.state
+        yield cmd, state
+
+
 class Commands:
     """A game's commands as a list whose first ``head`` items are read from the journal only when
     something needs them (an undo back past the snapshot the game started from, a full comparison)."""
@@ -101,7 +113,12 @@ class Commands:
     def __len__(self) -> int:
         return self._head + len(self._items)
 
-    def __getitem__(self, index):  # type: ignore[no-untyped-def]
+    @overload
+    def __getitem__(self, index: int) -> c.Command: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[c.Command]: ...
+
+    def __getitem__(self, index: int | slice) -> c.Command | list[c.Command]:
         if isinstance(index, slice):
             start, stop, step = index.indices(len(self))
             if step == 1 and start >= self._head:
@@ -180,11 +197,8 @@ class History:
         self.commands = commands
         while len(self.commands) > start:     # kept from the snapshot on only as far as they replay
             self.commands.pop()
-        for cmd in rest:
-            result = apply(self.state, cmd, self.catalog)
-            if isinstance(result, Rejected):
-                break
-            self.push(cmd, result.state)
+        for cmd, state in replayed(self.state, rest, self.catalog):
+            self.push(cmd, state)
         return len(self.commands)
 
     def prepare_pop(self) -> None:
@@ -221,12 +235,11 @@ class History:
             better = [k for k in self.stored if k > base]
         state = self.snapshots[base]
         self.recent = {base: state}
-        for k, cmd in enumerate(self.commands[base:], start=base + 1):
-            result = apply(state, cmd, self.catalog)
-            assert not isinstance(result, Rejected), result.message   # it was accepted before
-            state = result.state
+        k = base
+        for k, (_cmd, state) in enumerate(replayed(state, self.commands[base:], self.catalog), start=base + 1):
             if k > n - RECENT:                   # the next undos find these without a replay
                 self._remember(k, state)
+        assert k == n, f"command {k + 1} was accepted before and is refused on replay"
         self.state = state
         return state
 

@@ -24,6 +24,7 @@ from typing import Any
 
 from engine import commands as c
 from engine.errors import MunchkinError
+from engine.legal import ability_of
 from cards.textfile import split_lines
 from engine.rules import Ruleset
 from table.config import check_player, check_rules
@@ -154,7 +155,7 @@ class Exporter:
     def as_player(self, player: str) -> None:
         """The next card tap acts for ``player``: their token first, unless they act already."""
         ctl = self.ctl
-        if ctl.acting_player() != player or ctl.acting_override is not None and ctl.acting_override[0] != player:
+        if ctl.acting_player() != player or ctl.token_actor is not None and ctl.token_actor != player:
             self.tap(player)
 
     def close_menu(self) -> None:
@@ -220,9 +221,8 @@ class Exporter:
                 self.press("run")
                 self.tap(cmd.target)
         elif isinstance(cmd, c.UseAbility):
-            card = next((k for (k, phase), ability in ctl.ABILITY_BY_PHASE.items()
-                         if ability == cmd.ability and phase is state.phase
-                         and state.has_player(cmd.player) and k in state.player(cmd.player).in_play()), None)
+            held = state.player(cmd.player).in_play() if state.has_player(cmd.player) else []
+            card = next((k for k in held if ability_of(k, state.phase) == cmd.ability), None)
             if card is not None:
                 self.as_player(cmd.player)
                 self.tap(card)

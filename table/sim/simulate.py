@@ -13,7 +13,7 @@ from typing import TextIO
 from drivers.base import ManualClock
 from drivers.sim import SimButtons, SimReader
 from table.config import Config
-from table.control.controller import Outcome
+from table.control.prompts import Outcome
 from table.sim.export import ExportError, read_settings
 from table.sim.script import Action, ScriptError, parse_script, tap_or_press
 from table.control.assembly import Table, build_table

@@ -107,10 +107,10 @@ def build_view(ctl: Controller, *, entry: str = "", language: str = "en") -> Vie
     if combat is not None and combat.window_until is not None:
         window_left = max(0.0, combat.window_until - now)
     message = ctl.message
-    fault = getattr(ctl, "storage_fault", None)
+    fault = ctl.storage_fault
     if fault and (message is None or fault not in message.text):
         # while the game cannot be saved, the screen says so whatever else happened
-        from table.control.controller import Message
+        from table.control.prompts import Message
 
         message = Message(f"the game cannot be saved: {fault}", "refusal")
     bonus = {}
@@ -150,7 +150,7 @@ def build_view(ctl: Controller, *, entry: str = "", language: str = "en") -> Vie
                 "equipped": card.id in holder.equipped,
                 "slot": card.slot.value if card.slot is not None else None, "big": card.big}
     basket = [{"card": cid, "name": catalog[cid].name_in(language), "gold": catalog[cid].gold or 0}
-              for cid in getattr(ctl, "basket", []) if cid in catalog]
+              for cid in ctl.basket if cid in catalog]
     basket_gold = sum(item["gold"] for item in basket)
     player_menu = None
     if prompt is not None and prompt.kind == "player-menu" and ctl.state.has_player(prompt.player):

@@ -53,7 +53,7 @@ def test_an_unknown_tag_leaves_the_game_as_it_was(tmp_path: Path) -> None:
 
 
 def test_an_internal_error_is_logged_and_refused_and_the_table_goes_on(tmp_path: Path, monkeypatch, caplog) -> None:
-    import table.control.controller as controller_module
+    import table.session.game as session_module
 
     table, _ = table_at(tmp_path)
     ctl = table.controller
@@ -62,7 +62,7 @@ def test_an_internal_error_is_logged_and_refused_and_the_table_goes_on(tmp_path:
     def broken(*args, **kwargs):
         raise KeyError("a bug")
 
-    monkeypatch.setattr(controller_module, "apply", broken)
+    monkeypatch.setattr(session_module, "apply", broken)
     out = ctl.handle(Tap("", 0.0, card="player-2"))
     assert out is not None and not out.accepted and "internal error" in ctl.message.text
     assert "Traceback" in caplog.text or any(r.exc_info for r in caplog.records)

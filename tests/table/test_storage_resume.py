@@ -83,13 +83,13 @@ def test_a_bad_snapshot_is_ignored_and_the_one_before_is_used(tmp_path: Path) ->
 
 
 def test_snapshots_of_other_rules_code_are_not_used(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    import table.control.controller as controller_module
+    import table.session.game as session_module
 
     directory = tmp_path / "state"
     table = play_game(directory, SNAPSHOT_EVERY + 5)
     expected = as_json(table.controller.state, table.catalog)
     close_table(table)
-    monkeypatch.setattr(controller_module, "fingerprint", lambda catalog: "another-version")
+    monkeypatch.setattr(session_module, "fingerprint", lambda catalog: "another-version")
     again = build_table(config_for(directory), ManualClock())
     assert again.controller.history.from_snapshot == 0
     assert as_json(again.controller.state, again.catalog) == expected

@@ -1,0 +1,59 @@
+"""The state JSON (design §4): the engine's ``state_to_json`` plus the ``prompt`` key, built here only;
+and what the game itself waits for when no prompt is open."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.items import BIG_LIMIT
+from engine.messages import msg
+from engine.serialize import standing_prompt_json, state_to_json
+from table.control.prompts import EXPECTS, Desk, PromptKind
+
+
+def prompt_json(desk: Desk) -> dict[str, Any] | None:
+    """What the table waits for: the open prompt, else what the game itself waits for (an item to lose,
+    a looter, a wandering monster), else None."""
+    prompt = desk.prompt
+    if prompt is None or (prompt.until is not None and prompt.until <= desk.now):
+        result: dict[str, Any] | None = standing_prompt_json(desk.state)
+        return result
+    data: dict[str, Any] = {"kind": prompt.kind.value, "player": prompt.player or desk.acting_player() or None,
+                            "card": prompt.card or None, "expects": EXPECTS.get(prompt.kind, "button"),
+                            "text": prompt.text}
+    if prompt.kind is PromptKind.HELPER:
+        data["player"] = desk.state.active_player
+    if prompt.kind is PromptKind.ENROLL:
+        data["card"] = None
+        data["uid"] = prompt.card
+    if prompt.kind in (PromptKind.VALUE, PromptKind.MONSTER):
+        data["value"] = prompt.value
+    if prompt.kind is PromptKind.SELL:
+        data["basket"] = list(desk.basket)
+    return data
+
+
+def state_json(desk: Desk) -> dict[str, Any]:
+    """The state JSON with the open prompt."""
+    data: dict[str, Any] = state_to_json(desk.state, desk.catalog)
+    data["prompt"] = prompt_json(desk)
+    return data
+
+
+def standing_prompt(desk: Desk) -> tuple[str, Any]:
+    """(kind, text) of what the game itself waits for when no prompt is open: an item to lose, a looter."""
+    state = desk.state
+    loss = state.pending_loss
+    if loss is not None and state.has_player(loss.player):
+        name = state.player(loss.player)
+        if loss.source == BIG_LIMIT:
+            return "loss", msg("{who} has too many Big items: tap the one that goes to the lowest-level player, "
+                               "or sell it", who=name)
+        source = desk.catalog[loss.source] if loss.source in desk.catalog else loss.source
+        return "loss", msg("{who}: tap the item to lose ({source})", who=name, source=source)
+    loot = state.looting
+    if loot and loot.get("waiting") and loot.get("items"):
+        body = desk.token_name(loot["body"])
+        who = desk.token_name(loot["waiting"][0])
+        return "looting", msg("looting {who}'s body: {who2} picks next (tap the token, then the item)", who=body, who2=who)
+    return "", ""

@@ -1,0 +1,321 @@
+"""The game as the journal has it: resume, start, submit, undo and the retry after a disk fault.
+
+A ``GameSession`` takes no input and says no words. It returns outcomes: a command accepted and
+stored (with its events), the engine's ``Rejected``, or ``NotSaved`` with the journal's reason; the
+controller turns them into messages. Every accepted command is appended to the journal before the
+state changes, so what the screen shows has always been stored.
+"""
+
+from __future__ import annotations
+
+import logging
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from drivers.base import Clock
+from engine import commands as c
+from engine.cards import Catalog
+from engine.game import apply
+from engine.messages import Msg
+from engine.results import Accepted, Event, Rejected
+from engine.rules import Ruleset
+from engine.state import GameState
+from drivers.said import Said
+from table.session.history import SNAPSHOT_EVERY, Commands, History, encode_state, fingerprint
+from table.storage.journal import GameRecord, Journal, JournalError, kept_copies
+from table.storage.records import Records
+
+log = logging.getLogger(__name__)
+
+RETRY_SECONDS = 2.0         # how often a journal the disk refused is tried again
+
+
+def reason_of(exc: BaseException) -> Any:
+    """What an error says: the message it was raised with, else its text."""
+    first = exc.args[0] if exc.args else None
+    return first if isinstance(first, (Msg, Said)) else str(exc)
+
+
+@dataclass(frozen=True)
+class Saved:
+    """A command the engine accepted and the journal stored."""
+
+    before: GameState
+    events: tuple[Event, ...]
+    reopened: bool = False      # the journal had to be opened again first (after a disk fault)
+
+
+@dataclass(frozen=True)
+class NotSaved:
+    """The journal refused: nothing changed. ``doctor``: the refusal is a damaged row worth a check."""
+
+    why: Any
+    doctor: bool = False
+
+
+@dataclass(frozen=True)
+class NothingToUndo:
+    reopened: bool = False
+
+
+@dataclass(frozen=True)
+class Undone:
+    last: c.Command
+    reopened: bool = False
+
+
+@dataclass(frozen=True)
+class Started:
+    reopened: bool = False
+
+
+@dataclass(frozen=True)
+class Damaged:
+    """Resumed: the journal was damaged (``report`` says how); a looking-only table only shows it."""
+
+    report: Any
+    read_only: bool
+
+
+@dataclass(frozen=True)
+class EmptyButKept:
+    """Resumed: the journal holds no actions, but an earlier game is kept aside as ``path``."""
+
+    path: Path
+
+
+Submitted = Saved | Rejected | NotSaved
+ResumeNotice = Damaged | EmptyButKept
+
+
+def _looking_db(journal: Journal) -> Any:
+    """The connection the facts of a looking-only table read: the journal's own, else an empty one
+    (the journal of a path that does not exist opens as an empty read-only store)."""
+    if journal.db is not None:
+        return journal.db
+    with tempfile.TemporaryDirectory() as nowhere:
+        return Journal(Path(nowhere) / "none", read_only=True).db
+
+
+class GameSession:
+    """One table's game as stored: the journal, the undo history, the state and the game's facts."""
+
+    def __init__(self, catalog: Catalog, journal: Journal, clock: Clock, *, ruleset: Ruleset,
+                 seed_source: Callable[[], int], wall: Callable[[], float] | None = None,
+                 open_journal: Callable[[], Journal] | None = None, storage_fault: Any = None) -> None:
+        self.catalog = catalog
+        self.journal = journal
+        self.clock = clock
+        self.ruleset = ruleset
+        self.seed_source = seed_source
+        self.wall = wall
+        self.open_journal = open_journal
+        self.storage_fault: Any = storage_fault
+        self.retry_at = 0.0
+        self.clock_offset = 0.0
+        self.records: Records | None = None
+        self.reopen_notice: ResumeNotice | None = None     # what the journal said when it was opened again
+        self.game = GameRecord(0, 0, ruleset)
+        self.history = History(catalog, 0, ruleset)
+        self.state: GameState = self.history.state
+
+    def begin(self) -> ResumeNotice | None:
+        """Resume at start; a journal the disk refused is tried again in a few seconds."""
+        notice = self.resume()
+        if self.storage_fault:
+            self.retry_at = self.now + RETRY_SECONDS
+        return notice
+
+    # ------------------------------------------------------------ time and the disk
+
+    @property
+    def now(self) -> float:
+        """The table clock: it goes on from the journal's last action, whatever the machine's uptime."""
+        return self.clock.monotonic() + self.clock_offset
+
+    @property
+    def unwritable(self) -> bool:
+        return self.journal.read_only or self.journal.db is None
+
+    @property
+    def retrying(self) -> bool:
+        """Whether the session waits to open the journal again (``retry_at``)."""
+        return self.unwritable and self.open_journal is not None
+
+    def facts(self) -> Records:
+        assert self.records is not None, "resume() opens the game's facts"
+        return self.records
+
+    def _open_records(self) -> None:
+        """The per-game facts, kept in the journal file as it is now (after any repair)."""
+        journal = self.journal
+        if self.records is not None and self.records.db is not None and self.records.db is not journal.db:
+            self.records.db.close()
+        shared = _looking_db(journal) if journal.read_only else None     # looking only: write nothing
+        self.records = Records(journal.path, self.catalog, wall=self.wall, db=shared)
+
+    # ------------------------------------------------------------ resume
+
+    def resume(self) -> ResumeNotice | None:
+        """Load the latest game (a new one when there is none), repairing what does not replay."""
+        journal = self.journal
+        if journal.db is None:          # the disk refused at start: show the game read-only, retry later
+            self.game = GameRecord(0, 0, self.ruleset)
+            self.history = History(self.catalog, 0, self.ruleset)
+            self.state = self.history.state
+            self._open_records()
+            return None
+        record = journal.latest_game()
+        if record is None:
+            record = GameRecord(0, 0, self.ruleset) if journal.read_only else journal.new_game(self.seed_source(), self.ruleset)
+        self.game = record
+        commands, stored, total, kept = self._load(record)
+        self.state = self.history.state
+        if kept < total:
+            why = f"action {kept + 1} no longer replays" if kept < len(commands) else "an action cannot be read"
+            log.error("journal does not replay whole: keeping the first %d of %d actions", kept, total)
+            journal.cut(record.id, kept, journal.damage.why if journal.damage else why)
+        journal.forget_cache()
+        notice: ResumeNotice | None = None
+        if journal.damage is not None:
+            notice = Damaged(journal.damage.report(), journal.read_only)
+        elif not commands:
+            copies = kept_copies(journal.path)
+            if copies:
+                notice = EmptyButKept(copies[-1])
+        last_at = max((cmd.at for cmd in self.history.commands[-1:]), default=0.0)
+        self.clock_offset = max(0.0, last_at - self.clock.monotonic())
+        if not journal.read_only:
+            newest = max(self.history.snapshots)
+            if newest > 0 and newest not in stored:
+                journal.store_snapshot(record.id, newest, fingerprint(self.catalog),
+                                       encode_state(self.history.snapshots[newest]))
+        self._open_records()
+        # Records.resume only takes the length and iterates: the lazy Commands list serves, unread
+        self.facts().resume(record, self.history.commands, self.state)  # type: ignore[arg-type]  # a lazy list
+        return notice
+
+    def _load(self, record: GameRecord) -> tuple[Commands, dict[int, Any], int, int]:
+        """Replay ``record`` from its snapshots: (commands, stored snapshots, rows, actions kept)."""
+        journal = self.journal
+        head, tail, total = journal.tail_commands(record.id)
+        commands = Commands(tail, head, lambda: journal.head_commands(record.id, head))
+        stored = {s.seq: s.body for s in journal.snapshots(record.id, fingerprint(self.catalog), len(commands))}
+        self.history = History(self.catalog, record.seed, record.ruleset)
+        try:
+            kept = self.history.load(commands, stored)
+        except JournalError as exc:        # an early action is damaged and no snapshot covers it
+            log.error("%s", exc)
+            journal.read_everything()
+            head, tail, total = journal.tail_commands(record.id)      # now every row, checked
+            commands = Commands(tail)
+            self.history = History(self.catalog, record.seed, record.ruleset)
+            kept = self.history.load(commands, stored)
+        return commands, stored, total, kept
+
+    def reopen(self) -> bool:
+        """After a storage fault: open the journal for writing again and resume; True once it works."""
+        if self.open_journal is None:
+            return False
+        try:
+            journal = self.open_journal()
+        except JournalError as exc:
+            self.storage_fault = reason_of(exc)
+            return False
+        old, self.journal = self.journal, journal
+        old.close()
+        self.storage_fault = None
+        self.reopen_notice = self.resume()
+        return True
+
+    def retry_due(self) -> bool | None:
+        """Called on every tick: None when no retry is due, else whether the journal opened again."""
+        if not self.retrying or self.now < self.retry_at:
+            return None
+        self.retry_at = self.now + RETRY_SECONDS
+        return self.reopen()
+
+    def _writable(self) -> tuple[bool, bool]:
+        """(writable now, reopened to be so)."""
+        if not self.unwritable:
+            return True, False
+        return (True, True) if self.reopen() else (False, False)
+
+    # ------------------------------------------------------------ start, submit, undo
+
+    def start(self) -> Started | NotSaved:
+        """A new game; an unfinished one stays listed as abandoned."""
+        ok, reopened = self._writable()
+        if not ok:
+            return NotSaved(self.storage_fault)
+        try:
+            game = self.journal.new_game(self.seed_source(), self.ruleset)
+        except JournalError as exc:
+            return NotSaved(reason_of(exc))
+        self.facts().leaving(self.state, len(self.history))
+        self.game = game
+        self.facts().begin(game)
+        self.history = History(self.catalog, game.seed, game.ruleset)
+        self.state = self.history.state
+        return Started(reopened)
+
+    def submit(self, cmd: c.Command) -> Submitted:
+        """apply → journal append → history push → facts; the state changes only once it is stored."""
+        result = apply(self.state, cmd, self.catalog)
+        if isinstance(result, Rejected):
+            return result
+        ok, reopened = self._writable()
+        if not ok:
+            return NotSaved(self.storage_fault)
+        return self._store(cmd, result, reopened)
+
+    def _store(self, cmd: c.Command, result: Accepted, reopened: bool) -> Saved | NotSaved:
+        seq = len(self.history) + 1
+        snapshot = None
+        if seq % SNAPSHOT_EVERY == 0:
+            snapshot = (seq, fingerprint(self.catalog), encode_state(result.state))
+        try:
+            self.journal.append(self.game.id, cmd, snapshot)      # durable before anything shows it
+        except JournalError as exc:
+            self.storage_fault = reason_of(exc)
+            self.retry_at = self.now + RETRY_SECONDS
+            return NotSaved(self.storage_fault)
+        if self.storage_fault is not None:
+            self.storage_fault = None
+            log.info("the journal can be written again")
+        self.history.push(cmd, result.state)
+        before, self.state = self.state, result.state
+        self.facts().accepted(len(self.history), before, result.events, self.state)
+        return Saved(before, result.events, reopened)
+
+    def undo(self) -> Undone | NothingToUndo | NotSaved:
+        """Take back the last action (and a reopened window together with what came before it)."""
+        ok, reopened = self._writable()
+        if not ok:
+            return NotSaved(self.storage_fault)
+        while True:
+            try:
+                if len(self.history):
+                    self.history.prepare_pop()
+            except JournalError as exc:
+                return NotSaved(reason_of(exc), doctor=True)
+            try:
+                popped = self.journal.pop(self.game.id)
+            except JournalError as exc:
+                return NotSaved(reason_of(exc))
+            if not popped:
+                return NothingToUndo(reopened)
+            last = self.history.commands[-1]
+            self.state = self.history.pop()
+            self.facts().undone(len(self.history), self.state)
+            # a reopened window belongs to the UNDO that made it: the next UNDO takes back what came before
+            if not isinstance(last, c.ReopenWindow) or not self.history.commands:
+                return Undone(last, reopened)
+
+    def as_stored(self) -> GameState:
+        """Back to the state the journal has (after a fault of ours while handling an input)."""
+        self.state = self.history.state
+        return self.state
