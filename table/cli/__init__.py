@@ -41,7 +41,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_simulate(args: argparse.Namespace) -> int:
     from table.sim.simulate import simulate
 
-    from table.sim.export import check_seed
+    from table.sim.script import check_seed
 
     seed = check_seed(args.seed) if args.seed is not None else None
     return simulate(args.script, _config(args), screenshots=Path(args.screenshot) if args.screenshot else None,

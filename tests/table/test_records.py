@@ -201,7 +201,7 @@ def controller(tmp_path: Path, **rules):
 def run(table, script: str) -> list:
     from drivers.sim import SimButtons, SimReader
     from table.sim.script import parse_script
-    from table.sim.simulate import perform
+    from table.sim.harness import perform
 
     clock = table.controller.clock
     reader, buttons = SimReader(table.events, clock=clock), SimButtons(table.events, clock=clock)
