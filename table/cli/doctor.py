@@ -1,15 +1,18 @@
-"""doctor's checks of the table as ``run`` would open it: the reader and buttons it would use, a
-display to draw on, and a font for the language. Each failure names this system's fix."""
+"""``munchkin-table doctor``: the config, the catalog, and the table as ``run`` would open it (the
+reader and buttons it would use, a display to draw on, a font for the language, the saved games, the
+web view). Each failure names this system's fix."""
 
 from __future__ import annotations
 
+import argparse
 import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from drivers.doctor import Check, System, run_checks
-from table.config import Config
+from table.cli.common import Subparsers, config_of, with_config
+from table.config import Config, ConfigError
 from table.ui.fonts import find_font
 
 
@@ -65,3 +68,44 @@ def display_checks(config: Config, *, needs_drm: bool, dev_dir: Path = Path("/de
     else:
         checks.append(Check("font", True, f"{font.path or 'pygame built-in'} for {language}"))
     return checks
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    """Check the config, the catalog, the devices and the state directory; say what to fix."""
+    import warnings
+
+    from cards.loader import validate_files
+
+    warnings.filterwarnings("ignore", module="gpiozero")   # its pin-factory fallbacks are reported below
+    failures = 0
+    try:
+        config = config_of(args)
+        print(f"[ok] config: {config.source}")
+    except ConfigError as exc:
+        print(f"[FAIL] config: {exc}\n       fix: correct the file, or start from systemd/config.example.toml")
+        return 1
+    _, problems = validate_files(config.card_set_files())
+    if problems:
+        failures += 1
+        print(f"[FAIL] catalog: {len(problems)} problem(s), first: {problems[0]}")
+    else:
+        print("[ok] catalog: the card data is valid")
+    from table.app.run import wants_fullscreen     # only now: the config is good
+    from table.storage.journal import check_journal
+    from table.storage.paths import JOURNAL_FILE
+    from table.web.checks import web_check
+
+    checks = hardware_checks(config)
+    checks += display_checks(config, needs_drm=wants_fullscreen(config))
+    checks.append(Check("saved games", *check_journal(config.state_dir / JOURNAL_FILE)))
+    checks.append(web_check(config))
+    for check in checks:
+        print(check)
+        failures += not check.ok
+    print("all checks passed" if not failures else f"{failures} check(s) failed")
+    return 0 if not failures else 1
+
+
+def add_doctor(sub: Subparsers) -> None:
+    p = with_config(sub.add_parser("doctor", help="check config, devices and permissions, and say what to fix"))
+    p.set_defaults(func=cmd_doctor)
