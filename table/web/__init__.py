@@ -71,7 +71,7 @@ def lan_address(bind: str) -> str:
         try:
             with socket.socket(family, socket.SOCK_DGRAM) as sock:
                 sock.connect(probe)
-                address = sock.getsockname()[0]
+                address = str(sock.getsockname()[0])
         except OSError:
             continue
         if address and not address.startswith(("0.", "127.")) and address != "::1":

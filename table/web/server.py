@@ -26,11 +26,13 @@ import hmac
 import logging
 import socket
 import threading
+from collections.abc import AsyncIterator
 from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
 
+from engine.state import PLAYER_TOKENS
 from table.web.hub import Hub, TooManyClients
 from table.web.pages import PageContext, render_page
 
@@ -232,7 +234,7 @@ class WebApp:
         from starlette.applications import Starlette
 
         @asynccontextmanager
-        async def lifespan(_app: Any):  # type: ignore[no-untyped-def]
+        async def lifespan(_app: Any) -> AsyncIterator[None]:
             self.hub.attach(asyncio.get_running_loop())
             pinger = asyncio.ensure_future(_pinger(self.hub, self.ping))
             try:
@@ -254,8 +256,9 @@ class WebApp:
         from starlette.responses import PlainTextResponse
 
         player = request.path_params["player"]
-        if player not in {f"player-{n}" for n in range(1, 7)}:
-            return PlainTextResponse("no such player: the pages are /p/player-1 … /p/player-6\n", status_code=404)
+        if player not in PLAYER_TOKENS:
+            return PlainTextResponse(f"no such player: the pages are /p/{PLAYER_TOKENS[0]} … /p/{PLAYER_TOKENS[-1]}\n",
+                                     status_code=404)
         return self._page("player", player)
 
     async def api_state(self, request: Any) -> Any:
@@ -346,7 +349,7 @@ def bounded_h11() -> type:
     times out idle kept-alive connections, but not one that connects and never finishes asking."""
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
-    class BoundedH11Protocol(H11Protocol):  # type: ignore[misc]
+    class BoundedH11Protocol(H11Protocol):
         request_timeout = REQUEST_TIMEOUT
 
         def connection_made(self, transport: Any) -> None:
