@@ -4,10 +4,13 @@ The top layer: ``main`` (the ``munchkin-table`` console script, also ``python -m
 arguments and hands each command to the layer that does it. One module per command family, each
 with its ``cmd_*`` functions and the ``add_*`` that declares their arguments:
 
-    play.py     run, enroll              game.py     state, restore
-    scripts.py  simulate, export         records.py  history, stats
-    cards.py    cards (names.py: cards names)         tags.py     tags
-    doctor.py   doctor
+    play.py      run, enroll
+    scripts.py   simulate, export
+    game.py      state, restore
+    records.py   history, stats
+    cards.py     cards (names.py: cards names)
+    tags.py      tags
+    doctor.py    doctor (checks.py: the devices and the screen)
 
 errors.py is the one error wrapper (a failure that is not a bug: one line, exit 2); common.py holds
 the config every command reads. A new command is an ``add_*`` in its family's module (or a new
@@ -22,10 +25,9 @@ import argparse
 import logging
 import sys
 from collections.abc import Callable
-from typing import NoReturn
 
 from table.cli import cards, doctor, game, play, records, scripts, tags
-from table.cli.common import Subparsers
+from table.cli.common import Parser, Subparsers
 from table.cli.errors import quiet_stdout, run_command
 
 # The subcommands in the order ``--help`` lists them.
@@ -35,13 +37,6 @@ COMMANDS: tuple[Callable[[Subparsers], None], ...] = (
 )
 # Commands whose output is their answer: only errors are logged.
 QUIET = ("simulate", "state", "cards", "tags", "doctor", "history", "stats", "export", "restore")
-
-
-class Parser(argparse.ArgumentParser):
-    """argparse with a one-line answer to a bad command line (usage errors exit 2)."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: {message}; see '{self.prog} --help'\n")
 
 
 def build_parser() -> argparse.ArgumentParser:

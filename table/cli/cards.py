@@ -6,11 +6,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from cards.names import LANGUAGES
-from engine.cards import CardDef
 from table.cli.common import Subparsers, config_of, with_config
-from table.config import Config
+
+if TYPE_CHECKING:
+    from engine.cards import CardDef
+    from table.config import Config
 
 
 def _validate(args: argparse.Namespace, config: Config) -> int:
@@ -72,6 +74,8 @@ def cmd_cards(args: argparse.Namespace) -> int:
 
 
 def add_cards(sub: Subparsers) -> None:
+    from cards.names import LANGUAGES
+
     p = with_config(sub.add_parser("cards", help="list the catalog; 'cards validate [PATH...]'; 'cards search TEXT'; "
                                                  "'cards names export --lang es' / 'cards names import FILE.csv'"))
     p.add_argument("action", nargs="?", choices=["validate", "search", "names"])

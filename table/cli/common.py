@@ -5,15 +5,27 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, NoReturn, TypeAlias
 
-from table.config import Config, ConfigError, load_config
+if TYPE_CHECKING:           # the command line imports what a command needs when it runs: --help stays quick
+    from table.config import Config
 
-Subparsers = Any        # argparse's _SubParsersAction, which is private
+
+class Parser(argparse.ArgumentParser):
+    """argparse with a one-line answer to a bad command line (usage errors exit 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message}; see '{self.prog} --help'\n")
+
+
+# What ``Parser.add_subparsers`` returns (argparse's _SubParsersAction, which is private).
+Subparsers: TypeAlias = "argparse._SubParsersAction[Parser]"
 
 
 def config_of(args: argparse.Namespace) -> Config:
     """The config the command line names (``--config FILE``), else the default one."""
+    from table.config import ConfigError, load_config
+
     config = load_config(Path(args.config) if args.config else None)
     state_dir = config.state_dir
     if state_dir.exists() and not state_dir.is_dir():

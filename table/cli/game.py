@@ -7,9 +7,12 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from table.cli.common import Subparsers, config_of, with_config
-from table.config import Config
+
+if TYPE_CHECKING:
+    from table.config import Config
 
 
 def _empty_table(config: Config) -> int:

@@ -11,14 +11,17 @@ import csv
 import io
 import json
 import sys
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from engine.cards import Catalog
 from table.cli.common import Subparsers, config_of, with_config
-from table.storage.records import history_rows, stats
+
+if TYPE_CHECKING:
+    from engine.cards import Catalog
 
 
 def print_history(games: list[dict[str, Any]], fmt: str, out: TextIO | None = None) -> None:
+    from table.storage.records import history_rows
+
     out = out or sys.stdout
     rows = history_rows(games)
     if fmt == "json":           # one game a line: readable, and json's fast encoder (no indent)
@@ -46,6 +49,8 @@ def print_history(games: list[dict[str, Any]], fmt: str, out: TextIO | None = No
 
 
 def print_stats(tallies: list[dict[str, Any]], fmt: str, catalog: Catalog | None = None, out: TextIO | None = None) -> None:
+    from table.storage.records import stats
+
     out = out or sys.stdout
     data = stats(tallies, catalog)
     if fmt == "json":

@@ -5,10 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from cards.tags import TagRegistry
-from engine.cards import Catalog
 from table.cli.common import Subparsers, config_of, with_config
+
+if TYPE_CHECKING:
+    from cards.tags import TagRegistry
+    from engine.cards import Catalog
 
 
 def _export(registry: TagRegistry, catalog: Catalog, file: str | None) -> int:
@@ -29,7 +32,7 @@ def _export(registry: TagRegistry, catalog: Catalog, file: str | None) -> int:
 
 
 def _import(state_dir: Path, catalog: Catalog, file: str | None) -> int:
-    from cards.tags import parse_tag_csv
+    from cards.tags import TagRegistry, parse_tag_csv
     from cards.textfile import TextFileError, read_text
     from table.storage.paths import TAGS_FILE, hold_table_lock
 
@@ -65,6 +68,7 @@ def _import(state_dir: Path, catalog: Catalog, file: str | None) -> int:
 
 def cmd_tags(args: argparse.Namespace) -> int:
     from cards.loader import load_catalog
+    from cards.tags import TagRegistry
     from table.storage.paths import TAGS_FILE
 
     config = config_of(args)
