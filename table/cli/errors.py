@@ -29,7 +29,7 @@ OS_ADVICE = {
 }
 
 
-def say(text: str) -> None:
+def _say(text: str) -> None:
     """``text`` on stderr, each of its lines (one per problem) starting with the program's name."""
     try:
         print("\n".join(f"munchkin-table: {line}" for line in text.split("\n")), file=sys.stderr)
@@ -67,17 +67,17 @@ def run_command(func: Callable[[argparse.Namespace], int | None], args: argparse
         quiet_stdout()
         return 0
     except MunchkinError as exc:
-        say(str(exc))
+        _say(str(exc))
         return 2
     except OSError as exc:
-        say(describe_os_error(exc))
+        _say(describe_os_error(exc))
         return 2
     except sqlite3.Error as exc:        # until storage raises its own error for a journal it cannot read
-        say(f"the game journal cannot be used: {exc}")
+        _say(f"the game journal cannot be used: {exc}")
         return 2
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # a bug: still one line, the traceback only when asked for
         log.debug("unexpected error", exc_info=True)
-        say(f"unexpected error ({type(exc).__name__}: {exc}); run it again with -v for the details")
+        _say(f"unexpected error ({type(exc).__name__}: {exc}); run it again with -v for the details")
         return 1
