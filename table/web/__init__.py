@@ -4,8 +4,9 @@ Off by default; ``[web] enabled = true`` turns it on. The table's loop hands the
 newest board to ``WebView.publish`` after each accepted change and never waits
 on the web side (see hub.py); the server runs in a thread of its own (server.py).
 A page's words and shell are pages.py's; the remembered games (/history, /stats)
-are read and drawn by records.py. The modules import this package's, never the
-reverse, except for ``start_web`` putting them together.
+are read and drawn by records.py. ``start_web`` here puts them together: hub,
+pages, records and server never import this package (only checks.py, the
+doctor's, uses its ``lan_address``).
 
 May import: engine, cards, drivers, table.config, table.storage, table.session, table.control and
 table.ui (its words and the view model, never pygame). Never the command line.
