@@ -38,7 +38,7 @@ from table.config import Config, StorageConfig  # noqa: E402
 from table.storage.records import fold_commands, history_rows, open_read_only, read_games, read_tallies, stats  # noqa: E402
 from table.cli.records import print_history, print_stats  # noqa: E402
 from table.sim.script import parse_script  # noqa: E402
-from table.sim.simulate import perform  # noqa: E402
+from table.sim.harness import perform  # noqa: E402
 from table.storage.paths import JOURNAL_FILE  # noqa: E402
 from table.control.assembly import build_table  # noqa: E402
 

@@ -31,7 +31,7 @@ from table.config import parse_config  # noqa: E402
 from table.ui.display import Display  # noqa: E402
 from table.ui.scenes import SCENES  # noqa: E402
 from table.sim.script import parse_script  # noqa: E402
-from table.sim.simulate import perform  # noqa: E402
+from table.sim.harness import perform  # noqa: E402
 from table.ui.view import build_view  # noqa: E402
 from table.control.assembly import build_table  # noqa: E402
 

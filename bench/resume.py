@@ -34,7 +34,7 @@ from drivers.base import ManualClock  # noqa: E402
 from drivers.sim import SimButtons, SimReader  # noqa: E402
 from table.config import Config, StorageConfig  # noqa: E402
 from table.sim.script import parse_script  # noqa: E402
-from table.sim.simulate import perform  # noqa: E402
+from table.sim.harness import perform  # noqa: E402
 from table.control.assembly import build_table  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]

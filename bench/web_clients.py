@@ -89,7 +89,8 @@ def play(size: tuple[int, int], *, web: bool) -> tuple[list[float], dict[str, in
     from table.ui.display import Display
     from table.sim.script import parse_script
     from table.ui.view import build_view
-    from table.web import board_payload, page_context
+    from table.web import board_payload
+    from table.web.pages import page_context
     from table.web.hub import Hub
     from table.web.server import WebApp, WebServer
     from table.control.assembly import build_table

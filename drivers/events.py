@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 BUTTONS = ("roll", "help", "run", "next", "undo")
+# The BCM pins of the five buttons on a built box (design §1), in BUTTONS order; the config may move them.
+DEFAULT_BUTTON_PINS = {"roll": 5, "help": 6, "run": 13, "next": 19, "undo": 26}
 
 
 def normalise_uid(text: str) -> str:

@@ -9,12 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 from drivers.base import ButtonPanel, Clock, EventSink, Feedback, RfidReader
+from drivers.events import DEFAULT_BUTTON_PINS
 from drivers.sim import NullFeedback, SimButtons, SimReader
 
 READER_TYPES = ("mfrc522", "pn532", "sim")
 BUTTON_TYPES = ("gpio", "sim")
 FEEDBACK_TYPES = ("gpio", "none", "sim")
-DEFAULT_BUTTON_PINS = {"roll": 5, "help": 6, "run": 13, "next": 19, "undo": 26}
 
 
 class DriverError(Exception):

@@ -17,9 +17,7 @@ from typing import Any
 from gpiozero import LED, Button, Buzzer
 
 from drivers.base import Clock, EventSink, SystemClock
-from drivers.events import BUTTONS, Press, Release
-
-DEFAULT_PINS = {"roll": 5, "help": 6, "run": 13, "next": 19, "undo": 26}
+from drivers.events import BUTTONS, DEFAULT_BUTTON_PINS, Press, Release
 
 
 class ButtonConfigError(ValueError):
@@ -81,7 +79,7 @@ class GpioButtons:
     ) -> None:
         self.sink = sink
         self.clock = clock or SystemClock()
-        self.pins = check_pins(DEFAULT_PINS if pins is None else pins)
+        self.pins = check_pins(DEFAULT_BUTTON_PINS if pins is None else pins)
         self.pin_factory = pin_factory
         self.debounce = debounce
         self.hold_time = hold_time

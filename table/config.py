@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from drivers.events import DEFAULT_BUTTON_PINS
 from engine.errors import MunchkinError
 from engine.rules import Ruleset
 from engine.state import PLAYER_TOKENS
@@ -56,11 +57,11 @@ class ReaderConfig:
 
 @dataclass
 class ButtonsConfig:
-    roll: int = 5
-    help: int = 6
-    run: int = 13
-    next: int = 19
-    undo: int = 26
+    roll: int = DEFAULT_BUTTON_PINS["roll"]
+    help: int = DEFAULT_BUTTON_PINS["help"]
+    run: int = DEFAULT_BUTTON_PINS["run"]
+    next: int = DEFAULT_BUTTON_PINS["next"]
+    undo: int = DEFAULT_BUTTON_PINS["undo"]
     bounce_ms: int = 50         # a press must hold this long to count (contact bounce)
     hold_seconds: float = 1.0   # a press held this long is also reported as held
 

@@ -52,7 +52,7 @@ def test_every_refusal_along_a_game_is_a_template_with_its_values(tmp_path: Path
     from engine.messages import Msg
     from table.config import parse_config
     from table.sim.script import parse_script
-    from table.sim.simulate import perform
+    from table.sim.harness import perform
     from table.control.assembly import build_table
     from tests.table.test_display_i18n import MIXED
 

@@ -1,67 +1,52 @@
-"""doctor's checks of the table as ``run`` would open it: the reader and buttons it would use, a
-display to draw on, and a font for the language. Each failure names this system's fix."""
+"""``munchkin-table doctor``: the config, the catalog, the devices (checks.py), the saved games and
+the web view, each with what to fix."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping
-from pathlib import Path
-from typing import Any
+import argparse
 
-from drivers.doctor import Check, System, run_checks
-from table.config import Config
-from table.ui.fonts import find_font
+from table.cli.common import Subparsers, config_of, with_config
 
 
-def hardware_checks(config: Config, *, sim: bool = False, system: System | None = None, **options: Any) -> list[Check]:
-    """The reader, buttons and state directory checks for what ``run`` would open. Where ``run``
-    would use simulated buttons (no GPIO pins here), there are no pins to check."""
-    from table.app.drivers import uses_gpio
+def cmd_doctor(args: argparse.Namespace) -> int:
+    """Check the config, the catalog, the devices and the state directory; say what to fix."""
+    import warnings
 
-    gpio = uses_gpio(sim=sim)
-    checks = run_checks(config.reader_type(sim=sim), spi_bus=config.reader.spi_bus, spi_device=config.reader.spi_device,
-                        reset_pin=config.reader.reset_pin, port=config.reader.port, baudrate=config.reader.baudrate,
-                        button_pins=config.buttons.pins() if gpio else None, state_dir=str(config.state_dir),
-                        system=system, **options)
-    if not gpio:
-        at = next((i for i, c in enumerate(checks) if c.name == "state directory writable"), len(checks))
-        checks.insert(at, Check("buttons", True, "simulated (keyboard and on-screen buttons): no GPIO pins here, "
-                                "so run uses these too"))
-    return checks
+    from cards.loader import validate_files
+    from table.config import ConfigError
 
-
-def display_checks(config: Config, *, needs_drm: bool, dev_dir: Path = Path("/dev"),
-                   env: Mapping[str, str] = os.environ, system: System | None = None) -> list[Check]:
-    system = system or System.detect()
-    checks = []
-    cards = sorted((dev_dir / "dri").glob("card*"))
-    usable = [c for c in cards if os.access(c, os.R_OK | os.W_OK)]
-    kms = f"add dtoverlay=vc4-kms-v3d to {system.boot_config} (the KMS driver), then reboot (sudo reboot)"
-    if needs_drm:
-        if not cards:
-            checks.append(Check("screen", False, f"no KMS/DRM device in {dev_dir / 'dri'}", kms))
-        elif not usable:
-            checks.append(Check("screen", False, f"{', '.join(str(c) for c in cards)} not readable and writable",
-                                system.join(["video", "render"])))
-        else:
-            checks.append(Check("screen", True, f"{usable[0]} (full screen on KMS/DRM)"))
-    elif env.get("SDL_VIDEODRIVER"):
-        checks.append(Check("screen", True, f"SDL_VIDEODRIVER={env['SDL_VIDEODRIVER']} chooses the display"))
-    elif env.get("WAYLAND_DISPLAY") or env.get("DISPLAY"):
-        shown = f"WAYLAND_DISPLAY={env['WAYLAND_DISPLAY']}" if env.get("WAYLAND_DISPLAY") else f"DISPLAY={env['DISPLAY']}"
-        checks.append(Check("screen", True, f"a window on the desktop ({shown})"))
-    elif usable:
-        checks.append(Check("screen", True, f"{usable[0]} (no desktop here: SDL draws on KMS/DRM)"))
+    warnings.filterwarnings("ignore", module="gpiozero")   # its pin-factory fallbacks are reported below
+    failures = 0
+    try:
+        config = config_of(args)
+        print(f"[ok] config: {config.source}")
+    except ConfigError as exc:
+        print(f"[FAIL] config: {exc}\n       fix: correct the file, or start from systemd/config.example.toml")
+        return 1
+    _, problems = validate_files(config.card_set_files())
+    if problems:
+        failures += 1
+        print(f"[FAIL] catalog: {len(problems)} problem(s), first: {problems[0]}")
     else:
-        why = (f"{', '.join(str(c) for c in cards)} not readable and writable" if cards
-               else f"no KMS/DRM device in {dev_dir / 'dri'}")
-        fix = system.join(["video", "render"]) if cards else kms
-        checks.append(Check("screen", False, f"no display: no DISPLAY or WAYLAND_DISPLAY, {why}, no SDL_VIDEODRIVER",
-                            f"run it in a desktop session, or {fix}"))
-    language = config.display.language
-    font = find_font(language, config.display.font)
-    if language == "zh" and not font.has_cjk:
-        checks.append(Check("font", False, "no font with Chinese glyphs: Chinese would show as boxes", system.install_font()))
-    else:
-        checks.append(Check("font", True, f"{font.path or 'pygame built-in'} for {language}"))
-    return checks
+        print("[ok] catalog: the card data is valid")
+    from drivers.doctor import Check
+    from table.app.run import wants_fullscreen     # only now: the config is good
+    from table.cli.checks import display_checks, hardware_checks
+    from table.storage.journal import check_journal
+    from table.storage.paths import JOURNAL_FILE
+    from table.web.checks import web_check
+
+    checks = hardware_checks(config)
+    checks += display_checks(config, needs_drm=wants_fullscreen(config))
+    checks.append(Check("saved games", *check_journal(config.state_dir / JOURNAL_FILE)))
+    checks.append(web_check(config))
+    for check in checks:
+        print(check)
+        failures += not check.ok
+    print("all checks passed" if not failures else f"{failures} check(s) failed")
+    return 0 if not failures else 1
+
+
+def add_doctor(sub: Subparsers) -> None:
+    p = with_config(sub.add_parser("doctor", help="check config, devices and permissions, and say what to fix"))
+    p.set_defaults(func=cmd_doctor)

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import sys
-from typing import Iterable, Protocol
+from collections.abc import Iterable
+from typing import Protocol
 
 
 class LineProblem(Protocol):
-    line: int
-    message: str
+    """A bad line of a file (cards.tags.ImportProblem, cards.names.NameProblem): read only."""
+
+    @property
+    def line(self) -> int: ...
+
+    @property
+    def message(self) -> str: ...
 
 
 def report_bad_lines(source: str, problems: Iterable[LineProblem]) -> int:

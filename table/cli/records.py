@@ -1,41 +1,27 @@
-"""``munchkin-table history`` and ``munchkin-table stats``: the remembered games, read only."""
+"""``munchkin-table history`` and ``munchkin-table stats``: the remembered games, read only.
+
+The games are read by table/web/records.py's ``load`` (what the web view's /history and /stats
+show); here they are printed as text, CSV or JSON.
+"""
 
 from __future__ import annotations
 
+import argparse
 import csv
 import io
 import json
-import sqlite3
 import sys
-from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from engine.errors import MunchkinError
-from table.storage.records import history_rows, open_read_only, read_games, read_tallies, stats
+from table.cli.common import Subparsers, config_of, with_config
 
-
-JOURNAL_FILE = "journal.sqlite3"        # table.wiring.JOURNAL_FILE, without importing the whole table
-
-
-class RecordsError(MunchkinError):
-    """The saved games could not be read."""
-
-
-def load(state_dir: Path, what: str) -> list[dict[str, Any]]:
-    """``games`` (for history) or ``tallies`` (for stats) of the state directory's journal."""
-    path = state_dir / JOURNAL_FILE
-    try:
-        db = open_read_only(path)
-        try:
-            return read_games(db) if what == "games" else read_tallies(db)
-        finally:
-            if db is not None:
-                db.close()
-    except sqlite3.Error as exc:
-        raise RecordsError(f"cannot read the saved games in {path}: {exc}") from None
+if TYPE_CHECKING:
+    from engine.cards import Catalog
 
 
 def print_history(games: list[dict[str, Any]], fmt: str, out: TextIO | None = None) -> None:
+    from table.storage.records import history_rows
+
     out = out or sys.stdout
     rows = history_rows(games)
     if fmt == "json":           # one game a line: readable, and json's fast encoder (no indent)
@@ -62,7 +48,9 @@ def print_history(games: list[dict[str, Any]], fmt: str, out: TextIO | None = No
     out.write(f"{len(rows)} game(s)\n")
 
 
-def print_stats(tallies: list[dict[str, Any]], fmt: str, catalog: Any = None, out: TextIO | None = None) -> None:
+def print_stats(tallies: list[dict[str, Any]], fmt: str, catalog: Catalog | None = None, out: TextIO | None = None) -> None:
+    from table.storage.records import stats
+
     out = out or sys.stdout
     data = stats(tallies, catalog)
     if fmt == "json":
@@ -101,3 +89,29 @@ def print_stats(tallies: list[dict[str, Any]], fmt: str, catalog: Any = None, ou
         for m in data["monsters"]:
             out.write(f"{m['name']:{mwidth}}  {m['fought']:>6}  {m['won']:>3}  {m['killed']:>6}\n")
     out.write(f"{data['games']} game(s)\n")
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    from table.web.records import load
+
+    print_history(load(config_of(args).state_dir, "games"), args.format)
+    return 0
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    from cards.loader import load_catalog
+    from table.web.records import load
+
+    config = config_of(args)
+    print_stats(load(config.state_dir, "tallies"), args.format, load_catalog(config.card_set_files()))
+    return 0
+
+
+def add_history_and_stats(sub: Subparsers) -> None:
+    for name, func, what in (("history", cmd_history, "every game played: players, winners, turns, minutes"),
+                             ("stats", cmd_stats, "standings per player name and per monster, over every game")):
+        p = with_config(sub.add_parser(name, help=what))
+        shape = p.add_mutually_exclusive_group()
+        shape.add_argument("--json", dest="format", action="store_const", const="json", help="print JSON")
+        shape.add_argument("--csv", dest="format", action="store_const", const="csv", help="print CSV")
+        p.set_defaults(func=func, format="text")

@@ -4,14 +4,24 @@
     press roll|help|run|next|undo
     die N          # the next die roll shows N (simulation only)
     wait SECONDS   # advance the simulated clock
+
+A script may start with the header ``export`` writes, comment lines that ``simulate`` reads (every
+other reader skips comments); both the writing and the reading of it are here:
+
+    # seed: 1234
+    # ruleset: {"starting_hand": 4, ...}
+    # players: {"player-1": ["Ann", "female"], ...}
 """
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from cards.tags import is_player_token
 from cards.textfile import TextFileError, read_text, split_lines
@@ -19,6 +29,8 @@ from drivers.events import BUTTONS, normalise_uid
 from drivers.sim import SimButtons, SimReader
 from engine.cards import Catalog
 from engine.errors import MunchkinError
+from engine.rules import Ruleset
+from table.config import Config, PlayerConfig, check_player, check_rules
 
 
 class ScriptError(MunchkinError, ValueError):
@@ -134,3 +146,93 @@ def tap_or_press(action: Action, reader: SimReader, buttons: SimButtons) -> bool
         buttons.press(action.arg)
         return True
     return False
+
+
+# ------------------------------------------------------------------ the header: seed, ruleset, players
+
+SEED_RANGE = (0, 2**63 - 1)  # what the journal stores
+HEADER_KEYS = ("seed", "ruleset", "players")
+
+
+@dataclass
+class ScriptSettings:
+    """What a script's header says: the game's seed, its ruleset and its players' names and sexes."""
+
+    seed: int | None = None
+    ruleset: Ruleset | None = None
+    players: dict[str, tuple[str, str]] | None = None
+
+    def apply(self, config: Config) -> Config:
+        """``config`` with the script's ruleset and player names, where the script gives them."""
+        changes: dict[str, Any] = {}
+        if self.ruleset is not None:
+            changes["rules"] = self.ruleset
+        if self.players is not None:
+            changes["players"] = {token: PlayerConfig(name, sex) for token, (name, sex) in self.players.items()}
+        return dataclasses.replace(config, **changes) if changes else config
+
+
+def check_seed(seed: int) -> int:
+    """``seed`` when the journal can store it; raises ScriptError otherwise."""
+    if not SEED_RANGE[0] <= seed <= SEED_RANGE[1]:
+        raise ScriptError(f"a seed is a whole number from 0 to {SEED_RANGE[1]}, not {seed}")
+    return seed
+
+
+def script_header(title: str, settings: ScriptSettings) -> list[str]:
+    """The comment lines that start a script: ``title``, then what ``read_settings`` reads back."""
+    lines = [f"# {title}"]
+    if settings.seed is not None:
+        lines.append(f"# seed: {settings.seed}")
+    if settings.ruleset is not None:
+        lines.append(f"# ruleset: {json.dumps(settings.ruleset.to_dict(), sort_keys=True)}")
+    if settings.players is not None:
+        players = {k: list(v) for k, v in settings.players.items()}
+        lines.append(f"# players: {json.dumps(players, ensure_ascii=False)}")
+    return lines
+
+
+def _ruleset(value: str) -> Ruleset:
+    data = json.loads(value)
+    if not isinstance(data, dict):
+        raise ValueError("the ruleset is a JSON object")
+    rules, problems = check_rules(data, "ruleset")      # the config's ranges: no nan, no strings
+    if problems:
+        raise ValueError("; ".join(problems))
+    return rules
+
+
+def _players(value: str) -> dict[str, tuple[str, str]]:
+    data = json.loads(value)
+    if not isinstance(data, dict) or not all(
+            isinstance(v, list) and len(v) == 2 and all(isinstance(x, str) for x in v) for v in data.values()):
+        raise ValueError('players are {"player-1": ["name", "male|female"], ...}')
+    problems = [p for k, v in data.items() for p in check_player(str(k), {"name": v[0], "sex": v[1]})[1]]
+    if problems:
+        raise ValueError("; ".join(problems))
+    return {str(k): (v[0], v[1]) for k, v in data.items()}
+
+
+def read_settings(text: str, *, source: str = "<script>") -> ScriptSettings:
+    """The ``# seed:``, ``# ruleset:`` and ``# players:`` lines at the top of a script."""
+    settings = ScriptSettings()
+    for n, raw in enumerate(split_lines(text), 1):          # newline only, as the script's own lines
+        line = raw.strip()
+        if not line:
+            continue
+        if not line.startswith("#"):
+            break                                   # the header ends at the first action
+        key, sep, value = line[1:].strip().partition(":")
+        key, value = key.strip(), value.strip()
+        if not sep or key not in HEADER_KEYS:
+            continue
+        try:
+            if key == "seed":
+                settings.seed = check_seed(int(value))
+            elif key == "ruleset":
+                settings.ruleset = _ruleset(value)
+            else:
+                settings.players = _players(value)
+        except (ValueError, TypeError) as exc:      # ScriptError is a ValueError: a bad seed is named here too
+            raise ScriptError(f"{source}:{n}: bad '{key}' line: {exc}") from None
+    return settings

@@ -8,33 +8,16 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
-from drivers.base import ManualClock
-from drivers.sim import SimButtons, SimReader
+from cards.textfile import TextFileError, read_text
 from table.config import Config
+from table.control.controller import Controller
 from table.control.prompts import Outcome
-from table.sim.export import ExportError, read_settings
-from table.sim.script import Action, ScriptError, parse_script, tap_or_press
-from table.control.assembly import Table, build_table
+from table.sim.harness import SimTable
+from table.sim.script import Action, ScriptError, read_settings
 
 SIMULATION_SEED = 1
-
-
-def perform(action: Action, table: Table, reader: SimReader, buttons: SimButtons, clock: ManualClock) -> list[Outcome]:
-    """Do one script action and let the controller react to everything it caused."""
-    ctl = table.controller
-    if tap_or_press(action, reader, buttons):
-        pass
-    elif action.verb == "die":
-        ctl.forced_die = int(action.arg)
-    elif action.verb == "wait":
-        clock.advance(float(action.arg))
-    outcomes = [o for o in (ctl.handle(e) for e in table.events.drain()) if o is not None]
-    ticked = ctl.tick()
-    if ticked is not None:
-        outcomes.append(ticked)
-    return outcomes
 
 
 def story_line(action: Action, outcomes: list[Outcome]) -> str:
@@ -51,7 +34,7 @@ def story_line(action: Action, outcomes: list[Outcome]) -> str:
     return f"{action.line:>4}  {written:<30} {'; '.join(said)}"
 
 
-def summary_line(state: dict) -> str:  # type: ignore[type-arg]
+def summary_line(state: dict[str, Any]) -> str:
     """The last line of the story: where the game stands."""
     players = ", ".join(f"{p['name']} level {p['level']}" + ("" if p["alive"] else " (dead)") for p in state["players"])
     words = f"end: turn {state['turn']}, {state['phase']}"
@@ -75,6 +58,53 @@ def _screenshot_dir(path: Path) -> str | None:
     return None
 
 
+class Screenshots:
+    """A PNG of the screen after each action, numbered from 0001, in ``folder``."""
+
+    def __init__(self, folder: Path, config: Config) -> None:
+        from table.ui.display import Display
+
+        self.folder = folder
+        self.language = config.display.language
+        self.display = Display((config.display.width, config.display.height), language=self.language,
+                               font=config.display.font)
+
+    def take(self, number: int, controller: Controller) -> str | None:
+        """Draw the table and save it as picture ``number``; why it could not be saved, or None."""
+        from table.ui.view import build_view
+
+        self.display.render(build_view(controller, language=self.language))
+        target = self.folder / f"{number:04d}.png"
+        try:
+            self.display.save(target)
+        except (OSError, RuntimeError) as exc:      # pygame.error is a RuntimeError
+            return f"cannot save the screenshot {target}: {exc}"
+        return None
+
+    def close(self) -> None:
+        self.display.close()
+
+
+def play(sim: SimTable, actions: list[Action], err: TextIO, *, story: bool,
+         screenshots: Screenshots | None) -> str | None:
+    """Perform ``actions``: each refusal (and with ``story`` each line's words) on ``err``.
+
+    Returns why the run had to stop (a screenshot that could not be saved), or None.
+    """
+    for number, action in enumerate(actions, 1):
+        outcomes = sim.perform(action)
+        refused = [o.message for o in outcomes if not o.accepted and o.message is not None]
+        for message in refused:
+            print(f"rejected: {action.line}: {message.text}", file=err)
+        if story and not refused:
+            print(story_line(action, outcomes), file=err)
+        if screenshots is not None:
+            problem = screenshots.take(number, sim.controller)
+            if problem is not None:
+                return problem
+    return None
+
+
 def simulate(script: Path | str, config: Config, *, screenshots: Path | None = None,
              out: TextIO | None = None, err: TextIO | None = None, seed: int | None = None,
              story: bool = False) -> int:
@@ -84,8 +114,7 @@ def simulate(script: Path | str, config: Config, *, screenshots: Path | None = N
     the script's. With ``story``, each line's action and what the table said about it go to ``err``
     (the story of the game in words), then a last line with where the game stands.
     """
-    from cards.textfile import TextFileError, read_text
-    from table.ui.display import Display, use_headless_drivers
+    from table.ui.display import use_headless_drivers
 
     out = out or sys.stdout         # looked up per call: a default bound at import time outlives a swapped stdout
     err = err or sys.stderr
@@ -103,60 +132,30 @@ def simulate(script: Path | str, config: Config, *, screenshots: Path | None = N
     use_headless_drivers()
     with tempfile.TemporaryDirectory(prefix="munchkin-sim-") as tmp:
         state_dir = config.state_dir if config.storage.state_dir else Path(tmp)
-        clock = ManualClock()
         try:
             settings = read_settings(text, source=source)
-        except ExportError as exc:
+        except ScriptError as exc:
             print(f"script error: {exc}", file=err)
             return 2
-        config = settings.apply(config)
         chosen = seed if seed is not None else settings.seed if settings.seed is not None else SIMULATION_SEED
-        begun = time.time()         # the games' wall times: the script's waits are its minutes
-        table = build_table(config, clock, state_dir=state_dir, seed_source=lambda: chosen,
-                            wall=lambda: begun + clock.monotonic())
-        try:
+        # the games' wall times start now: the script's waits are their minutes
+        with SimTable(settings.apply(config), state_dir, chosen, wall_start=time.time()) as sim:
             try:
-                actions = parse_script(text, table.catalog, source=source)
+                actions = sim.parse(text, source=source)
             except ScriptError as exc:
                 print(f"script error: {exc}", file=err)
                 return 2
-            reader = SimReader(table.events, clock=clock)
-            buttons = SimButtons(table.events, clock=clock)
-            display = None
-            if screenshots is not None:
-                from table.ui.view import build_view
-                display = Display((config.display.width, config.display.height), language=config.display.language,
-                                  font=config.display.font)
+            shots = Screenshots(screenshots, config) if screenshots is not None else None
             try:
-                for number, action in enumerate(actions, 1):
-                    outcomes = perform(action, table, reader, buttons, clock)
-                    refused = [o for o in outcomes if not o.accepted and o.message is not None]
-                    for outcome in refused:
-                        print(f"rejected: {action.line}: {outcome.message.text}", file=err)  # type: ignore[union-attr]
-                    if story and not refused:
-                        print(story_line(action, outcomes), file=err)
-                    if display is not None and screenshots is not None:
-                        display.render(build_view(table.controller, language=config.display.language))
-                        target = screenshots / f"{number:04d}.png"
-                        try:
-                            display.save(target)
-                        except (OSError, pygame_error()) as exc:
-                            print(f"munchkin-table simulate: cannot save the screenshot {target}: {exc}", file=err)
-                            return 2
+                problem = play(sim, actions, err, story=story, screenshots=shots)
             finally:
-                if display is not None:
-                    display.close()
-            state = table.controller.state_json()
+                if shots is not None:
+                    shots.close()
+            if problem is not None:
+                print(f"munchkin-table simulate: {problem}", file=err)
+                return 2
+            state = sim.controller.state_json()
             if story:
                 print(summary_line(state), file=err)
             print(json.dumps(state, indent=2, ensure_ascii=False), file=out)
-        finally:
-            table.controller.records.close()
-            table.journal.close()
     return 0
-
-
-def pygame_error() -> type[Exception]:
-    import pygame
-
-    return pygame.error

@@ -3,6 +3,10 @@
 Off by default; ``[web] enabled = true`` turns it on. The table's loop hands the
 newest board to ``WebView.publish`` after each accepted change and never waits
 on the web side (see hub.py); the server runs in a thread of its own (server.py).
+A page's words and shell are pages.py's; the remembered games (/history, /stats)
+are read and drawn by records.py. ``start_web`` here puts them together: hub,
+pages, records and server never import this package (only checks.py, the
+doctor's, uses its ``lan_address``).
 
 May import: engine, cards, drivers, table.config, table.storage, table.session, table.control and
 table.ui (its words and the view model, never pygame). Never the command line.
@@ -71,7 +75,7 @@ def lan_address(bind: str) -> str:
         try:
             with socket.socket(family, socket.SOCK_DGRAM) as sock:
                 sock.connect(probe)
-                address = sock.getsockname()[0]
+                address = str(sock.getsockname()[0])
         except OSError:
             continue
         if address and not address.startswith(("0.", "127.")) and address != "::1":
@@ -82,29 +86,6 @@ def lan_address(bind: str) -> str:
 def join_url(address: str, port: int, key: str, path: str = "/") -> str:
     host = f"[{address}]" if ":" in address else address
     return f"http://{host}:{port}{path}?key={key}"
-
-
-def page_context(catalog: Any, language: str) -> Any:
-    """The page's words in the table's language (the screen's own where it has them) and the card names."""
-    from table.ui.i18n import _
-    from table.web.server import PageContext
-
-    labels = {
-        "setup": _("Setup"), "kick-open-the-door": _("Kick"), "look-for-trouble": _("Trouble / Loot"),
-        "combat": _("Combat"), "run-away": _("Running away"), "charity": _("Charity"), "game-over": _("Game over"),
-        "turn": _("Turn {n}"), "level": _("level"), "strength": _("strength"), "human": _("Human"),
-        "dead": _("DEAD"), "carried": _("(carried)"), "players": _("Players"), "monsters": _("Monsters"),
-        "players_win": _("PLAYERS WIN by {n}"), "players_tie": _("PLAYERS WIN (tie)"),
-        "monsters_win": _("MONSTERS WIN by {n}"), "monsters_tie": _("MONSTERS WIN (tie)"),
-        "interfere": _("interfere now! {t:.1f} s"), "won": _("{names} won!"), "turns": _("turns"),
-        "helper": _("helper"), "acting": _("acting"), "bad_stuff": _("Bad stuff: {text}"),
-        "treasures": _("treasures {t} · +{l} level"), "seats": _("Seats"), "empty": _("(empty seat)"),
-        "join": _("Tap your player token to join ({lo}–{hi} players)"), "gear": _("Gear"), "curses": _("Curses"),
-        "offline": _("Connection to the table lost; reconnecting…"), "title": _("Munchkin table"),
-        "history": _("Past games"), "stats": _("Standings"),
-    }
-    names = {cid: card.name_in(language) for cid, card in catalog.items()}
-    return PageContext(language=language, labels=labels, names=names, title=labels["title"])
 
 
 def board_payload(view: Any) -> dict[str, Any]:
@@ -172,6 +153,7 @@ class WebView:
 def start_web(config: Any, catalog: Any, language: str, *, first: Any = None) -> WebView:
     """Start the web view the config describes; raises OSError (a busy port, an unusable key file)."""
     from table.web.hub import Hub
+    from table.web.pages import page_context
     from table.web.server import WebApp, WebServer
 
     key = web_key(config.state_dir, config.web.key)

@@ -11,6 +11,7 @@ import socket
 from pathlib import Path
 
 from drivers.doctor import Check
+from table.config import Config
 
 # The installed unit's directory; the tests point it elsewhere, so a box's own unit cannot leak into them.
 UNIT_DIR = Path(os.environ.get("MUNCHKIN_UNIT_DIR") or "/etc/systemd/system")
@@ -34,7 +35,7 @@ def table_running(state_dir: Path) -> bool:
         return False
 
 
-def web_check(config, *, unit_dir: Path = UNIT_DIR, timeout: float = 3.0) -> Check:  # type: ignore[no-untyped-def]
+def web_check(config: Config, *, unit_dir: Path = UNIT_DIR, timeout: float = 3.0) -> Check:
     from table.web import lan_address
 
     web = config.web

@@ -1,27 +1,52 @@
-"""The remembered games for the web view: /history and /stats as pages, /api/history and /api/stats
-as the same JSON that ``munchkin-table history --json`` and ``stats --json`` print.
+"""The remembered games: read from the journal (read only), and as the web view's pages.
 
-Plain functions over the journal file (read only, like the commands): the web server only wraps
-them in responses.
+/history and /stats are pages, /api/history and /api/stats the same JSON that ``munchkin-table
+history --json`` and ``stats --json`` print: ``load`` is what both the web view and those commands
+read. Plain functions; the web server only wraps them in responses.
 """
 
 from __future__ import annotations
 
 import html
 import json
+import sqlite3
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
+from engine.cards import Catalog
+from engine.errors import MunchkinError
+from table.storage.paths import JOURNAL_FILE
+from table.storage.records import history_rows, open_read_only, read_games, read_tallies, stats
 from table.ui.i18n import _
-from table.storage.records import history_rows, stats
-from table.cli.records import load
+
+
+class RecordsError(MunchkinError):
+    """The saved games could not be read."""
+
+
+def load(state_dir: Path, what: Literal["games", "tallies"]) -> list[dict[str, Any]]:
+    """``games`` (for history) or ``tallies`` (for stats) of the state directory's journal.
+
+    The storage layer's to own (issue 19): the one place outside table/storage that names sqlite3,
+    until storage reads the records and raises its own error.
+    """
+    path = state_dir / JOURNAL_FILE
+    try:
+        db = open_read_only(path)
+        try:
+            return read_games(db) if what == "games" else read_tallies(db)
+        finally:
+            if db is not None:
+                db.close()
+    except sqlite3.Error as exc:
+        raise RecordsError(f"cannot read the saved games in {path}: {exc}") from None
 
 
 def history_data(state_dir: Path) -> list[dict[str, Any]]:
     return history_rows(load(state_dir, "games"))
 
 
-def stats_data(state_dir: Path, catalog: Any = None) -> dict[str, Any]:
+def stats_data(state_dir: Path, catalog: Catalog | None = None) -> dict[str, Any]:
     return stats(load(state_dir, "tallies"), catalog)
 
 

@@ -26,13 +26,15 @@ import hmac
 import logging
 import socket
 import threading
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator
 from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
 
+from engine.state import PLAYER_TOKENS
 from table.web.hub import Hub, TooManyClients
+from table.web.pages import PageContext, render_page
 
 log = logging.getLogger(__name__)
 
@@ -59,16 +61,6 @@ PAGE_HEADERS = {
     "referrer-policy": "no-referrer",
     "x-content-type-options": "nosniff",
 }
-
-
-@dataclass
-class PageContext:
-    """What every page needs besides the state: the language, its words and the card names."""
-
-    language: str = "en"
-    labels: dict[str, str] = field(default_factory=dict)
-    names: dict[str, str] = field(default_factory=dict)
-    title: str = "Munchkin table"
 
 
 class Guard:
@@ -242,7 +234,7 @@ class WebApp:
         from starlette.applications import Starlette
 
         @asynccontextmanager
-        async def lifespan(_app: Any):  # type: ignore[no-untyped-def]
+        async def lifespan(_app: Any) -> AsyncIterator[None]:
             self.hub.attach(asyncio.get_running_loop())
             pinger = asyncio.ensure_future(_pinger(self.hub, self.ping))
             try:
@@ -264,8 +256,9 @@ class WebApp:
         from starlette.responses import PlainTextResponse
 
         player = request.path_params["player"]
-        if player not in {f"player-{n}" for n in range(1, 7)}:
-            return PlainTextResponse("no such player: the pages are /p/player-1 … /p/player-6\n", status_code=404)
+        if player not in PLAYER_TOKENS:
+            return PlainTextResponse(f"no such player: the pages are /p/{PLAYER_TOKENS[0]} … /p/{PLAYER_TOKENS[-1]}\n",
+                                     status_code=404)
         return self._page("player", player)
 
     async def api_state(self, request: Any) -> Any:
@@ -301,8 +294,8 @@ class WebApp:
         from starlette.concurrency import run_in_threadpool
         from starlette.responses import HTMLResponse, PlainTextResponse, Response
 
-        from table.web import records as records_web
-        from table.cli.records import RecordsError
+        import table.web.records as records_web
+        from table.web.records import RecordsError
 
         if self.state_dir is None:
             return PlainTextResponse("no saved games here\n", status_code=404)
@@ -335,34 +328,6 @@ class WebApp:
         return HTMLResponse(render_page(self.context, self.key, mode, player), headers=headers)
 
 
-def render_page(context: PageContext, key: str, mode: str, player: str = "") -> str:
-    """The page shell: the board is drawn by board.js from the event stream."""
-    import html
-    import json
-
-    config = {"mode": mode, "player": player, "key": key, "language": context.language,
-              "labels": context.labels, "names": context.names}
-    data = json.dumps(config, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-    k = html.escape(key, quote=True)
-    title = html.escape(context.title)
-    return f"""<!doctype html>
-<html lang="{html.escape(context.language)}" class="mode-{mode}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="dark">
-<title>{title}</title>
-<link rel="stylesheet" href="/static/board.css?key={k}">
-</head>
-<body class="mode-{mode}">
-<main id="board" aria-live="polite"></main>
-<script id="config" type="application/json">{data}</script>
-<script src="/static/board.js?key={k}"></script>
-</body>
-</html>
-"""
-
-
 async def _end_streams(hub: Hub) -> None:
     hub.end_all()
     for _ in range(100):
@@ -384,7 +349,7 @@ def bounded_h11() -> type:
     times out idle kept-alive connections, but not one that connects and never finishes asking."""
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
-    class BoundedH11Protocol(H11Protocol):  # type: ignore[misc]
+    class BoundedH11Protocol(H11Protocol):
         request_timeout = REQUEST_TIMEOUT
 
         def connection_made(self, transport: Any) -> None:

@@ -127,7 +127,7 @@ def test_a_spanish_table_shows_the_imported_name(tmp_path: Path) -> None:
     table = build_table(parse_config({}), ManualClock(), state_dir=state, seed_source=lambda: 1)
     try:
         from table.sim.script import parse_script
-        from table.sim.simulate import perform
+        from table.sim.harness import perform
         from drivers.sim import SimButtons, SimReader
 
         clock = table.controller.clock

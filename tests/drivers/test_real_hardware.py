@@ -36,7 +36,8 @@ import pytest
 
 from drivers.base import SystemClock
 from drivers.events import BUTTONS, Press, ReaderStatus, Release, Tap, normalise_uid
-from drivers.factory import DEFAULT_BUTTON_PINS, open_reader
+from drivers.events import DEFAULT_BUTTON_PINS
+from drivers.factory import open_reader
 
 pytestmark = [
     pytest.mark.hardware,

@@ -154,10 +154,12 @@ def test_any_command_line_gets_exit_0_or_2(harness: Harness, argv: list[str]) ->
 def test_the_harness_catches_what_it_is_meant_to_catch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A traceback, an exit 1 and an internal error in the log are each counted as a failure."""
     import table.cli as cli
+    import table.cli.cards
+    import table.cli.game
 
     h = Harness(tmp_path / "h")
     with h.environment():
-        monkeypatch.setattr(cli, "cmd_state", lambda args: 1 / 0)
+        monkeypatch.setattr(table.cli.game, "cmd_state", lambda args: 1 / 0)
         h.cli("argv", ["state"], "exit 1")
         monkeypatch.setattr(cli, "main", lambda argv: (_ for _ in ()).throw(KeyError("escaped")))
         h.cli("argv", ["state"], "escaped")
@@ -168,7 +170,7 @@ def test_the_harness_catches_what_it_is_meant_to_catch(tmp_path: Path, monkeypat
             logging.getLogger("table.control.controller").error("internal error while handling %r", "x")
             return 0
 
-        monkeypatch.setattr(cli, "cmd_cards", logs_a_bug)
+        monkeypatch.setattr(table.cli.cards, "cmd_cards", logs_a_bug)
         h.cli("argv", ["cards"], "logged")
     assert len(h.failures) == 3, h.report()
     assert "exit 1" in h.failures[0].problem and "escaped" in h.failures[1].problem

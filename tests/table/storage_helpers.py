@@ -19,7 +19,7 @@ from drivers.sim import SimButtons, SimReader
 from engine.serialize import state_to_json
 from table.config import Config, StorageConfig
 from table.sim.script import parse_script
-from table.sim.simulate import perform
+from table.sim.harness import perform
 from table.control.assembly import build_table
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from table.cli.doctor import display_checks
+from table.cli.checks import display_checks
 from table.config import Config, DisplayConfig
 
 
@@ -23,7 +23,7 @@ def test_an_unwritable_drm_device_names_the_groups(tmp_path: Path, monkeypatch: 
     (tmp_path / "dri").mkdir()
     card = tmp_path / "dri" / "card0"
     card.write_text("")
-    monkeypatch.setattr("table.cli.doctor.os.access", lambda path, mode: False)
+    monkeypatch.setattr("table.cli.checks.os.access", lambda path, mode: False)
     check = by_name(display_checks(Config(), needs_drm=True, dev_dir=tmp_path))["screen"]
     assert not check.ok and "video,render" in check.fix and str(card) in check.detail
 
@@ -38,7 +38,7 @@ def test_a_usable_drm_device_passes(tmp_path: Path) -> None:
 def test_chinese_without_a_cjk_font_fails_with_the_package_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
     from table.ui.fonts import FontChoice
 
-    monkeypatch.setattr("table.cli.doctor.find_font", lambda language, configured="": FontChoice(None))
+    monkeypatch.setattr("table.cli.checks.find_font", lambda language, configured="": FontChoice(None))
     check = by_name(display_checks(Config(display=DisplayConfig(language="zh")), needs_drm=False))["font"]
     assert not check.ok and "fonts-noto-cjk" in check.fix
     english = by_name(display_checks(Config(), needs_drm=False))["font"]
@@ -82,7 +82,7 @@ def test_a_usable_drm_device_without_a_desktop_is_a_display(tmp_path: Path) -> N
 def test_an_unusable_drm_device_without_a_desktop_names_the_groups(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "dri").mkdir()
     (tmp_path / "dri" / "card0").write_text("")
-    monkeypatch.setattr("table.cli.doctor.os.access", lambda path, mode: False)
+    monkeypatch.setattr("table.cli.checks.os.access", lambda path, mode: False)
     check = screen(tmp_path, {})
     assert not check.ok and "sudo usermod -aG video,render munchkin-table" in check.fix
 
@@ -95,7 +95,7 @@ def laptop(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_a_laptop_with_the_default_config_does_not_fail_the_buttons(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from table.cli.doctor import hardware_checks
+    from table.cli.checks import hardware_checks
     from table.config import StorageConfig
 
     laptop(monkeypatch)
@@ -106,7 +106,7 @@ def test_a_laptop_with_the_default_config_does_not_fail_the_buttons(tmp_path: Pa
 
 
 def test_with_a_pin_factory_the_buttons_are_checked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from table.cli.doctor import hardware_checks
+    from table.cli.checks import hardware_checks
     from table.config import StorageConfig
 
     laptop(monkeypatch)

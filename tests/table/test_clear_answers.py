@@ -272,12 +272,12 @@ def test_a_bad_command_line_is_one_line_and_exit_2(capsys, argv: list[str]) -> N
 
 
 def test_an_unexpected_error_is_one_line_too(monkeypatch, capsys) -> None:
-    import table.cli as cli
+    import table.cli.game
 
     def broken(args):  # type: ignore[no-untyped-def]
         raise ZeroDivisionError("a bug")
 
-    monkeypatch.setattr(cli, "cmd_state", broken)
+    monkeypatch.setattr(table.cli.game, "cmd_state", broken)
     code, _, err = run_cli(capsys, "state")
     assert code == 1 and "unexpected error (ZeroDivisionError: a bug); run it again with -v" in one_line(err)
 

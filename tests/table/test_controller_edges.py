@@ -9,7 +9,7 @@ from drivers.base import ManualClock
 from drivers.sim import SimButtons, SimReader
 from table.config import Config, StorageConfig
 from table.sim.script import parse_script
-from table.sim.simulate import perform
+from table.sim.harness import perform
 from table.control.assembly import build_table
 
 START = "tap player-1\ntap player-2\ntap player-3\npress next\n"

@@ -17,7 +17,7 @@ from table.ui.display import Display, Drawn, Painter
 from table.ui.fonts import FontChoice, find_font
 from table.ui.scenes import SCENES
 from table.sim.script import parse_script
-from table.sim.simulate import perform
+from table.sim.harness import perform
 from table.ui.view import build_view
 from table.control.assembly import build_table
 

@@ -16,7 +16,7 @@ from table.config import parse_config
 from table.ui.display import DIE_MS, Display
 from table.ui.scenes import PLAYER_MENU, SCENES, open_player_menu
 from table.sim.script import parse_script
-from table.sim.simulate import perform
+from table.sim.harness import perform
 from table.ui.view import build_view
 from table.control.assembly import build_table
 

@@ -175,7 +175,7 @@ def test_what_the_table_shows_in_chinese_is_chinese_but_for_names(tmp_path: Path
     from drivers.sim import SimButtons, SimReader
     from table.config import parse_config
     from table.sim.script import parse_script
-    from table.sim.simulate import perform
+    from table.sim.harness import perform
     from table.control.assembly import build_table
 
     left: dict[str, str] = {}
@@ -228,7 +228,7 @@ def test_every_engine_event_sentence_has_a_chinese_template(tmp_path: Path) -> N
 
     from drivers.sim import SimButtons, SimReader
     from table.sim.script import parse_script
-    from table.sim.simulate import perform
+    from table.sim.harness import perform
 
     table = build_table(parse_config({}), ManualClock(), state_dir=tmp_path, seed_source=lambda: 1)
     clock = table.controller.clock

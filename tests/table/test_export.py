@@ -16,7 +16,7 @@ from engine.rules import Ruleset
 from engine.serialize import standing_prompt_json, state_to_json
 from table.cli import main
 from table.config import Config, StorageConfig
-from table.sim.export import read_settings
+from table.sim.script import read_settings
 from table.control.assembly import build_table
 from tests.table.test_fuzz_controller import random_input
 

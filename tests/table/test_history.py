@@ -13,7 +13,7 @@ from engine.serialize import state_to_json
 from table.config import Config, StorageConfig
 from table.session.history import SNAPSHOT_EVERY
 from table.sim.script import parse_script
-from table.sim.simulate import perform
+from table.sim.harness import perform
 from table.control.assembly import build_table
 
 

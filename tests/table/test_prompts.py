@@ -116,7 +116,7 @@ def test_the_screen_keeps_asking_for_the_item_to_lose_until_it_is_tapped(tmp_pat
     from drivers.sim import SimButtons, SimReader
     from table.config import Config, StorageConfig
     from table.sim.script import parse_script
-    from table.sim.simulate import perform
+    from table.sim.harness import perform
     from table.ui.view import build_view
     from table.control.assembly import build_table
 

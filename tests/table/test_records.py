@@ -201,7 +201,7 @@ def controller(tmp_path: Path, **rules):
 def run(table, script: str) -> list:
     from drivers.sim import SimButtons, SimReader
     from table.sim.script import parse_script
-    from table.sim.simulate import perform
+    from table.sim.harness import perform
 
     clock = table.controller.clock
     reader, buttons = SimReader(table.events, clock=clock), SimButtons(table.events, clock=clock)
@@ -450,11 +450,10 @@ def test_what_these_flows_say_is_translated(tmp_path: Path) -> None:
 
 
 def test_the_commands_read_the_journal_the_table_writes() -> None:
-    from table.cli import records as records_cli
-    from table.control import assembly as wiring
+    from table.web import records as records_web
 
     from table.storage.paths import JOURNAL_FILE
-    assert records_cli.JOURNAL_FILE == JOURNAL_FILE
+    assert records_web.JOURNAL_FILE == JOURNAL_FILE
 
 
 @pytest.mark.parametrize("size", [(800, 480), (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")

@@ -92,7 +92,7 @@ def test_every_screen_draws_no_english_but_names(tmp_path: Path, monkeypatch, la
             rig = Rig(tmp_path / f"{lang}{index}", (800, 480), lang)
             try:
                 from table.sim.script import parse_script
-                from table.sim.simulate import perform
+                from table.sim.harness import perform
 
                 for action in parse_script(script, rig.table.catalog, source=name):
                     perform(action, rig.table, rig.reader, rig.buttons, rig.clock)

@@ -20,7 +20,7 @@ from drivers.sim import SimButtons, SimReader
 from engine.game import replay
 from table.storage.journal import Journal
 from table.sim.script import parse_script
-from table.sim.simulate import perform
+from table.sim.harness import perform
 from table.control.assembly import build_table
 
 from tests.table.storage_helpers import close_table, as_json, config_for

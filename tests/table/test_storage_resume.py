@@ -17,7 +17,7 @@ from drivers.sim import SimButtons, SimReader
 from engine.game import replay
 from table.session.history import SNAPSHOT_EVERY
 from table.sim.script import parse_script
-from table.sim.simulate import perform
+from table.sim.harness import perform
 from table.control.assembly import build_table
 from table.storage.paths import hold_table_lock
 

@@ -14,7 +14,8 @@ from drivers.base import SystemClock
 from engine.serialize import state_to_json
 from table.config import Config, StorageConfig
 from table.ui.view import build_view
-from table.web import board_payload, page_context
+from table.web import board_payload
+from table.web.pages import page_context
 from table.web.hub import Hub
 from table.web.server import MAX_CONNECTIONS, WebApp, WebServer
 from table.control.assembly import build_table
@@ -154,7 +155,7 @@ def test_urls_and_headers_are_bounded(served) -> None:
 
 
 def test_the_page_escapes_what_it_embeds(served, catalog) -> None:
-    from table.web.server import PageContext, render_page
+    from table.web.pages import PageContext, render_page
 
     context = PageContext(labels={"title": "x"}, names={"a": "</script><script>alert(1)</script>"})
     page = render_page(context, KEY, "board")

@@ -1,0 +1,85 @@
+"""``munchkin-table cards``: the catalog listed, searched or checked; ``cards names`` (names.py)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from table.cli.common import Subparsers, config_of, with_config
+
+if TYPE_CHECKING:
+    from engine.cards import CardDef
+    from table.config import Config
+
+
+def _validate(args: argparse.Namespace, config: Config) -> int:
+    """``cards validate [PATH...]``: every problem named by file and line; exit 2 when there is one."""
+    from cards.loader import validate_files
+
+    paths = [Path(p) for p in args.args] or config.card_set_files()
+    cards, problems = validate_files(paths)
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    if problems:
+        print(f"{len(problems)} problem(s) in the card data", file=sys.stderr)
+        return 2
+    print(f"ok: {len(cards)} cards, {sum(c.copies for c in cards)} copies in {len(paths)} file(s)")
+    return 0
+
+
+def _print_cards(chosen: list[CardDef], args: argparse.Namespace) -> int:
+    from cards.listing import card_to_json, describe_line
+
+    if args.json:
+        print(json.dumps([card_to_json(c) for c in chosen], indent=2, ensure_ascii=False))
+    else:
+        for card in chosen:
+            print(describe_line(card))
+        if args.action is None:
+            print(f"{len(chosen)} cards, {sum(c.copies for c in chosen)} copies")
+    return 0
+
+
+def cmd_cards(args: argparse.Namespace) -> int:
+    from cards.listing import search
+    from cards.loader import load_catalog
+    from cards.names import with_names
+
+    config = config_of(args)
+    if args.action == "validate":
+        return _validate(args, config)
+    catalog = with_names(load_catalog(config.card_set_files()), config.state_dir)
+    if args.action == "names":
+        from table.cli.names import names_command
+
+        return names_command(args, catalog, config.state_dir)
+    if args.action == "search":
+        if not args.args:
+            print("munchkin-table cards search: say what to look for, e.g. 'cards search dragon'", file=sys.stderr)
+            return 2
+        chosen = search(catalog, " ".join(args.args))
+        if not chosen and not args.json:
+            print(f"no card matches {' '.join(args.args)!r}; 'munchkin-table cards' lists them all", file=sys.stderr)
+            return 2
+    else:
+        if args.args:
+            print(f"munchkin-table cards: unexpected {' '.join(args.args)!r}; try 'cards validate PATH' "
+                  "or 'cards search TEXT'", file=sys.stderr)
+            return 2
+        chosen = list(catalog.values())
+    return _print_cards(chosen, args)
+
+
+def add_cards(sub: Subparsers) -> None:
+    from cards.names import LANGUAGES
+
+    p = with_config(sub.add_parser("cards", help="list the catalog; 'cards validate [PATH...]'; 'cards search TEXT'; "
+                                                 "'cards names export --lang es' / 'cards names import FILE.csv'"))
+    p.add_argument("action", nargs="?", choices=["validate", "search", "names"])
+    p.add_argument("args", nargs="*", metavar="PATH|TEXT")
+    p.add_argument("--lang", choices=list(LANGUAGES), help="cards names export: the language of the names")
+    p.add_argument("--json", action="store_true", help="print a JSON list of card objects")
+    p.set_defaults(func=cmd_cards)

@@ -1,0 +1,68 @@
+"""doctor's checks of the table as ``run`` would open it: the reader and buttons it would use, a
+display to draw on, and a font for the language. Each failure names this system's fix."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from drivers.doctor import Check, System, run_checks
+from table.config import Config
+from table.ui.fonts import find_font
+
+
+def hardware_checks(config: Config, *, sim: bool = False, system: System | None = None, **options: Any) -> list[Check]:
+    """The reader, buttons and state directory checks for what ``run`` would open. Where ``run``
+    would use simulated buttons (no GPIO pins here), there are no pins to check."""
+    from table.app.drivers import uses_gpio
+
+    gpio = uses_gpio(sim=sim)
+    checks = run_checks(config.reader_type(sim=sim), spi_bus=config.reader.spi_bus, spi_device=config.reader.spi_device,
+                        reset_pin=config.reader.reset_pin, port=config.reader.port, baudrate=config.reader.baudrate,
+                        button_pins=config.buttons.pins() if gpio else None, state_dir=str(config.state_dir),
+                        system=system, **options)
+    if not gpio:
+        at = next((i for i, c in enumerate(checks) if c.name == "state directory writable"), len(checks))
+        checks.insert(at, Check("buttons", True, "simulated (keyboard and on-screen buttons): no GPIO pins here, "
+                                "so run uses these too"))
+    return checks
+
+
+def display_checks(config: Config, *, needs_drm: bool, dev_dir: Path = Path("/dev"),
+                   env: Mapping[str, str] = os.environ, system: System | None = None) -> list[Check]:
+    system = system or System.detect()
+    checks = []
+    cards = sorted((dev_dir / "dri").glob("card*"))
+    usable = [c for c in cards if os.access(c, os.R_OK | os.W_OK)]
+    kms = f"add dtoverlay=vc4-kms-v3d to {system.boot_config} (the KMS driver), then reboot (sudo reboot)"
+    if needs_drm:
+        if not cards:
+            checks.append(Check("screen", False, f"no KMS/DRM device in {dev_dir / 'dri'}", kms))
+        elif not usable:
+            checks.append(Check("screen", False, f"{', '.join(str(c) for c in cards)} not readable and writable",
+                                system.join(["video", "render"])))
+        else:
+            checks.append(Check("screen", True, f"{usable[0]} (full screen on KMS/DRM)"))
+    elif env.get("SDL_VIDEODRIVER"):
+        checks.append(Check("screen", True, f"SDL_VIDEODRIVER={env['SDL_VIDEODRIVER']} chooses the display"))
+    elif env.get("WAYLAND_DISPLAY") or env.get("DISPLAY"):
+        shown = f"WAYLAND_DISPLAY={env['WAYLAND_DISPLAY']}" if env.get("WAYLAND_DISPLAY") else f"DISPLAY={env['DISPLAY']}"
+        checks.append(Check("screen", True, f"a window on the desktop ({shown})"))
+    elif usable:
+        checks.append(Check("screen", True, f"{usable[0]} (no desktop here: SDL draws on KMS/DRM)"))
+    else:
+        why = (f"{', '.join(str(c) for c in cards)} not readable and writable" if cards
+               else f"no KMS/DRM device in {dev_dir / 'dri'}")
+        fix = system.join(["video", "render"]) if cards else kms
+        checks.append(Check("screen", False, f"no display: no DISPLAY or WAYLAND_DISPLAY, {why}, no SDL_VIDEODRIVER",
+                            f"run it in a desktop session, or {fix}"))
+    language = config.display.language
+    font = find_font(language, config.display.font)
+    if language == "zh" and not font.has_cjk:
+        checks.append(Check("font", False, "no font with Chinese glyphs: Chinese would show as boxes", system.install_font()))
+    else:
+        checks.append(Check("font", True, f"{font.path or 'pygame built-in'} for {language}"))
+    return checks
+

@@ -1,0 +1,104 @@
+"""``munchkin-table state`` and ``restore``: the current game as state JSON, and a kept-aside journal
+made current again. ``state`` only reads; ``restore`` keeps the journal it replaces."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from table.cli.common import Subparsers, config_of, with_config
+
+if TYPE_CHECKING:
+    from table.config import Config
+
+
+def _empty_table(config: Config) -> int:
+    """``state`` where no game was ever played: an empty table, and a kept copy if there is one."""
+    from cards.loader import load_catalog
+    from engine.game import new_game
+    from engine.serialize import state_to_json
+    from table.storage.journal import kept_copies
+    from table.storage.paths import JOURNAL_FILE
+
+    catalog = load_catalog(config.card_set_files())
+    print(json.dumps(state_to_json(new_game(0, config.rules), catalog), indent=2, ensure_ascii=False))
+    copies = kept_copies(config.state_dir / JOURNAL_FILE) if config.state_dir.is_dir() else []
+    if copies:
+        print(f"munchkin-table state: there is no journal, but a game is kept as {copies[-1]}: "
+              f"'munchkin-table restore {copies[-1]}' brings it back", file=sys.stderr)
+    return 0
+
+
+def cmd_state(args: argparse.Namespace) -> int:
+    from drivers.base import SystemClock
+    from table.control.assembly import build_table
+    from table.storage.paths import JOURNAL_FILE
+
+    config = config_of(args)
+    if not (config.state_dir / JOURNAL_FILE).exists():
+        return _empty_table(config)         # no game was ever played here: nothing is created
+    table = build_table(config, SystemClock(), read_only=True)      # looks only: nothing is moved or repaired
+    print(json.dumps(table.controller.state_json(), indent=2, ensure_ascii=False))
+    message = table.controller.message
+    if message is not None and message.kind == "refusal":
+        print(f"munchkin-table state: {message.text}", file=sys.stderr)
+    table.journal.close()
+    return 0
+
+
+def cmd_restore(args: argparse.Namespace) -> int:
+    """Make a kept-aside journal the current one; the current one is kept aside first."""
+    from table.storage.journal import Journal, JournalError
+    from table.storage.paths import JOURNAL_FILE, hold_table_lock
+
+    config = config_of(args)
+    source = Path(args.file)
+    if not source.is_file():
+        print(f"munchkin-table restore: {source} is not a file; name a kept copy such as "
+              f"{config.state_dir / 'journal.damaged-YYYYmmdd-HHMMSS.sqlite3'}", file=sys.stderr)
+        return 2
+    target = config.state_dir / JOURNAL_FILE
+    try:
+        if source.resolve() == target.resolve():
+            print("munchkin-table restore: that is the current journal already", file=sys.stderr)
+            return 2
+    except OSError:
+        pass
+    lock = hold_table_lock(config.state_dir)        # raises TableBusy naming the running table  # noqa: F841
+    copy = Journal(source, read_only=True, fast=False)     # read only, every row checked: the kept file stays as it is
+    try:
+        games = copy.games()
+        if not games:
+            why = f" ({copy.damage.why})" if copy.damage else ""
+            print(f"munchkin-table restore: {source} holds no game{why}; nothing restored", file=sys.stderr)
+            return 2
+        latest = games[-1]
+        actions = len(copy.commands(latest.id))
+        current = Journal(target)
+        try:
+            kept = current.replace_from(copy)
+        finally:
+            current.close()
+    except JournalError as exc:
+        print(f"munchkin-table restore: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        copy.close()
+    damaged = f" (the copy was damaged: {copy.damage.why}; its good actions were taken)" if copy.damage else ""
+    print(f"restored game {latest.id} at action {actions} from {source}{damaged}; "
+          f"the journal it replaced is kept as {kept}")
+    return 0
+
+
+def add_state(sub: Subparsers) -> None:
+    p = with_config(sub.add_parser("state", help="print the state JSON of the current game"))
+    p.set_defaults(func=cmd_state)
+
+
+def add_restore(sub: Subparsers) -> None:
+    p = with_config(sub.add_parser("restore", help="make a kept-aside journal (FILE) the current game"))
+    p.add_argument("file", metavar="FILE")
+    p.set_defaults(func=cmd_restore)
