@@ -11,7 +11,6 @@ import errno
 import json
 import logging
 import os
-import sqlite3
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -69,7 +68,7 @@ def cmd_state(args: argparse.Namespace) -> int:
         # No game was ever played here: show an empty table without creating anything.
         catalog = load_catalog(config.card_set_files())
         print(json.dumps(state_to_json(new_game(0, config.rules), catalog), indent=2, ensure_ascii=False))
-        from table.storage.journal import kept_copies
+        from table.storage.repair import kept_copies
 
         copies = kept_copies(config.state_dir / JOURNAL_FILE) if config.state_dir.is_dir() else []
         if copies:
@@ -87,7 +86,8 @@ def cmd_state(args: argparse.Namespace) -> int:
 
 def cmd_restore(args: argparse.Namespace) -> int:
     """Make a kept-aside journal the current one; the current one is kept aside first."""
-    from table.storage.journal import Journal, JournalError
+    from table.storage.faults import JournalError
+    from table.storage.journal import Journal
     from table.storage.paths import JOURNAL_FILE, hold_table_lock
 
     config = _config(args)
@@ -239,7 +239,7 @@ def cmd_tags(args: argparse.Namespace) -> int:
     try:
         new = registry.bind_many(rows)
     except OSError as exc:
-        from table.storage.journal import describe_fault
+        from table.storage.faults import describe_fault
 
         print(f"munchkin-table tags import: nothing imported: {describe_fault(exc, config.state_dir / TAGS_FILE)}",
               file=sys.stderr)
@@ -282,7 +282,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     checks = hardware_checks(config)
     checks += display_checks(config, needs_drm=wants_fullscreen(config))
     from drivers.doctor import Check
-    from table.storage.journal import check_journal
+    from table.storage.doctor import check_journal
     from table.web.checks import web_check
     from table.storage.paths import JOURNAL_FILE
 
@@ -428,12 +428,15 @@ def run_command(func: Callable[[argparse.Namespace], int | None], args: argparse
     except OSError as exc:
         _say(describe_os_error(exc))
         return 2
-    except sqlite3.Error as exc:
-        _say(f"the game journal cannot be used: {exc}")
-        return 2
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # a bug: still one line, the traceback only when asked for
+        from table.storage.faults import database_trouble
+
+        trouble = database_trouble(exc)         # SQLite's own error, not a bug of ours
+        if trouble is not None:
+            _say(trouble)
+            return 2
         log.debug("unexpected error", exc_info=True)
         _say(f"unexpected error ({type(exc).__name__}: {exc}); run it again with -v for the details")
         return 1

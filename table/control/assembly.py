@@ -20,7 +20,8 @@ from engine.messages import Seq, msg
 from table.config import Config
 from table.control.controller import Controller, PlayerDefaults
 from table.storage.paths import JOURNAL_FILE, TAGS_FILE
-from table.storage.journal import Journal, JournalError, JournalFault, fault
+from table.storage.faults import JournalError, JournalFault, fault
+from table.storage.journal import Journal
 
 log = logging.getLogger(__name__)
 

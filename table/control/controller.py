@@ -31,7 +31,9 @@ from engine.rules import Ruleset
 from table.session.describe import describe_events
 from table.session.history import SNAPSHOT_EVERY, Commands, History, encode_state, fingerprint
 from table.control.said import from_driver
-from table.storage.journal import GameRecord, Journal, JournalError, kept_copies
+from table.storage.faults import JournalError
+from table.storage.journal import GameRecord, Journal
+from table.storage.repair import kept_copies
 from table.control import records as records_menu
 from table.storage.records import Records
 

@@ -325,10 +325,10 @@ def export_game(config: Any, game: int | None = None) -> str:
                 raise ExportError(f"no game to export in {config.state_dir}")
             game_id, seed, ruleset = record.id, record.seed, record.ruleset
         else:
-            row = journal.db.execute("SELECT id, seed, ruleset FROM game WHERE id = ?", (game,)).fetchone()
-            if row is None:
+            found = journal.game(game)
+            if found is None:
                 raise ExportError(f"no game {game} in {config.state_dir}")
-            game_id, seed, ruleset = row[0], row[1], Ruleset.from_dict(json.loads(row[2]))
+            game_id, seed, ruleset = found.id, found.seed, found.ruleset
         commands = journal.commands(game_id)
     finally:
         journal.close()

@@ -444,7 +444,7 @@ class Records:
         if self.db is None:
             return 0
         from engine.rules import Ruleset
-        from table.storage.journal import row_ok
+        from table.storage.schema import row_ok
 
         try:
             missing = self.db.execute(
