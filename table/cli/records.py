@@ -5,16 +5,14 @@ from __future__ import annotations
 import csv
 import io
 import json
-import sqlite3
 import sys
 from pathlib import Path
 from typing import Any, TextIO
 
 from engine.errors import MunchkinError
-from table.storage.records import history_rows, open_read_only, read_games, read_tallies, stats
-
-
-JOURNAL_FILE = "journal.sqlite3"        # table.wiring.JOURNAL_FILE, without importing the whole table
+from table.session.facts import history_rows, stats
+from table.storage.facts import FactsUnreadable, read_saved
+from table.storage.paths import JOURNAL_FILE
 
 
 class RecordsError(MunchkinError):
@@ -25,13 +23,8 @@ def load(state_dir: Path, what: str) -> list[dict[str, Any]]:
     """``games`` (for history) or ``tallies`` (for stats) of the state directory's journal."""
     path = state_dir / JOURNAL_FILE
     try:
-        db = open_read_only(path)
-        try:
-            return read_games(db) if what == "games" else read_tallies(db)
-        finally:
-            if db is not None:
-                db.close()
-    except sqlite3.Error as exc:
+        return read_saved(path, "games" if what == "games" else "tallies")
+    except FactsUnreadable as exc:
         raise RecordsError(f"cannot read the saved games in {path}: {exc}") from None
 
 

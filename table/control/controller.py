@@ -35,7 +35,8 @@ from table.storage.faults import JournalError
 from table.storage.journal import GameRecord, Journal
 from table.storage.repair import kept_copies
 from table.control import records as records_menu
-from table.storage.records import Records
+from table.session.facts import Records
+from table.storage.facts import FactsStore
 
 log = logging.getLogger(__name__)
 
@@ -159,15 +160,12 @@ class Controller:
 
     def _open_records(self) -> None:
         """The per-game facts, kept in the journal file as it is now (after any repair)."""
-        import sqlite3
-
         journal = self.journal
-        if self.records is not None and self.records.db is not None and self.records.db is not journal.db:
-            self.records.db.close()
-        shared = None
-        if journal.read_only:       # looking only: share the read-only connection, write nothing
-            shared = journal.db if journal.db is not None else sqlite3.connect(":memory:")
-        self.records = Records(journal.path, self.catalog, wall=self.wall, db=shared)
+        if self.records is not None:
+            self.records.close()    # (a connection shared with the journal stays open)
+        # looking only: share the read-only journal's connection, write nothing
+        store = FactsStore.beside(journal.path, journal.db, read_only=journal.read_only)
+        self.records = Records(store, self.catalog, wall=self.wall)
 
     # ------------------------------------------------------------ game lifecycle
 

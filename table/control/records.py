@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from engine import commands as c
 from engine.messages import PlayerRef, Seq, msg, word
 from engine.state import Phase
-from table.storage.records import history_rows, known_names, read_games, read_tallies, stats
+from table.session.facts import history_rows, stats
 
 if TYPE_CHECKING:
     from table.control.controller import Controller, Outcome
@@ -39,9 +39,9 @@ def _outcome(ctl: Controller, text: str, accepted: bool = True) -> Outcome:
 def open_screen(ctl: Controller, kind: str) -> Outcome:
     from table.control.controller import Prompt
 
-    db = ctl.records.db
-    ctl.records_screen = {"standings": stats(read_tallies(db), ctl.catalog)["players"],
-                          "games": list(reversed(history_rows(read_games(db))))}
+    store = ctl.records.store
+    ctl.records_screen = {"standings": stats(store.tallies(), ctl.catalog)["players"],
+                          "games": list(reversed(history_rows(store.games())))}
     ctl.prompt = Prompt(kind, "")
     ctl.prompt.text = screen_text(ctl)
     return _outcome(ctl, ctl.prompt.text)
@@ -81,7 +81,7 @@ def name_choices(ctl: Controller, token: str) -> list[str]:
     state = ctl.state
     current = state.player(token).name
     taken = {p.name.casefold() for p in state.players if p.id != token}
-    seen = known_names(ctl.records.db) if ctl.records.db is not None else []
+    seen = ctl.records.store.known_names()
     configured = [name for name, _sex in ctl.players.names.values() if name]
     own = f"Player {token.split('-')[1]}"
     out = [current]

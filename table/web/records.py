@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from table.ui.i18n import _
-from table.storage.records import history_rows, stats
+from table.session.facts import history_rows, stats
 from table.cli.records import load
 
 
