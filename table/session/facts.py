@@ -19,18 +19,27 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from engine import commands as c
 from engine.cards import Catalog
 from engine.results import Event
 from engine.state import GameState, Phase
 from table.storage.facts import ABANDONED, FINISHED, SETUP, UNFINISHED, FactsStore, FactsUnwritable
+from table.storage.journal import GameRecord
 
 log = logging.getLogger(__name__)
+
+
+class CommandLog(Protocol):
+    """A game's commands as the session holds them: counted and walked in order."""
+
+    def __len__(self) -> int: ...
+
+    def __iter__(self) -> Iterator[c.Command]: ...
 # How a fight ended, from the engine's CombatEnded "how": the monsters won when the players fled
 # or died; a kill is the players' win; anything else (charmed, chased off, removed by a card)
 # is neither.
@@ -285,7 +294,7 @@ class Records:
 
     # ------------------------------------------------------------ the controller's hooks
 
-    def resume(self, game: Any, commands: list[c.Command], state: GameState) -> None:
+    def resume(self, game: GameRecord, commands: CommandLog, state: GameState) -> None:
         """The table resumed ``game`` at ``state`` after ``commands``: load its facts, or rebuild them."""
         self.game = game.id
         row = self.store.row(game.id)
@@ -300,13 +309,13 @@ class Records:
             self._shape = ("rebuilt",)          # written with the next action
         self.facts = facts
 
-    def _rebuild(self, game: Any, commands: list[c.Command], *, started: float | None) -> GameFacts:
+    def _rebuild(self, game: GameRecord, commands: CommandLog, *, started: float | None) -> GameFacts:
         created = self.store.created(game.id)
         facts, _state, _n = fold_commands(self.catalog, game.seed, game.ruleset, commands,
                                           started=started or created or self.wall())
         return facts
 
-    def begin(self, game: Any) -> None:
+    def begin(self, game: GameRecord) -> None:
         """A new game was created (empty, in setup)."""
         self.game = game.id
         self.facts = GameFacts()
