@@ -22,7 +22,7 @@ from pathlib import Path
 
 from engine.rules import Ruleset
 from table.storage.faults import is_fault
-from table.storage.paths import table_running
+from table.storage.paths import JOURNAL_FILE, table_running
 from table.storage.schema import SNAPSHOT_COLUMNS, SnapshotRow, game_crc, row_ok, snapshot_ok
 
 GameRow = tuple[int, int, str, float]           # id, seed, ruleset json, created
@@ -68,7 +68,7 @@ def private_copy(path: Path) -> tuple[sqlite3.Connection, tempfile.TemporaryDire
     """A copy of the journal (and its -wal) in a private temporary directory, for reading; the
     directory goes when the caller cleans it up."""
     tmp = tempfile.TemporaryDirectory(prefix="munchkin-journal-")
-    copy = Path(tmp.name) / "journal.sqlite3"
+    copy = Path(tmp.name) / JOURNAL_FILE
     shutil.copyfile(path, copy)
     wal = Path(str(path) + "-wal")
     if wal.exists():
