@@ -4,7 +4,7 @@ Owns the state directory's files and its lock, the journal (schema, checksums, r
 snapshots, repair and salvage), the per-game facts kept beside it, and the doctor's journal check.
 It knows nothing of input, screens or words.
 
-May import: engine, cards, drivers and table.config. Nothing else of table/.
+It may import: engine, cards, drivers and table.config. Nothing else of table/.
 
 The modules, each named by what it owns:
 
