@@ -35,7 +35,9 @@ from drivers.sim import SimButtons, SimReader  # noqa: E402
 from engine.commands import command_from_dict  # noqa: E402
 from engine.rules import Ruleset  # noqa: E402
 from table.config import Config, StorageConfig  # noqa: E402
-from table.storage.records import fold_commands, history_rows, open_read_only, read_games, read_tallies, stats  # noqa: E402
+from table.session.facts import fold_commands, history_rows, stats  # noqa: E402
+from table.storage.facts import read_games, read_tallies  # noqa: E402
+from table.storage.reading import open_read_only  # noqa: E402
 from table.cli.records import print_history, print_stats  # noqa: E402
 from table.sim.script import parse_script  # noqa: E402
 from table.sim.harness import perform  # noqa: E402

@@ -32,7 +32,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     from drivers.doctor import Check
     from table.app.run import wants_fullscreen     # only now: the config is good
     from table.cli.checks import display_checks, hardware_checks
-    from table.storage.journal import check_journal
+    from table.storage.doctor import check_journal
     from table.storage.paths import JOURNAL_FILE
     from table.web.checks import web_check
 

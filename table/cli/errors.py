@@ -10,7 +10,6 @@ import argparse
 import errno
 import logging
 import os
-import sqlite3
 import sys
 from collections.abc import Callable
 
@@ -72,12 +71,15 @@ def run_command(func: Callable[[argparse.Namespace], int | None], args: argparse
     except OSError as exc:
         _say(describe_os_error(exc))
         return 2
-    except sqlite3.Error as exc:        # until storage raises its own error for a journal it cannot read
-        _say(f"the game journal cannot be used: {exc}")
-        return 2
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # a bug: still one line, the traceback only when asked for
+        from table.storage.faults import database_trouble
+
+        trouble = database_trouble(exc)         # SQLite's own error, not a bug of ours
+        if trouble is not None:
+            _say(trouble)
+            return 2
         log.debug("unexpected error", exc_info=True)
         _say(f"unexpected error ({type(exc).__name__}: {exc}); run it again with -v for the details")
         return 1

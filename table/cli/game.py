@@ -20,7 +20,7 @@ def _empty_table(config: Config) -> int:
     from cards.loader import load_catalog
     from engine.game import new_game
     from engine.serialize import state_to_json
-    from table.storage.journal import kept_copies
+    from table.storage.repair import kept_copies
     from table.storage.paths import JOURNAL_FILE
 
     catalog = load_catalog(config.card_set_files())
@@ -51,7 +51,8 @@ def cmd_state(args: argparse.Namespace) -> int:
 
 def cmd_restore(args: argparse.Namespace) -> int:
     """Make a kept-aside journal the current one; the current one is kept aside first."""
-    from table.storage.journal import Journal, JournalError
+    from table.storage.faults import JournalError
+    from table.storage.journal import Journal
     from table.storage.paths import JOURNAL_FILE, hold_table_lock
 
     config = config_of(args)

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 
 def print_history(games: list[dict[str, Any]], fmt: str, out: TextIO | None = None) -> None:
-    from table.storage.records import history_rows
+    from table.session.facts import history_rows
 
     out = out or sys.stdout
     rows = history_rows(games)
@@ -49,7 +49,7 @@ def print_history(games: list[dict[str, Any]], fmt: str, out: TextIO | None = No
 
 
 def print_stats(tallies: list[dict[str, Any]], fmt: str, catalog: Catalog | None = None, out: TextIO | None = None) -> None:
-    from table.storage.records import stats
+    from table.session.facts import stats
 
     out = out or sys.stdout
     data = stats(tallies, catalog)

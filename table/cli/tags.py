@@ -56,7 +56,7 @@ def _import(state_dir: Path, catalog: Catalog, file: str | None) -> int:
     try:
         new = registry.bind_many(rows)
     except OSError as exc:
-        from table.storage.journal import describe_fault
+        from table.storage.faults import describe_fault
 
         print(f"munchkin-table tags import: nothing imported: {describe_fault(exc, state_dir / TAGS_FILE)}",
               file=sys.stderr)

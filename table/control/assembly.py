@@ -19,7 +19,8 @@ from table.config import Config
 from table.control.controller import Controller
 from table.control.prompts import PlayerDefaults
 from table.storage.paths import JOURNAL_FILE, TAGS_FILE
-from table.storage.journal import Journal, JournalError, JournalFault, fault
+from table.storage.faults import JournalError, JournalFault, fault
+from table.storage.journal import Journal
 
 log = logging.getLogger(__name__)
 

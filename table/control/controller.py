@@ -35,7 +35,8 @@ from table.session.game import (RETRY_SECONDS, Damaged, EmptyButKept, GameSessio
                                 ResumeNotice)
 from table.session.history import History
 from table.storage.journal import GameRecord, Journal
-from table.storage.records import Records
+from table.session.facts import Records
+from table.storage.facts import FactsStore
 
 log = logging.getLogger(__name__)
 
@@ -153,8 +154,8 @@ class Controller:
         return self.session.facts()
 
     @property
-    def records_db(self) -> Any:
-        return self.session.facts().db
+    def records_store(self) -> FactsStore:
+        return self.session.facts().store
 
     @property
     def storage_fault(self) -> Any:

@@ -18,7 +18,7 @@ from engine import commands as c
 from engine.messages import PlayerRef, Seq, msg, word
 from engine.state import Phase
 from table.control.prompts import Desk, Keys, Outcome, Prompt, PromptKind
-from table.storage.records import history_rows, known_names, read_games, read_tallies, stats
+from table.session.facts import history_rows, stats
 
 PAGE = 8                                   # rows on one page of the standings or the past games
 SCREENS = (PromptKind.STANDINGS, PromptKind.GAMES)
@@ -34,9 +34,9 @@ def default_name(token: str) -> str:
 # ------------------------------------------------------------------ standings and past games
 
 def open_screen(desk: Desk, kind: PromptKind) -> Outcome:
-    db = desk.records_db
-    rows = {"standings": stats(read_tallies(db), desk.catalog)["players"],
-            "games": list(reversed(history_rows(read_games(db))))}
+    store = desk.records_store
+    rows = {"standings": stats(store.tallies(), desk.catalog)["players"],
+            "games": list(reversed(history_rows(store.games())))}
     prompt = Prompt(kind, "", rows=rows)
     return desk.show(replace(prompt, text=screen_text(prompt)))
 
@@ -73,7 +73,7 @@ def name_choices(desk: Desk, token: str) -> tuple[str, ...]:
     state = desk.state
     current = state.player(token).name
     taken = {p.name.casefold() for p in state.players if p.id != token}
-    seen = known_names(desk.records_db) if desk.records_db is not None else []
+    seen = desk.records_store.known_names()
     configured = [name for name, _sex in desk.players.names.values() if name]
     own = default_name(token)
     out = [current]

@@ -25,8 +25,11 @@ from engine.rules import Ruleset
 from engine.state import GameState
 from drivers.said import Said
 from table.session.history import SNAPSHOT_EVERY, Commands, History, encode_state, fingerprint
-from table.storage.journal import GameRecord, Journal, JournalError, kept_copies
-from table.storage.records import Records
+from table.session.facts import Records
+from table.storage.facts import FactsStore
+from table.storage.faults import JournalError
+from table.storage.journal import GameRecord, Journal
+from table.storage.repair import kept_copies
 
 log = logging.getLogger(__name__)
 
@@ -152,10 +155,11 @@ class GameSession:
     def _open_records(self) -> None:
         """The per-game facts, kept in the journal file as it is now (after any repair)."""
         journal = self.journal
-        if self.records is not None and self.records.db is not None and self.records.db is not journal.db:
-            self.records.db.close()
-        shared = _looking_db(journal) if journal.read_only else None     # looking only: write nothing
-        self.records = Records(journal.path, self.catalog, wall=self.wall, db=shared)
+        if self.records is not None:
+            self.records.close()    # (a connection shared with the journal stays open)
+        # looking only: share the read-only journal's connection, write nothing
+        store = FactsStore.beside(journal.path, journal.db, read_only=journal.read_only)
+        self.records = Records(store, self.catalog, wall=self.wall)
 
     # ------------------------------------------------------------ resume
 

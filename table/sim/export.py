@@ -310,7 +310,7 @@ def export_game(config: Config, game: int | None = None) -> str:
             if record is None:
                 raise ExportError(f"no game to export in {config.state_dir}")
         else:
-            record = next((g for g in journal.games() if g.id == game), None)
+            record = journal.game(game)
             if record is None:
                 raise ExportError(f"no game {game} in {config.state_dir}")
         commands = journal.commands(record.id)

@@ -4,5 +4,28 @@ Owns the state directory's files and its lock, the journal (schema, checksums, r
 snapshots, repair and salvage), the per-game facts kept beside it, and the doctor's journal check.
 It knows nothing of input, screens or words.
 
-May import: engine, cards, drivers and table.config. Nothing else of table/.
+It may import: engine, cards, drivers and table.config. Nothing else of table/.
+
+The modules, each named by what it owns:
+
+* ``paths`` — the state directory's file names, the table lock (``hold_table_lock``) and its probe
+  (``table_running``).
+* ``schema`` — both schemas of the journal file (the journal's tables and ``game_record``) and
+  every checksum: ``row_ok`` is the one check of a command row.
+* ``faults`` — a fault (the disk refuses) told apart from damage; ``JournalError``,
+  ``JournalFault``, ``fault()``, ``describe_fault()``.
+* ``reading`` — the two ways in (the live connection; read-only beside the files or from a private
+  copy of a left ``-wal``), the quick start and the full read of every good row.
+* ``writing`` — one transaction per change: a game, a command, a snapshot, an undo.
+* ``snapshots`` — snapshot rows stored and checked.
+* ``repair`` — a damaged file kept aside byte for byte, a clean journal built in its place.
+* ``journal`` — ``Journal``, the object the session holds, over all of the above.
+* ``facts`` — the ``game_record`` table: ``FactsStore`` and the reads of history and stats.
+* ``doctor`` — ``check_journal``, the doctor's look at the saved games.
+
+A new table in the journal file: its ``CREATE TABLE IF NOT EXISTS`` goes in ``schema`` (a table the
+journal cannot do without also in ``JOURNAL_TABLES``; one the journal can rebuild, like
+``game_record``, in a schema of its own created on first write), its checksum beside the others
+there, and its reads and writes in a module of this package named by what it holds. A repair
+copies only the journal's own tables; a summary table must be one the session can rebuild.
 """

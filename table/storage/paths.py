@@ -1,10 +1,13 @@
-"""The files of a state directory, and the lock that gives it to one process at a time."""
+"""The files of a state directory, and the lock that gives it to one process at a time.
+
+``hold_table_lock`` takes the directory; ``table_running`` only looks whether somebody holds it.
+"""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import IO
 
 from engine.errors import MunchkinError
 
@@ -17,7 +20,7 @@ class TableBusy(MunchkinError, OSError):
     """Another table or enrollment is already running on this state directory."""
 
 
-def hold_table_lock(state_dir: Path) -> Any:
+def hold_table_lock(state_dir: Path) -> IO[str] | None:
     """Take the state directory for this process (the table or the enroll wizard, not both).
 
     Returns the open lock file; the lock lasts as long as it stays open (the process).
@@ -46,3 +49,20 @@ def hold_table_lock(state_dir: Path) -> Any:
         handle.write(f"pid {os.getpid()}")
         handle.flush()
     return handle
+
+
+def table_running(directory: Path) -> bool:
+    """True while a table (or the enroll wizard) holds the state directory's lock. Only looks."""
+    import fcntl
+
+    try:
+        fd = os.open(directory / LOCK_FILE, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)            # (closing drops a shared lock we may have taken)
+    return False

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import html
 import json
-import sqlite3
 from pathlib import Path
 from typing import Any, Literal
 
 from engine.cards import Catalog
 from engine.errors import MunchkinError
 from table.storage.paths import JOURNAL_FILE
-from table.storage.records import history_rows, open_read_only, read_games, read_tallies, stats
+from table.session.facts import history_rows, stats
+from table.storage.facts import FactsUnreadable, read_saved
 from table.ui.i18n import _
 
 
@@ -25,20 +25,11 @@ class RecordsError(MunchkinError):
 
 
 def load(state_dir: Path, what: Literal["games", "tallies"]) -> list[dict[str, Any]]:
-    """``games`` (for history) or ``tallies`` (for stats) of the state directory's journal.
-
-    The storage layer's to own (issue 19): the one place outside table/storage that names sqlite3,
-    until storage reads the records and raises its own error.
-    """
+    """``games`` (for history) or ``tallies`` (for stats) of the state directory's journal."""
     path = state_dir / JOURNAL_FILE
     try:
-        db = open_read_only(path)
-        try:
-            return read_games(db) if what == "games" else read_tallies(db)
-        finally:
-            if db is not None:
-                db.close()
-    except sqlite3.Error as exc:
+        return read_saved(path, what)
+    except FactsUnreadable as exc:
         raise RecordsError(f"cannot read the saved games in {path}: {exc}") from None
 
 

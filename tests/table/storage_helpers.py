@@ -177,8 +177,8 @@ def close_table(table) -> None:  # type: ignore[no-untyped-def]
     """Close what a table keeps open on the journal file (the journal and the per-game facts),
     as the process's end would: the last connection folds the -wal into the file."""
     records = getattr(table.controller, "records", None)
-    if records is not None and records.db is not None and records.db is not table.controller.journal.db:
-        records.close()
+    if records is not None:
+        records.close()             # (closes only a connection of its own, not the journal's)
     table.controller.journal.close()
 
 

@@ -518,7 +518,7 @@ def test_facts_after_any_undos_equal_those_of_the_game_as_it_stands(tmp_path: Pa
     import random
 
     from bench._games import long_script
-    from table.storage.records import fold_commands
+    from table.session.facts import fold_commands
 
     rng = random.Random(seed)
     lines = []
@@ -589,7 +589,7 @@ def test_web_pages_and_api_carry_the_same_facts(tmp_path: Path, capsys) -> None:
 def test_hundreds_of_games_are_listed_from_their_facts_without_a_replay(tmp_path: Path, capsys, monkeypatch) -> None:
     """300 games: history lists them all and stats adds them up, and neither replays a game."""
     import engine.game
-    import table.storage.records
+    import table.session.facts
 
     config = setup_dir(tmp_path)
     play(config, GAME_ONE, tmp_path)
@@ -606,7 +606,7 @@ def test_hundreds_of_games_are_listed_from_their_facts_without_a_replay(tmp_path
     def no_replay(*args, **kwargs):
         raise AssertionError("history and stats must not replay games")
 
-    monkeypatch.setattr(table.storage.records, "fold_commands", no_replay)
+    monkeypatch.setattr(table.session.facts, "fold_commands", no_replay)
     monkeypatch.setattr(engine.game, "apply", no_replay)
     history = cli_json(capsys, "history", "--json", "--config", str(config))
     assert [g["id"] for g in history] == list(range(1, 301))

@@ -10,7 +10,8 @@ import pytest
 
 from drivers.base import ManualClock
 from drivers.events import Tap
-from table.storage.journal import Journal, JournalFault
+from table.storage.faults import JournalFault
+from table.storage.journal import Journal
 from table.ui.view import build_view
 from table.control.assembly import build_table
 

@@ -1,59 +1,45 @@
-"""Every game remembered: the facts of each game, kept beside the journal as the game is played.
+"""Every game remembered: the facts of each game, folded from its accepted events as it is played.
 
-The journal holds what was done; this module keeps what it amounted to — who played, who won,
-kills, deaths, run-away rolls, helpers, the fights — one row per game in the ``game_record``
-table of the same SQLite file. The row is rewritten after every accepted action and every undo,
-so ``munchkin-table history`` and ``stats`` read one small row per game and never replay a game.
+The journal holds what was done; this module works out what it amounted to — who played, who won,
+kills, deaths, run-away rolls, helpers, the fights — and keeps one row per game current through
+:class:`table.storage.facts.FactsStore`, so ``munchkin-table history`` and ``stats`` read one small
+row per game and never replay a game.
 
 The facts are a log of entries, each tagged with the number of the action that produced it; an
 undo drops the entries of the action it takes back, so undone actions never count. Cards that
 take a run-away roll back (Invisibility, Loaded Die, Glue) add a ``retract`` entry that cancels
 the last roll and everything it caused.
 
-The row is a summary that the journal can always rebuild (by replaying that one game), so it is
-written through its own connection without waiting for the disk; the journal's next commit,
-which does wait, carries it to the disk with it. A row that does not match the journal (a crash
-between the two writes, a journal from before this module) is rebuilt when the table starts.
+A row that does not match the journal (a crash between the two writes, a journal from before the
+facts were kept) is rebuilt by replaying that one game when the table starts.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import sqlite3
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
-from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from engine import commands as c
 from engine.cards import Catalog
 from engine.results import Event
 from engine.state import GameState, Phase
+from table.storage.facts import ABANDONED, FINISHED, SETUP, UNFINISHED, FactsStore, FactsUnwritable
+from table.storage.journal import GameRecord
 
 log = logging.getLogger(__name__)
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS game_record (
-    game INTEGER PRIMARY KEY,
-    status TEXT NOT NULL,
-    started REAL,
-    ended REAL,
-    last REAL,
-    actions INTEGER NOT NULL,
-    brief TEXT NOT NULL,
-    tally TEXT NOT NULL,
-    log TEXT NOT NULL
-);
-"""
 
-# A game's status: "setup" (nobody has started it; not listed), "unfinished" (being played, or
-# left when the box went off), "finished" (somebody won) or "abandoned" (a new game was started
-# while it was unfinished).
-SETUP, UNFINISHED, FINISHED, ABANDONED = "setup", "unfinished", "finished", "abandoned"
+class CommandLog(Protocol):
+    """A game's commands as the session holds them: counted and walked in order."""
 
+    def __len__(self) -> int: ...
+
+    def __iter__(self) -> Iterator[c.Command]: ...
 # How a fight ended, from the engine's CombatEnded "how": the monsters won when the players fled
 # or died; a kill is the players' win; anything else (charmed, chased off, removed by a card)
 # is neither.
@@ -150,8 +136,8 @@ class GameFacts:
         start = next((e for e in entries if e[0] == "start"), None)
         seats: list[list[str]] = start[2]["players"] if start else [[p.id, p.name] for p in state.players]
         names = {pid: name for pid, name in seats}
-        for p in state.players:                       # before the start, the names as they are now
-            names.setdefault(p.id, p.name)
+        for seated in state.players:                  # before the start, the names as they are now
+            names.setdefault(seated.id, seated.name)
         per: dict[str, dict[str, Any]] = {
             pid: {"id": pid, "name": names[pid], "kills": 0, "deaths": 0, "runs": 0, "escaped": 0,
                   "highest_level": 1, "helped": 0, "won": pid in state.winners,
@@ -291,42 +277,27 @@ def iso(t: float | None) -> str | None:
     return datetime.fromtimestamp(t).astimezone().isoformat(timespec="seconds")
 
 
-class Records:
-    """The ``game_record`` rows of one journal file, kept current by the controller."""
 
-    def __init__(self, path: Path, catalog: Catalog, *, wall: Callable[[], float] | None = None,
-                 db: sqlite3.Connection | None = None) -> None:
-        self.path = path
-        self.read_only = db is not None     # a journal opened only to look: its connection, nothing written
+class Records:
+    """The facts of the game being played, kept current in ``store`` by the table's hooks."""
+
+    def __init__(self, store: FactsStore, catalog: Catalog, *, wall: Callable[[], float] | None = None) -> None:
+        self.store = store
+        self.path = store.path
+        self.read_only = store.read_only    # a journal opened only to look: its connection, nothing written
         self.catalog = catalog
         self.wall = wall or time.time
         self.facts = GameFacts()
         self.game = 0
         self.failed = False
         self._shape: tuple[Any, ...] | None = None      # what the stored row's facts were made from
-        self.db: sqlite3.Connection | None = None
-        self._ready = False
-        if db is not None:
-            self.db = db
-            return
-        try:
-            db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=5)
-            # Not waiting for the disk here: the row is rebuilt from the journal when it is behind,
-            # and the journal's own commit right after the next action syncs it.
-            db.execute("PRAGMA synchronous=NORMAL")
-            self.db = db
-            # Nothing is written until the table accepts an action or an undo: opening a game
-            # to read it (``munchkin-table state``) leaves the file as it was.
-            self._ready = False
-        except sqlite3.Error as exc:
-            log.error("records: cannot open %s (%s); history and stats are not kept this time", path, exc)
 
     # ------------------------------------------------------------ the controller's hooks
 
-    def resume(self, game: Any, commands: list[c.Command], state: GameState) -> None:
+    def resume(self, game: GameRecord, commands: CommandLog, state: GameState) -> None:
         """The table resumed ``game`` at ``state`` after ``commands``: load its facts, or rebuild them."""
         self.game = game.id
-        row = self._row(game.id)
+        row = self.store.row(game.id)
         facts = None
         if row is not None and row[0] == len(commands):
             try:
@@ -338,13 +309,13 @@ class Records:
             self._shape = ("rebuilt",)          # written with the next action
         self.facts = facts
 
-    def _rebuild(self, game: Any, commands: list[c.Command], *, started: float | None) -> GameFacts:
-        created = self._created(game.id)
+    def _rebuild(self, game: GameRecord, commands: CommandLog, *, started: float | None) -> GameFacts:
+        created = self.store.created(game.id)
         facts, _state, _n = fold_commands(self.catalog, game.seed, game.ruleset, commands,
                                           started=started or created or self.wall())
         return facts
 
-    def begin(self, game: Any) -> None:
+    def begin(self, game: GameRecord) -> None:
         """A new game was created (empty, in setup)."""
         self.game = game.id
         self.facts = GameFacts()
@@ -378,15 +349,12 @@ class Records:
     # ------------------------------------------------------------ storage
 
     def write(self, state: GameState, actions: int) -> None:
-        if self.db is None or not self.game or self.read_only:
+        store = self.store
+        if not store.writable or not self.game:
             return
-        if not self._ready:
-            try:
-                self.db.executescript(SCHEMA)
-            except sqlite3.Error as exc:
-                log.error("records: cannot prepare %s (%s); history and stats are not kept", self.path, exc)
+        if not store.ready:
+            if not store.prepare():
                 return
-            self._ready = True
             self.write(state, actions)
             self.backfill(exclude=self.game)      # older games without facts: once, now that we write
             return
@@ -396,75 +364,37 @@ class Records:
         try:
             if shape == self._shape and not self.failed:
                 # Most actions change no fact: only the count and the time of the last one.
-                self.db.execute("UPDATE game_record SET actions = ?, last = ? WHERE game = ?",
-                                (actions, facts.last, self.game))
+                store.touch(self.game, actions, facts.last)
                 return
             summary = facts.summary(self.game, state, actions)
             brief = {key: summary[key] for key in BRIEF}
             tally = {"per_player": [{key: p[key] for key in TALLY} for p in summary["per_player"]],
                      "monsters": summary["monsters"]}
-            self.db.execute(
-                "INSERT INTO game_record (game, status, started, ended, last, actions, brief, tally, log) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(game) DO UPDATE SET status = excluded.status, "
-                "started = excluded.started, ended = excluded.ended, last = excluded.last, "
-                "actions = excluded.actions, brief = excluded.brief, tally = excluded.tally, log = excluded.log",
-                (self.game, summary["status"], summary["started"], summary["ended"], self.facts.last, actions,
-                 _json(brief), _json(tally), self.facts.log_json()))
+            store.put(self.game, status=summary["status"], started=summary["started"], ended=summary["ended"],
+                      last=facts.last, actions=actions, brief=_json(brief), tally=_json(tally),
+                      log_text=facts.log_json())
             self._shape = shape
             if self.failed:
                 log.info("records: writing again")
             self.failed = False
-        except sqlite3.Error as exc:
+        except FactsUnwritable as exc:
             if not self.failed:
                 log.error("records: cannot write the facts of game %d (%s); they are rebuilt later", self.game, exc)
             self.failed = True
 
-    def _row(self, game: int) -> tuple[int, str, float | None] | None:
-        if self.db is None:
-            return None
-        try:
-            return self.db.execute("SELECT actions, log, started FROM game_record WHERE game = ?", (game,)).fetchone()
-        except sqlite3.Error as exc:
-            if "no such table" not in str(exc):
-                log.error("records: cannot read the facts of game %d: %s", game, exc)
-            return None
-
-    def _created(self, game: int) -> float | None:
-        if self.db is None:
-            return None
-        try:
-            row = self.db.execute("SELECT created FROM game WHERE id = ?", (game,)).fetchone()
-        except sqlite3.Error:
-            return None
-        return float(row[0]) if row else None
-
     def backfill(self, *, exclude: int) -> int:
-        """Rows for the journal's older games that have none (a journal kept before this module), or
-        whose row is behind their commands: rebuilt once, by replaying each such game."""
-        if self.db is None:
-            return 0
+        """Rows for the journal's older games that have none (a journal kept before the facts were),
+        or whose row is behind their commands: rebuilt once, by replaying each such game."""
         from engine.rules import Ruleset
-        from table.storage.journal import row_ok
 
-        try:
-            missing = self.db.execute(
-                "SELECT g.id, g.seed, g.ruleset, g.created, r.status, r.log FROM game g "
-                "LEFT JOIN game_record r ON r.game = g.id "
-                "WHERE g.id != ? AND (r.game IS NULL OR r.actions != "
-                "(SELECT COUNT(*) FROM command WHERE command.game = g.id))", (exclude,)).fetchall()
-        except sqlite3.Error as exc:
-            log.error("records: cannot look for games without facts: %s", exc)
+        missing = self.store.games_behind(exclude=exclude)
+        if not missing:
             return 0
         done = 0
         keep = (self.game, self.facts)
-        for gid, seed, ruleset, created, status, old_log in missing:
+        for gid, seed, ruleset, created, _status, old_log in missing:
             try:
-                rows = self.db.execute("SELECT seq, body, crc FROM command WHERE game = ? ORDER BY seq", (gid,)).fetchall()
-                commands = []
-                for seq, body, crc in rows:
-                    if not row_ok(gid, seq, body, crc):
-                        break
-                    commands.append(c.command_from_dict(json.loads(body)))
+                commands = self.store.good_commands(gid)
                 facts, state, n = fold_commands(self.catalog, int(seed), Ruleset.from_dict(json.loads(ruleset)),
                                                 commands, started=created)
             except Exception as exc:         # a game the catalog or rules no longer replay: left out
@@ -487,76 +417,16 @@ class Records:
         return done
 
     def close(self) -> None:
-        if self.db is not None:
-            self.db.close()
-            self.db = None
+        self.store.close()
 
 
-# ------------------------------------------------------------------ reading (history, stats)
-
-class RecordsUnavailable(Exception):
-    pass
-
-
-def open_read_only(path: Path) -> sqlite3.Connection | None:
-    """The journal file opened for reading only; None when there is none yet."""
-    if not path.exists():
-        return None
-    if not Path(f"{path}-wal").exists():
-        # Nobody has the journal open (a table that has it open keeps its -wal file): read the file
-        # as it is, without the -wal and -shm files a WAL reader would otherwise leave behind.
-        return sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True, isolation_level=None)
-    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None, timeout=5)
-    db.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone()
-    return db
-
-
-def _rows(db: sqlite3.Connection | None, sql: str) -> list[tuple[Any, ...]]:
-    if db is None:
-        return []
-    try:
-        return db.execute(sql, (SETUP,)).fetchall()
-    except sqlite3.OperationalError as exc:
-        if "no such table" in str(exc):         # a journal no table of this version has opened yet
-            return []
-        raise
-
-
-def read_games(db: sqlite3.Connection | None) -> list[dict[str, Any]]:
-    """The brief facts of every game that was started, oldest first: what ``history`` lists."""
-    out = []
-    for text, actions, last in _rows(db, "SELECT brief, actions, last FROM game_record WHERE status != ? ORDER BY game"):
-        try:
-            brief = json.loads(text)
-        except ValueError:
-            log.error("records: a damaged row is left out")
-            continue
-        # the facts are rewritten when one changes; the count and the clock move with every action
-        brief["actions"] = actions
-        if brief["status"] == UNFINISHED and brief["started"] is not None and last is not None:
-            brief["minutes"] = round(max(0.0, last - brief["started"]) / 60, 1)
-        out.append(brief)
-    return out
-
-
-def read_tallies(db: sqlite3.Connection | None) -> list[dict[str, Any]]:
-    """Per game, each player's counts and each monster's: what ``stats`` adds up."""
-    out = []
-    for (text,) in _rows(db, "SELECT tally FROM game_record WHERE status != ? ORDER BY game"):
-        try:
-            out.append(json.loads(text))
-        except ValueError:
-            log.error("records: a damaged row is left out")
-    return out
-
+# ------------------------------------------------------------------ what history and stats show
 
 def history_rows(games: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """One object per game, as ``history --json`` prints it."""
     return [{"id": s["id"], "started": iso(s["started"]), "ended": iso(s["ended"]), "status": s["status"],
              "abandoned": s["status"] == ABANDONED, "players": s["players"], "winners": s["winners"],
              "turns": s["turns"], "actions": s["actions"], "minutes": s["minutes"]} for s in games]
-
-
 def stats(tallies: list[dict[str, Any]], catalog: Catalog | None = None) -> dict[str, Any]:
     """Per player name and per monster card, over every game, as ``stats --json`` prints it."""
     players: dict[str, dict[str, Any]] = {}
@@ -586,13 +456,3 @@ def stats(tallies: list[dict[str, Any]], catalog: Catalog | None = None) -> dict
     return {"games": len(tallies), "players": ordered_players, "monsters": ordered_monsters}
 
 
-def known_names(db: sqlite3.Connection | None, limit: int = 60) -> list[str]:
-    """The players' names the box has seen, the most recently played first."""
-    seen: list[str] = []
-    for s in reversed(read_games(db)):
-        for name in s["players"]:
-            if name not in seen:
-                seen.append(name)
-                if len(seen) >= limit:
-                    return seen
-    return seen

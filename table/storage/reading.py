@@ -1,0 +1,284 @@
+"""Reading a journal: every good row by every path that still works, or a healthy start quickly.
+
+Two ways in. A writing table reads its own live connection. A command that only looks (``state``,
+``export``, ``doctor``, ``restore``, ``history``) opens the file without changing anything beside
+it: as an immutable file when no ``-wal`` holds anything, beside a running table as SQLite's
+readers do, or, when a kill left a ``-wal`` that nobody owns, from a private copy of both files.
+
+Every row read is checked with the checksums of :mod:`table.storage.schema`; a row that fails is
+left out and named in ``Content.problems``, never replayed. Nothing here raises for damage: a
+``sqlite3.DatabaseError`` comes out only when it is a fault (:func:`table.storage.faults.is_fault`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from engine.rules import Ruleset
+from table.storage.faults import is_fault
+from table.storage.paths import JOURNAL_FILE, table_running
+from table.storage.schema import SNAPSHOT_COLUMNS, SnapshotRow, game_crc, row_ok, snapshot_ok
+
+GameRow = tuple[int, int, str, float]           # id, seed, ruleset json, created
+CommandRow = tuple[int, str, int]               # seq, body, crc
+
+
+@dataclass
+class Content:
+    """Everything readable in a journal: games, the good prefix of each game's commands, snapshots."""
+
+    games: list[GameRow] = field(default_factory=list)
+    commands: dict[int, list[CommandRow]] = field(default_factory=dict)    # game -> [(seq, body, crc)]
+    totals: dict[int, int] = field(default_factory=dict)                   # game -> rows seen
+    snapshots: dict[int, list[SnapshotRow]] = field(default_factory=dict)  # game -> rows, newest first
+    problems: list[str] = field(default_factory=list)
+    head: dict[int, int] = field(default_factory=dict)      # game -> leading rows not read yet (fast start)
+    complete: bool = True                                   # every game's rows were read (a repair needs that)
+
+    def latest_counts(self) -> tuple[int, int]:
+        """(good actions, actions it seemed to hold) of the latest game: what a damage report says."""
+        latest = self.games[-1][0] if self.games else None
+        good = len(self.commands.get(latest, [])) if latest is not None else 0
+        total = max(self.totals.get(latest, 0) if latest is not None else 0, good)
+        return good, total
+
+
+# ------------------------------------------------------------------ opening without changing anything
+
+def connect_beside(path: Path) -> sqlite3.Connection | None:
+    """A read-only connection to the journal at ``path`` that leaves every file there as it is, or
+    None when only a private copy can do that (a ``-wal`` left by a kill, with no table running)."""
+    wal, shm = Path(str(path) + "-wal"), Path(str(path) + "-shm")
+    if not wal.exists() or wal.stat().st_size == 0:
+        # nothing in a -wal: the file alone is the journal; immutable creates no -wal/-shm beside it
+        return sqlite3.connect(f"{path.resolve().as_uri()}?immutable=1", uri=True, isolation_level=None)
+    if table_running(path.parent) and shm.exists() and os.access(shm, os.R_OK):
+        # a running table writes it: read beside it, as SQLite's readers do
+        return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None)
+    return None
+
+
+def private_copy(path: Path) -> tuple[sqlite3.Connection, tempfile.TemporaryDirectory[str]]:
+    """A copy of the journal (and its -wal) in a private temporary directory, for reading; the
+    directory goes when the caller cleans it up."""
+    tmp = tempfile.TemporaryDirectory(prefix="munchkin-journal-")
+    copy = Path(tmp.name) / JOURNAL_FILE
+    shutil.copyfile(path, copy)
+    wal = Path(str(path) + "-wal")
+    if wal.exists():
+        shutil.copyfile(wal, Path(str(copy) + "-wal"))
+    return sqlite3.connect(copy, isolation_level=None), tmp
+
+
+def open_read_only(path: Path) -> sqlite3.Connection | None:
+    """The journal file opened for reading only (history and stats); None when there is none yet."""
+    if not path.exists():
+        return None
+    if not Path(f"{path}-wal").exists():
+        # Nobody has the journal open (a table that has it open keeps its -wal file): read the file
+        # as it is, without the -wal and -shm files a WAL reader would otherwise leave behind.
+        return sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True, isolation_level=None)
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None, timeout=5)
+    db.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone()
+    return db
+
+
+# ------------------------------------------------------------------ the checks at opening
+
+def check(db: sqlite3.Connection, *, fast: bool) -> tuple[Content, list[str]]:
+    """Read everything (or, when ``fast`` and healthy, the quick start), looking for damage:
+    the content and what is wrong with it, the structure's problems first."""
+    problems: list[str] = []
+    try:
+        result = [r[0] for r in db.execute("PRAGMA integrity_check(20)").fetchall()]
+        if result != ["ok"]:
+            problems.append("the database structure is damaged")
+    except sqlite3.DatabaseError as exc:
+        if is_fault(exc):
+            raise
+        problems.append(f"the database structure is damaged ({exc})")
+    if not problems and fast:
+        quick = read_fast(db)
+        if quick is not None:
+            return quick, []
+    content = read_content(db)
+    return content, problems + content.problems
+
+
+def read_content(db: sqlite3.Connection) -> Content:
+    """Read every good row, by every path that still works; never raises DatabaseError for damage."""
+    factory = db.text_factory
+    db.text_factory = bytes         # text that does not decode is a damaged row, not an exception
+    try:
+        return _read_rows(db)
+    finally:
+        db.text_factory = factory
+
+
+def _snapshot_row(row: tuple[object, ...]) -> SnapshotRow:
+    """A snapshot row as read with bytes for text: the fingerprint decoded, the rest as stored."""
+    g, seq, version, fp, last_crc, body, crc = row
+    if isinstance(fp, bytes):
+        fp = fp.decode("utf-8", "replace")
+    return g, seq, version, fp, last_crc, body, crc
+
+
+def read_fast(db: sqlite3.Connection) -> Content | None:
+    """The start of a healthy journal, in time that does not grow with the game: the games, the
+    snapshots, and only the latest game's rows from its newest sound snapshot on. Every row read is
+    checked; the row count is checked against the table itself (rows an index might hide) and
+    against the sequence. None when anything looks wrong: then everything is read (``read_content``)."""
+    factory = db.text_factory
+    db.text_factory = bytes
+    try:
+        content = Content(complete=False)
+        _read_games(db, content)
+        if content.problems:
+            return None
+        if not content.games:
+            return content
+        gid = content.games[-1][0]
+        snaps = [_snapshot_row(row) for row in db.execute(
+            f"SELECT {SNAPSHOT_COLUMNS} FROM snapshot WHERE game = ? ORDER BY seq DESC", (gid,))]
+        content.snapshots[gid] = snaps
+        count, top = db.execute("SELECT COUNT(*), COALESCE(MAX(seq), 0) FROM command WHERE game = ?", (gid,)).fetchone()
+        table_count = db.execute("SELECT COUNT(*) FROM command NOT INDEXED WHERE game = ?", (gid,)).fetchone()[0]
+        if count != table_count or top != count:
+            return None
+        start = 0
+        for snap in snaps:
+            seq = snap[1]
+            if isinstance(seq, int) and 0 < seq <= top and snapshot_ok(snap):
+                start = seq
+                break
+        rows = _rows_from(db, gid, max(start, 1), top)
+        if rows is None:
+            return None
+        content.head[gid] = max(start - 1, 0)       # rows before the snapshot's own row
+        content.commands[gid] = rows
+        content.totals[gid] = top
+        return content
+    except sqlite3.DatabaseError as exc:
+        if is_fault(exc):
+            raise
+        return None
+    finally:
+        db.text_factory = factory
+
+
+def _rows_from(db: sqlite3.Connection, game: int, first: int, top: int) -> list[CommandRow] | None:
+    """Rows ``first`` .. ``top`` of ``game``, every one checked; None at the first that is not sound."""
+    rows: list[CommandRow] = []
+    expected = first
+    for seq, raw, crc in db.execute("SELECT seq, CAST(body AS BLOB), crc FROM command "
+                                    "WHERE game = ? AND seq >= ? ORDER BY seq", (game, first)):
+        if seq != expected:
+            return None
+        try:
+            body = bytes(raw).decode("utf-8")
+        except (UnicodeDecodeError, TypeError):
+            return None
+        if not row_ok(game, seq, body, crc):
+            return None
+        rows.append((seq, body, int(crc)))
+        expected += 1
+    return rows if expected == top + 1 else None
+
+
+def _read_games(db: sqlite3.Connection, content: Content) -> None:
+    games: dict[int, GameRow] = {}
+    checks: dict[int, int] = {}
+    try:
+        for row in db.execute("SELECT game, crc FROM game_check"):
+            checks[int(row[0])] = int(row[1])
+    except sqlite3.DatabaseError as exc:
+        if is_fault(exc) and "no such table" not in str(exc):
+            raise
+        if "no such table" not in str(exc):
+            content.problems.append(f"game checks unreadable ({exc})")
+    try:
+        for gid, seed, ruleset, created in db.execute("SELECT id, seed, CAST(ruleset AS BLOB), created FROM game"):
+            try:
+                text = bytes(ruleset).decode("utf-8")
+                if not isinstance(gid, int) or not isinstance(seed, int):
+                    raise ValueError("not a number")
+                if gid in checks and checks[gid] != game_crc(gid, seed, text):
+                    raise ValueError("checksum mismatch")
+                Ruleset.from_dict(json.loads(text))
+            except Exception as exc:  # noqa: BLE001 - anything wrong in a row is damage
+                content.problems.append(f"game {gid} unreadable ({exc})")
+                continue
+            games[gid] = (gid, seed, text, float(created) if isinstance(created, (int, float)) else 0.0)
+    except sqlite3.DatabaseError as exc:
+        if is_fault(exc):
+            raise
+        content.problems.append(f"games unreadable ({exc})")
+    content.games = [games[k] for k in sorted(games)]
+
+
+def _read_commands(db: sqlite3.Connection, content: Content) -> dict[int, set[int]]:
+    """Every sound command row, by a scan of the table and by its index (either may hide rows);
+    returns the sequence numbers seen per game, sound or not."""
+    rows: dict[tuple[int, int], tuple[str, int]] = {}
+    seen: dict[int, set[int]] = {}
+    queries = ("SELECT game, seq, CAST(body AS BLOB), crc FROM command NOT INDEXED",
+               "SELECT game, seq, CAST(body AS BLOB), crc FROM command ORDER BY game, seq")
+    for query in queries:
+        try:
+            for game, seq, raw, crc in db.execute(query):
+                if not isinstance(game, int) or not isinstance(seq, int):
+                    content.problems.append("a row with a damaged key")
+                    continue
+                seen.setdefault(game, set()).add(seq)
+                if (game, seq) in rows:
+                    continue
+                try:
+                    body = bytes(raw).decode("utf-8")
+                except (UnicodeDecodeError, TypeError):
+                    content.problems.append(f"action {seq} of game {game}: bytes that are not text")
+                    continue
+                if not row_ok(game, seq, body, crc):
+                    content.problems.append(f"action {seq} of game {game}: checksum mismatch")
+                    continue
+                rows[(game, seq)] = (body, int(crc))
+        except sqlite3.DatabaseError as exc:
+            if is_fault(exc):
+                raise
+            content.problems.append(f"rows unreadable ({exc})")
+    for (game, seq), (body, crc) in sorted(rows.items()):
+        content.commands.setdefault(game, []).append((seq, body, crc))
+    return seen
+
+
+def _read_rows(db: sqlite3.Connection) -> Content:
+    content = Content()
+    _read_games(db, content)
+    games = {g[0]: g for g in content.games}
+    seen = _read_commands(db, content)
+    for game in set(seen) | set(games):
+        good = content.commands.get(game, [])
+        prefix = []
+        for n, (seq, body, crc) in enumerate(good, 1):
+            if seq != n:
+                break
+            prefix.append((seq, body, crc))
+        content.commands[game] = prefix
+        total = max([*seen.get(game, set()), len(prefix)])
+        content.totals[game] = total
+        if len(prefix) < total:
+            content.problems.append(f"game {game} stops at action {len(prefix)} of {total}")
+    try:
+        for row in db.execute(f"SELECT {SNAPSHOT_COLUMNS} FROM snapshot ORDER BY game, seq DESC"):
+            snap = _snapshot_row(row)
+            if isinstance(snap[0], int):
+                content.snapshots.setdefault(snap[0], []).append(snap)
+    except sqlite3.DatabaseError as exc:
+        if is_fault(exc) and "no such table" not in str(exc):
+            raise
+    return content

@@ -1,0 +1,142 @@
+"""Repair and salvage: damaged files kept aside byte for byte, and a clean journal built in their place.
+
+**Damage** is a journal whose contents are wrong (bad bytes, a torn page, rows hidden by a damaged
+index, a command that no longer replays). A table that writes first copies the damaged database
+with its ``-wal`` and ``-shm`` aside under a new name that cannot collide with any file, then
+builds a clean journal from every good action (``<journal>.salvage``) and renames it into place;
+rows are never deleted from the damaged file. A power cut between the two steps is finished at the
+next opening (:func:`finish_interrupted_repair`).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import sqlite3
+import time
+from pathlib import Path
+
+from cards.files import fsync_directory
+from table.storage.reading import Content
+from table.storage.schema import JOURNAL_SCHEMA, game_crc, row_crc, snapshot_ok
+from table.storage.snapshots import put_snapshot
+
+log = logging.getLogger(__name__)
+
+
+def kept_copies(path: Path) -> list[Path]:
+    """Copies of ``path`` kept aside after damage or a restore, oldest first."""
+    stem = path.name.split(".")[0]
+    found = [p for p in path.parent.glob(f"{stem}.*.sqlite3") if p.is_file() and p != path]
+    return sorted(found, key=lambda p: (p.stat().st_mtime, p.name))
+
+
+def _claim_aside_name(path: Path, label: str) -> tuple[Path, int]:
+    """A name beside ``path`` that no file has (nor its -wal/-shm), created exclusively: (name, fd)."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    stem = path.name.split(".")[0]
+    n = 0
+    while True:
+        suffix = f"-{n}" if n else ""
+        aside = path.with_name(f"{stem}.{label}-{stamp}{suffix}.sqlite3")
+        extras = [Path(str(aside) + e) for e in ("-wal", "-shm")]
+        if not aside.exists() and not any(e.exists() for e in extras):
+            try:
+                return aside, os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            except FileExistsError:
+                pass
+        n += 1
+
+
+def keep_aside(path: Path, label: str = "damaged") -> Path:
+    """Copy ``path`` with its ``-wal`` and ``-shm`` byte for byte to a name no file has; returns the copy.
+
+    Never renames or overwrites anything. Raises OSError (a fault) when the copy cannot be made.
+    """
+    aside, fd = _claim_aside_name(path, label)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            if path.exists():
+                with open(path, "rb") as src:
+                    shutil.copyfileobj(src, out)
+            out.flush()
+            os.fsync(out.fileno())
+        for extra in ("-wal", "-shm"):
+            src_path = Path(str(path) + extra)
+            if src_path.exists():
+                dst = Path(str(aside) + extra)
+                fd2 = os.open(dst, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+                with os.fdopen(fd2, "wb") as out, open(src_path, "rb") as src:
+                    shutil.copyfileobj(src, out)
+                    out.flush()
+                    os.fsync(out.fileno())
+        fsync_directory(path.parent)
+    except BaseException:
+        for leftover in (aside, Path(str(aside) + "-wal"), Path(str(aside) + "-shm")):
+            leftover.unlink(missing_ok=True)
+        raise
+    log.warning("journal %s kept aside as %s", path, aside)
+    return aside
+
+
+def salvage_path(path: Path) -> Path:
+    return path.with_name(path.name + ".salvage")
+
+
+def finish_interrupted_repair(path: Path) -> None:
+    """A repair cut short by a power cut: put its finished salvage in place, or drop an unfinished one."""
+    salvage = salvage_path(path)
+    if not salvage.exists():
+        return
+    if not path.exists() and not Path(str(path) + "-wal").exists():
+        os.rename(salvage, path)       # the damaged original is already kept aside
+        fsync_directory(path.parent)
+        log.warning("journal: finished the repair a power cut interrupted")
+    else:
+        salvage.unlink()                    # made from the journal still in place; it is made again
+
+
+def write_salvage(salvage: Path, content: Content) -> None:
+    """A clean journal at ``salvage`` holding ``content``'s good rows, synced; raises sqlite3.Error or
+    OSError (the half-made file is then removed)."""
+    try:
+        salvage.unlink(missing_ok=True)
+        new = sqlite3.connect(salvage, isolation_level=None)
+        new.execute("PRAGMA journal_mode=DELETE")
+        new.executescript(JOURNAL_SCHEMA)
+        new.execute("BEGIN")
+        for gid, seed, ruleset, created in content.games:
+            new.execute("INSERT INTO game (id, seed, ruleset, created) VALUES (?, ?, ?, ?)", (gid, seed, ruleset, created))
+            new.execute("INSERT INTO game_check (game, crc) VALUES (?, ?)", (gid, game_crc(gid, seed, ruleset)))
+            _copy_game(new, content, gid)
+        new.execute("COMMIT")
+        new.close()
+        with open(salvage, "rb+") as fh:
+            os.fsync(fh.fileno())
+    except (sqlite3.Error, OSError):
+        salvage.unlink(missing_ok=True)
+        raise
+
+
+def _copy_game(new: sqlite3.Connection, content: Content, gid: int) -> None:
+    """The game's good commands, rewritten with the current checksum, and the snapshots that still check out."""
+    crcs: dict[int, int] = {}
+    original: dict[int, int] = {}
+    for seq, body, crc_value in content.commands.get(gid, []):
+        crcs[seq], original[seq] = row_crc(gid, seq, body), crc_value
+        new.execute("INSERT INTO command (game, seq, body, crc) VALUES (?, ?, ?, ?)", (gid, seq, body, crcs[seq]))
+    for row in content.snapshots.get(gid, []):
+        _g, at, version, fp, last_crc, state, _crc = row
+        # snapshots that still check out come along (under the new crc of their last action)
+        if (isinstance(at, int) and at in crcs and original[at] == last_crc and snapshot_ok(row)
+                and isinstance(version, int) and isinstance(fp, str) and isinstance(state, bytes)):
+            put_snapshot(new, gid, at, fp, crcs[at], state, version)
+
+
+def put_in_place(salvage: Path, path: Path) -> None:
+    """Replace the journal at ``path`` (already kept aside) and its -wal/-shm by the finished salvage."""
+    for extra in ("-wal", "-shm", ""):
+        Path(str(path) + extra).unlink(missing_ok=True)   # the damaged files: a byte-exact copy is kept
+    os.rename(salvage, path)
+    fsync_directory(path.parent)

@@ -1,0 +1,86 @@
+"""Writing the journal: each change in one immediate transaction, committed and synced before it returns.
+
+The functions take the live connection and raise ``sqlite3.Error`` as SQLite does, after rolling
+back; :class:`table.storage.journal.Journal` turns that into a fault or an error to show.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from table.storage.schema import JOURNAL_SCHEMA, JOURNAL_TABLES, game_crc, row_crc
+from table.storage.snapshots import put_snapshot
+
+
+def setup(db: sqlite3.Connection) -> None:
+    """A connection that writes: WAL, every commit synced, the journal's tables there."""
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=FULL")
+    if {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")} >= JOURNAL_TABLES:
+        return
+    db.executescript(JOURNAL_SCHEMA)
+
+
+def rollback(db: sqlite3.Connection | None) -> None:
+    try:
+        if db is not None and db.in_transaction:
+            db.execute("ROLLBACK")
+    except sqlite3.Error:
+        pass
+
+
+@contextmanager
+def transaction(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """``BEGIN IMMEDIATE`` … ``COMMIT``; rolled back when anything in it raises."""
+    try:
+        db.execute("BEGIN IMMEDIATE")
+        yield db
+        db.execute("COMMIT")
+    except BaseException:
+        rollback(db)
+        raise
+
+
+def insert_game(db: sqlite3.Connection, seed: int, ruleset: str) -> int:
+    """A new game row (with its check row); its id."""
+    with transaction(db):
+        cur = db.execute("INSERT INTO game (seed, ruleset, created) VALUES (?, ?, ?)", (seed, ruleset, time.time()))
+        gid = int(cur.lastrowid or 0)
+        db.execute("INSERT OR REPLACE INTO game_check (game, crc) VALUES (?, ?)", (gid, game_crc(gid, seed, ruleset)))
+    return gid
+
+
+def insert_command(db: sqlite3.Connection, game: int, body: str,
+                   snapshot: tuple[int, str, bytes] | None = None) -> int:
+    """``body`` as the next command of ``game`` (and ``snapshot`` (seq, fingerprint, state) when it
+    is taken after this very command), in one transaction; the command's sequence number."""
+    with transaction(db):
+        seq = int(db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM command WHERE game = ?", (game,)).fetchone()[0])
+        crc = row_crc(game, seq, body)
+        db.execute("INSERT INTO command (game, seq, body, crc) VALUES (?, ?, ?, ?)", (game, seq, body, crc))
+        if snapshot is not None and snapshot[0] == seq:
+            put_snapshot(db, game, seq, snapshot[1], crc, snapshot[2])
+    return seq
+
+
+def insert_snapshot(db: sqlite3.Connection, game: int, seq: int, fingerprint: str, body: bytes) -> bool:
+    """A snapshot after the stored action ``seq``; False when there is no such action."""
+    row = db.execute("SELECT crc FROM command WHERE game = ? AND seq = ?", (game, seq)).fetchone()
+    if row is None:
+        return False
+    with transaction(db):
+        put_snapshot(db, game, seq, fingerprint, int(row[0]), body)
+    return True
+
+
+def delete_last(db: sqlite3.Connection, game: int) -> bool:
+    """Drop the last command of ``game`` and any snapshot after it; False when there was none."""
+    with transaction(db):
+        cur = db.execute("DELETE FROM command WHERE game = ? AND seq = (SELECT MAX(seq) FROM command WHERE game = ?)",
+                         (game, game))
+        db.execute("DELETE FROM snapshot WHERE game = ? AND seq > (SELECT COALESCE(MAX(seq), 0) FROM command "
+                   "WHERE game = ?)", (game, game))
+    return cur.rowcount > 0
