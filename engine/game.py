@@ -18,11 +18,12 @@ from engine.abilities import do_use_ability
 from engine.card_menu import do_lose_item, do_use
 from engine.cards import Catalog
 from engine.combat import do_add_helper, do_fight, do_reopen_window, do_resolve
+from engine.events import GameEvent, SexChanged
 from engine.flow import acting, combat_of, refuse, set_level
 from engine.items import enforce_big_limit, settle_equipment
 from engine.messages import msg, word
 from engine.plays import do_play
-from engine.results import Accepted, Event, Refusal, RejectCode, Rejected
+from engine.results import Accepted, Refusal, RejectCode, Rejected
 from engine.rules import Ruleset
 from engine.run_away import ESCAPE_ON, do_roll, do_run_away
 from engine.selling import do_sell
@@ -39,15 +40,15 @@ def new_game(seed: int, ruleset: Ruleset | None = None) -> GameState:
     return GameState(seed=seed, ruleset=ruleset or Ruleset())
 
 
-def do_set_sex(state: GameState, cmd: c.SetSex, catalog: Catalog, events: list[Event]) -> None:
+def do_set_sex(state: GameState, cmd: c.SetSex, catalog: Catalog, events: list[GameEvent]) -> None:
     player = acting(state, cmd)
     if cmd.sex not in SEXES:
         raise refuse(RejectCode.ILLEGAL_PLAY, "sex must be male or female, not {sex!r}", sex=cmd.sex)
     player.sex = cmd.sex
-    events.append(Event("SexChanged", {"player": player.id, "sex": cmd.sex}))
+    events.append(SexChanged(player=player.id, sex=cmd.sex))
 
 
-def do_adjust_level(state: GameState, cmd: c.AdjustLevel, catalog: Catalog, events: list[Event]) -> None:
+def do_adjust_level(state: GameState, cmd: c.AdjustLevel, catalog: Catalog, events: list[GameEvent]) -> None:
     player = acting(state, cmd)
     target = player.level + cmd.delta
     if target >= state.ruleset.winning_level:
@@ -75,7 +76,7 @@ def apply(state: GameState, cmd: c.Command, catalog: Catalog) -> Accepted | Reje
     if handler is None:
         return Rejected(RejectCode.ILLEGAL_PLAY, msg("the engine does not know the command {command}", command=cmd.name))
     new = state.clone()
-    events: list[Event] = []
+    events: list[GameEvent] = []
     try:
         handler(new, cmd, catalog, events)
         if new.phase is not Phase.SETUP:

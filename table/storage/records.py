@@ -30,6 +30,7 @@ from typing import Any
 
 from engine import commands as c
 from engine.cards import Catalog
+from engine.events import CombatEnd
 from engine.results import Event
 from engine.state import GameState, Phase
 
@@ -57,7 +58,7 @@ SETUP, UNFINISHED, FINISHED, ABANDONED = "setup", "unfinished", "finished", "aba
 # How a fight ended, from the engine's CombatEnded "how": the monsters won when the players fled
 # or died; a kill is the players' win; anything else (charmed, chased off, removed by a card)
 # is neither.
-MONSTER_WINS = {"ran away", "escaped", "death"}
+MONSTER_WINS = {CombatEnd.RAN_AWAY, CombatEnd.ESCAPED, CombatEnd.DIED}
 
 
 @dataclass
@@ -87,7 +88,7 @@ class GameFacts:
             self.started = at
         elif name == "CombatEnded":
             how = str(d.get("how", ""))
-            if how == "ignored":
+            if how == CombatEnd.IGNORED:
                 return
             combat = before.combat
             if combat is None and before.flight is not None and isinstance(before.flight.before_roll, GameState):
@@ -172,8 +173,8 @@ class GameFacts:
                     m = monsters.setdefault(card, {"fought": 0, "won": 0, "killed": 0})
                     m["fought"] += 1
                     m["won"] += d["how"] in MONSTER_WINS
-                    m["killed"] += d["how"] == "kill"
-                killer = player(d["fighters"][0]) if d["fighters"] and d["how"] == "kill" else None
+                    m["killed"] += d["how"] == CombatEnd.KILLED
+                killer = player(d["fighters"][0]) if d["fighters"] and d["how"] == CombatEnd.KILLED else None
                 if killer is not None:
                     killer["kills"] += len(d["monsters"])
             elif kind == "run":
