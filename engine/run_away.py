@@ -13,7 +13,7 @@ from engine.state import Flight, GameState, MonsterInPlay, Phase, Player
 from engine.strength import combat_totals, disadvantage_traits, players_win, run_away_bonus
 
 
-ESCAPE_ON = 5
+ESCAPE_ON = 5           # a run-away roll, with its modifiers, of this or more escapes
 
 
 def pursues(monster: CardDef, player: Player) -> bool:
@@ -85,6 +85,11 @@ def flee_modifier(state: GameState, player: Player, monster: MonsterInPlay, cata
     if state.flight is not None:
         bonus += state.flight.bonus.get(player.id, 0)
     return bonus
+
+
+def roll_to_escape(state: GameState, player: Player, monster: MonsterInPlay, catalog: Catalog) -> int:
+    """The lowest die roll that gets ``player`` away from ``monster`` now (1: any roll does)."""
+    return max(1, ESCAPE_ON - flee_modifier(state, player, monster, catalog))
 
 
 def do_roll(state: GameState, cmd: c.Roll, catalog: Catalog, events: list[GameEvent]) -> None:

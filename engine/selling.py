@@ -12,6 +12,14 @@ from engine.results import RejectCode
 from engine.state import GameState, Phase
 
 
+GOLD_PER_LEVEL = 1000          # selling: this much gold buys a level, and no change is given
+
+
+def levels_for_gold(gold: int) -> int:
+    """How many levels ``gold`` worth of items buys."""
+    return gold // GOLD_PER_LEVEL
+
+
 def do_sell(state: GameState, cmd: c.Sell, catalog: Catalog, events: list[GameEvent]) -> None:
     player = acting(state, cmd)
     require_active(state, cmd, "sell items")
@@ -30,7 +38,7 @@ def do_sell(state: GameState, cmd: c.Sell, catalog: Catalog, events: list[GameEv
         values.append(card.gold)
     double = ("halfling" in player.races and player.sold_double_turn != state.turn)
     total = sum(values) + (max(values) if double else 0)
-    levels = total // 1000
+    levels = levels_for_gold(total)
     names = Seq((catalog[i] for i in cmd.cards), "list")
     if levels < 1:
         raise refuse(RejectCode.ILLEGAL_PLAY, "{names} are worth {total} gold; selling needs 1,000 gold per level", names=names, total=total)
@@ -43,4 +51,4 @@ def do_sell(state: GameState, cmd: c.Sell, catalog: Catalog, events: list[GameEv
         player.sold_double_turn = state.turn
     set_level(state, player, player.level + levels, events, why="sale")
     events.append(ItemsSold(player=player.id, cards=tuple(cmd.cards), gold=total, levels=levels,
-                            wasted=total - levels * 1000, double=double))
+                            wasted=total - levels * GOLD_PER_LEVEL, double=double))
