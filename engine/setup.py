@@ -9,6 +9,7 @@ from engine.cards import Catalog
 from engine.events import FirstPlayerChosen, GameEvent, GameStarted, PlayerJoined, PlayerLeft, PlayerRenamed
 from engine.flow import acting, die_roll, phase_name, refuse, require_phase
 from engine.messages import msg, nmsg
+from engine.players import default_name
 from engine.results import RejectCode
 from engine.state import PLAYER_TOKENS, GameState, Phase, Player
 from engine.turns import begin_turn, next_seat
@@ -27,7 +28,7 @@ def do_join(state: GameState, cmd: c.Join, catalog: Catalog, events: list[GameEv
         raise refuse(RejectCode.ILLEGAL_TARGET, "the table is full ({max_players} players)", max_players=state.ruleset.max_players)
     if cmd.sex not in SEXES:
         raise refuse(RejectCode.ILLEGAL_PLAY, "sex must be male or female, not {sex!r}", sex=cmd.sex)
-    name = cmd.name_ or f"Player {cmd.player.split('-')[1]}"
+    name = cmd.name_ or default_name(cmd.player)
     state.players.append(Player(id=cmd.player, name=name, sex=cmd.sex))
     events.append(PlayerJoined(player=cmd.player, seat=len(state.players)))
 

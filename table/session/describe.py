@@ -21,7 +21,8 @@ from engine.events import (AbilityUsed, AutoEscape, BadStuffRolled, CardDiscarde
                            TurnStarted, WanderingMonsterPlayed, WindowClosed, WindowOpened, WindowReopened,
                            WindowRestarted)
 from engine.messages import CardRef, Msg, PlayerRef, Seq, msg, nmsg, word
-from engine.state import GameState
+from engine.players import default_name
+from engine.state import PLAYER_TOKENS, GameState
 
 SIDES = {"players": word("players"), "monsters": word("monsters")}
 SEXES = {"male": word("male"), "female": word("female")}
@@ -30,7 +31,9 @@ ABILITIES = {"berserk": word("berserk"), "turning": word("turning"), "charm": wo
 
 
 def _name(state: GameState, player_id: str) -> PlayerRef:
-    name = state.player(player_id).name if state.has_player(player_id) else f"Player {player_id.split('-')[-1]}"
+    if state.has_player(player_id):
+        return PlayerRef(player_id, state.player(player_id).name)
+    name = default_name(player_id) if player_id in PLAYER_TOKENS else player_id      # a player who has left
     return PlayerRef(player_id, name)
 
 
