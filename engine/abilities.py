@@ -52,7 +52,8 @@ def _discards(state: GameState, cmd: c.UseAbility, player: Player, combat: Comba
     del events_note
 
 
-def ability_berserk(state, cmd, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+def ability_berserk(state: GameState, cmd: c.UseAbility, player: Player, catalog: Catalog,
+                    events: list[GameEvent]) -> None:
     require_phase(state, "go berserk", Phase.COMBAT)
     combat = combat_of(state)
     if player.id not in combat.fighters:
@@ -62,7 +63,8 @@ def ability_berserk(state, cmd, player, catalog, events) -> None:  # type: ignor
     events.append(AbilityUsed(player=player.id, ability="berserk", count=cmd.count, bonus=cmd.count))
 
 
-def ability_turning(state, cmd, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+def ability_turning(state: GameState, cmd: c.UseAbility, player: Player, catalog: Catalog,
+                    events: list[GameEvent]) -> None:
     require_phase(state, "turn undead", Phase.COMBAT)
     combat = combat_of(state)
     if player.id not in combat.fighters:
@@ -74,9 +76,11 @@ def ability_turning(state, cmd, player, catalog, events) -> None:  # type: ignor
     events.append(AbilityUsed(player=player.id, ability="turning", count=cmd.count, bonus=3 * cmd.count))
 
 
-def ability_flight(state, cmd, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+def ability_flight(state: GameState, cmd: c.UseAbility, player: Player, catalog: Catalog,
+                   events: list[GameEvent]) -> None:
     require_phase(state, "cast the Flight Spell", Phase.RUN_AWAY)
     flight = state.flight
+    assert flight is not None                       # running away: there is a flight
     if not any(p == player.id for p, _ in flight.pending):
         raise refuse(RejectCode.ILLEGAL_PLAY, "{player} has no run-away roll left", player=player)
     used = flight.bonus.get(player.id, 0)
@@ -86,7 +90,8 @@ def ability_flight(state, cmd, player, catalog, events) -> None:  # type: ignore
     events.append(AbilityUsed(player=player.id, ability="flight", count=cmd.count, bonus=cmd.count))
 
 
-def ability_charm(state, cmd, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+def ability_charm(state: GameState, cmd: c.UseAbility, player: Player, catalog: Catalog,
+                  events: list[GameEvent]) -> None:
     require_phase(state, "cast the Charm Spell", Phase.COMBAT)
     combat = combat_of(state)
     if player.id not in combat.fighters:
@@ -104,7 +109,8 @@ def ability_charm(state, cmd, player, catalog, events) -> None:  # type: ignore[
         end_combat(state, events, how=CombatEnd.CHARMED)
 
 
-def ability_chase(state, cmd, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+def ability_chase(state: GameState, cmd: c.UseAbility, player: Player, catalog: Catalog,
+                  events: list[GameEvent]) -> None:
     require_phase(state, "chase a monster away", Phase.COMBAT)
     combat = combat_of(state)
     index = cmd.monster if cmd.monster >= 0 else len(combat.monsters) - 1
@@ -118,7 +124,8 @@ def ability_chase(state, cmd, player, catalog, events) -> None:  # type: ignore[
         end_combat(state, events, how=CombatEnd.CHASED)
 
 
-def ability_backstab(state, cmd, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+def ability_backstab(state: GameState, cmd: c.UseAbility, player: Player, catalog: Catalog,
+                     events: list[GameEvent]) -> None:
     require_phase(state, "backstab", Phase.COMBAT)
     combat = combat_of(state)
     if cmd.target not in combat.fighters or cmd.target == player.id:
@@ -129,7 +136,8 @@ def ability_backstab(state, cmd, player, catalog, events) -> None:  # type: igno
     events.append(AbilityUsed(player=player.id, ability="backstab", target=cmd.target))
 
 
-def ability_theft(state, cmd, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+def ability_theft(state: GameState, cmd: c.UseAbility, player: Player, catalog: Catalog,
+                  events: list[GameEvent]) -> None:
     if state.phase in (Phase.COMBAT, Phase.RUN_AWAY):
         raise refuse(RejectCode.WRONG_PHASE, "theft: not while anyone is in combat")
     victim = other_player(state, cmd, player, "theft: tap the token of the player to rob")
@@ -146,7 +154,8 @@ def ability_theft(state, cmd, player, catalog, events) -> None:  # type: ignore[
         set_level(state, player, player.level - 1, events, why="theft")
 
 
-def ability_reroll(state, cmd, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+def ability_reroll(state: GameState, cmd: c.UseAbility, player: Player, catalog: Catalog,
+                   events: list[GameEvent]) -> None:
     if state.ruleset.halfling_run_away != "reroll":
         raise refuse(RejectCode.ILLEGAL_PLAY, "this table plays the halfling's -1 to Run Away, not the re-roll")
     flight = state.flight

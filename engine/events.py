@@ -7,10 +7,10 @@ class name) and ``data`` (engine/results.py's ``Event``). ``CombatEnd`` says how
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
-from typing import Any, Union, get_args
+from typing import Any, Union, cast, get_args
 
 from engine.results import Event
 
@@ -610,14 +610,13 @@ GameEvent = Union[
 """Every event the engine emits: ``describe`` and the folds match on it exhaustively."""
 
 
-EVENT_TYPES: dict[str, Callable[..., GameEvent]] = {cls.__name__: cls for cls in get_args(GameEvent)}
+EVENT_TYPES: dict[str, type[Event]] = {cls.__name__: cls for cls in get_args(GameEvent)}
 
 
 def event_from_data(name: str, data: Mapping[str, Any], *, automatic: bool | None = None) -> GameEvent:
     """The event called ``name`` built from a ``data``-style mapping (lists become tuples; keys the
     event does not have are ignored). For tools and tests that describe events they make up."""
     cls = EVENT_TYPES[name]
-    assert isinstance(cls, type)
     values: dict[str, Any] = {}
     for f in fields(cls):
         key = f.metadata.get("key", f.name.rstrip("_"))
@@ -631,4 +630,4 @@ def event_from_data(name: str, data: Mapping[str, Any], *, automatic: bool | Non
         values["card"] = None if known else how
     if automatic is not None:
         values["automatic"] = automatic
-    return cls(**values)
+    return cast("GameEvent", cls(**values))       # EVENT_TYPES holds exactly the classes of GameEvent

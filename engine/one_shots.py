@@ -27,7 +27,8 @@ def add_one_shot(combat: Combat, cmd: c.PlayCard, card: CardDef, player: Player,
     events.append(OneShotPlayed(card=card.id, side=side, bonus=bonus))
 
 
-def shot_bonus_or_kill(state, cmd, card, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+def shot_bonus_or_kill(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player, catalog: Catalog,
+                       events: list[GameEvent]) -> None:
     """Potion of Halitosis: +2 to a side, or kills the Floating Nose outright."""
     combat = in_combat(state, card)
     prey = card.effects[0].get("card")
@@ -39,7 +40,8 @@ def shot_bonus_or_kill(state, cmd, card, player, catalog, events) -> None:  # ty
     add_one_shot(combat, cmd, card, player, card.bonus or 0, events)
 
 
-def shot_per_trait(state, cmd, card, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+def shot_per_trait(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player, catalog: Catalog,
+                   events: list[GameEvent]) -> None:
     """Yuppie Water: +2 for each elf among the fighters."""
     combat = in_combat(state, card)
     effect = card.effects[0]
@@ -50,7 +52,8 @@ def shot_per_trait(state, cmd, card, player, catalog, events) -> None:  # type: 
                  int(effect.get("bonus")) * len(elves), events)
 
 
-def shot_double(state, cmd, card, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+def shot_double(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player, catalog: Catalog,
+                events: list[GameEvent]) -> None:
     combat = in_combat(state, card)
     if len(combat.fighters) != 1 or player.id != combat.fighters[0]:
         raise refuse(RejectCode.ILLEGAL_PLAY, "{card} only when you fight alone", card=card)
@@ -58,7 +61,8 @@ def shot_double(state, cmd, card, player, catalog, events) -> None:  # type: ign
     events.append(OneShotPlayed(card=card.id, side="players", bonus=0, double=True))
 
 
-def shot_remove_monster(state, cmd, card, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+def shot_remove_monster(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player, catalog: Catalog,
+                        events: list[GameEvent]) -> None:
     """Magic Lamp, Pollymorph Potion: one monster leaves."""
     if state.phase is Phase.RUN_AWAY and card.has_effect("own-turn-only"):
         combat = combat_of(state)
@@ -68,7 +72,9 @@ def shot_remove_monster(state, cmd, card, player, catalog, events) -> None:  # t
         raise refuse(RejectCode.NOT_YOUR_TURN, "{card} only on your own turn", card=card)
     index = pick_monster(combat, cmd.monster, card)
     gone = combat.monsters.pop(index)
-    mode = card.effect("remove-monster").get("treasure")  # type: ignore[union-attr]
+    effect = card.effect("remove-monster")
+    assert effect is not None                       # ONE_SHOTS chose this handler by it (own-turn-only comes with it)
+    mode = effect.get("treasure")
     events.append(MonsterRemoved(card=gone.card, by=card.id))
     if state.flight is not None:
         state.flight.pending = [(p, i if i < index else i - 1) for p, i in state.flight.pending if i != index]
@@ -80,14 +86,16 @@ def shot_remove_monster(state, cmd, card, player, catalog, events) -> None:  # t
         end_combat(state, events, how=CombatEnd.RAN_AWAY)
 
 
-def shot_end_combat(state, cmd, card, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+def shot_end_combat(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player, catalog: Catalog,
+                    events: list[GameEvent]) -> None:
     in_combat(state, card)
     effect = card.effects[0]
     events.append(MonstersDiscarded(card=card.id, by=player.id, treasures=0))
     end_combat(state, events, how=CombatEnd.BY_CARD, card=card.id, loot=bool(effect.get("loot", 0)))
 
 
-def shot_instant_wall(state, cmd, card, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+def shot_instant_wall(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player, catalog: Catalog,
+                      events: list[GameEvent]) -> None:
     if state.phase not in (Phase.COMBAT, Phase.RUN_AWAY) or state.combat is None:
         raise refuse(RejectCode.WRONG_PHASE, "{card} is played during a combat", card=card)
     combat = state.combat
@@ -127,7 +135,8 @@ def redo_last_roll(state: GameState, catalog: Catalog, events: list[GameEvent], 
     take_roll(state, catalog, events, forced=value, escaped=escaped, count_roll=value is None)
 
 
-def shot_invisibility(state, cmd, card, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+def shot_invisibility(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player, catalog: Catalog,
+                      events: list[GameEvent]) -> None:
     flight = require_flight(state, card)
     who, _, _, escaped = flight.results[-1]
     if escaped:
@@ -135,20 +144,23 @@ def shot_invisibility(state, cmd, card, player, catalog, events) -> None:  # typ
     redo_last_roll(state, catalog, events, value=state.last_roll, escaped=True, why=card.id)
 
 
-def shot_loaded_die(state, cmd, card, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+def shot_loaded_die(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player, catalog: Catalog,
+                    events: list[GameEvent]) -> None:
     if not 1 <= cmd.value <= 6:
         raise refuse(RejectCode.ILLEGAL_PLAY, "{card}: choose a number from 1 to 6", card=card)
     require_flight(state, card)
     redo_last_roll(state, catalog, events, value=cmd.value, escaped=None, why=card.id)
 
 
-def shot_glue(state, cmd, card, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+def shot_glue(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player, catalog: Catalog,
+              events: list[GameEvent]) -> None:
     flight = require_flight(state, card)
     who, index, _, escaped = flight.results[-1]
     if not escaped:
         raise refuse(RejectCode.ILLEGAL_PLAY, "{card} makes an escaped player roll again; the last roll failed", card=card)
     rolls = state.rolls
-    before: GameState = flight.before_roll.clone()  # type: ignore[arg-type]
+    assert flight.before_roll is not None           # an escape by a roll: the state before it was kept
+    before = flight.before_roll.clone()
     for name in ("players", "combat", "flight", "last_roll", "pending_loss", "looting",
                  "treasures_to_draw", "phase"):
         setattr(state, name, getattr(before, name))
@@ -156,7 +168,8 @@ def shot_glue(state, cmd, card, player, catalog, events) -> None:  # type: ignor
     events.append(EscapeUndone(player=who, by=card.id))
 
 
-def shot_transfer(state, cmd, card, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+def shot_transfer(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player, catalog: Catalog,
+                  events: list[GameEvent]) -> None:
     combat = in_combat(state, card)
     if not cmd.target or not state.has_player(cmd.target) or cmd.target in combat.fighters:
         raise refuse(RejectCode.ILLEGAL_TARGET, "{card}: tap the token of a player not in the fight", card=card)
@@ -165,13 +178,15 @@ def shot_transfer(state, cmd, card, player, catalog, events) -> None:  # type: i
     events.append(FightTransferred(from_=tuple(old), to=cmd.target, by=card.id))
 
 
-def shot_hoard(state, cmd, card, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+def shot_hoard(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player, catalog: Catalog,
+               events: list[GameEvent]) -> None:
     n = int(card.effects[0].get("n"))
     state.treasures_to_draw += n
     events.append(TreasuresAdded(player=player.id, n=n, by=card.id))
 
 
-def shot_steal_level(state, cmd, card, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+def shot_steal_level(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player, catalog: Catalog,
+                     events: list[GameEvent]) -> None:
     victim = other_player(state, cmd, player, msg("{card}: tap the token of the player to steal from", card=card))
     if victim.level <= state.ruleset.level_floor:
         raise refuse(RejectCode.ILLEGAL_TARGET, "{card}: {victim} is at level {level}, the lowest", card=card, victim=victim, level=victim.level)
@@ -181,7 +196,8 @@ def shot_steal_level(state, cmd, card, player, catalog, events) -> None:  # type
     set_level(state, player, player.level + 1, events, why=card.id)
 
 
-def shot_wishing_ring(state, cmd, card, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+def shot_wishing_ring(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player, catalog: Catalog,
+                      events: list[GameEvent]) -> None:
     target = state.player(cmd.target) if cmd.target and state.has_player(cmd.target) else player
     if cmd.item and cmd.item in target.curses:
         curse = cmd.item
@@ -198,7 +214,8 @@ def shot_wishing_ring(state, cmd, card, player, catalog, events) -> None:  # typ
     events.append(CurseCancelled(player=target.id, card=curse, by=card.id))
 
 
-def shot_manual(state, cmd, card, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+def shot_manual(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player, catalog: Catalog,
+                events: list[GameEvent]) -> None:
     events.append(PlayersMustAct(player=player.id, text=card.effects[0].get("text"), source=card.id))
 
 

@@ -119,7 +119,8 @@ def take_roll(state: GameState, catalog: Catalog, events: list[GameEvent], *, fo
     assert flight is not None
     combat = combat_of(state)
     before = state.clone()
-    before.flight.before_roll = None  # type: ignore[union-attr]
+    assert before.flight is not None
+    before.flight.before_roll = None
     player_id, index = flight.pending[0]
     player = state.player(player_id)
     mip = combat.monsters[index]
