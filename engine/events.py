@@ -592,20 +592,18 @@ class WindowRestarted(Event):
     until: float | None
     automatic: bool = True
 
-
-
 GameEvent = Union[
-    AbilityUsed, CombatEnded, AutoEscape, BadStuffRolled, CardDiscarded, CharityDue, CheatAttached, ClassChosen,
-    ClassLost, CombatStarted, CurseBlocked, CurseCancelled, CurseMissed, CursePlayed, CurseRemoved,
+    AbilityUsed, AutoEscape, BadStuffRolled, CardDiscarded, CharityDue, CheatAttached, ClassChosen, ClassLost,
+    CombatEnded, CombatStarted, CurseBlocked, CurseCancelled, CurseMissed, CursePlayed, CurseRemoved,
     DivineIntervention, DoorClosed, EscapeUndone, FightTransferred, FirstPlayerChosen, GameStarted, GameWon,
-    HandDiscarded, HelperJoined, IllusionPlayed, ItemCarried, ItemEquipped, ItemGiven, ItemPromised,
-    ItemTaken, ItemToLoseAsked, ItemUnequipped, ItemsLost, ItemsSold, LevelGained, LevelLost,
-    MonsterEnhanced, MonsterIgnoresPlayer, MonsterJoined, MonsterRemoved, MonsterReplaced, MonsterSlain,
-    MonstersDiscarded, MonstersKilled, NextCombatCursed, OneShotPlayed, PlayerDied, PlayerJoined, PlayerLeft,
-    PlayerRenamed, PlayerRevived, PlayersMustAct, RaceChosen, RaceLost, RestFromHand, RollRetaken,
-    RoomLooted, RunAwayDeclared, RunAwayFailed, RunAwaySucceeded, SexChanged, SpecialPlayed, TheftFailed,
-    TheftSucceeded, TreasuresAdded, TurnEnded, TurnStarted, WanderingMonsterPlayed, WindowClosed,
-    WindowOpened, WindowReopened, WindowRestarted,
+    HandDiscarded, HelperJoined, IllusionPlayed, ItemCarried, ItemEquipped, ItemGiven, ItemPromised, ItemTaken,
+    ItemToLoseAsked, ItemUnequipped, ItemsLost, ItemsSold, LevelGained, LevelLost, MonsterEnhanced,
+    MonsterIgnoresPlayer, MonsterJoined, MonsterRemoved, MonsterReplaced, MonsterSlain, MonstersDiscarded,
+    MonstersKilled, NextCombatCursed, OneShotPlayed, PlayerDied, PlayerJoined, PlayerLeft, PlayerRenamed,
+    PlayerRevived, PlayersMustAct, RaceChosen, RaceLost, RestFromHand, RollRetaken, RoomLooted,
+    RunAwayDeclared, RunAwayFailed, RunAwaySucceeded, SexChanged, SpecialPlayed, TheftFailed, TheftSucceeded,
+    TreasuresAdded, TurnEnded, TurnStarted, WanderingMonsterPlayed, WindowClosed, WindowOpened, WindowReopened,
+    WindowRestarted,
 ]
 """Every event the engine emits: ``describe`` and the folds match on it exhaustively."""
 

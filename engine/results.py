@@ -53,9 +53,6 @@ class Event:
             out[f.metadata.get("key", f.name.rstrip("_"))] = _plain(value)
         return out
 
-    def __repr__(self) -> str:
-        return f"<Event {self.name} {self.data}>"
-
 
 def _plain(value: Any) -> Any:
     """A field's value as the untyped events had it: lists, dicts and strings."""
