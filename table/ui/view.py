@@ -149,9 +149,8 @@ def build_view(ctl: Controller, *, entry: str = "", language: str = "en") -> Vie
     if ctl.state.flight is not None and combat is not None:
         from engine.run_away import roll_to_escape
 
-        for pid, index in ctl.state.flight.pending:          # each player's next roll
-            if pid not in run_needs:
-                run_needs[pid] = roll_to_escape(ctl.state, ctl.state.player(pid), combat.monsters[index], catalog)
+        for pid, index in reversed(ctl.state.flight.pending):        # the first one left: each player's next roll
+            run_needs[pid] = roll_to_escape(ctl.state, ctl.state.player(pid), combat.monsters[index], catalog)
     return View(
         state=state,
         names={cid: catalog[cid].name_in(language) for cid in catalog},
