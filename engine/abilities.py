@@ -8,11 +8,12 @@ from engine import commands as c
 from engine.cards import Catalog
 from engine.combat import refresh_window
 from engine.effects import remove_item
+from engine.events import AbilityUsed, CombatEnd, GameEvent, TheftFailed, TheftSucceeded
 from engine.flow import (acting, card_of, combat_of, die_roll, end_combat, monster_treasures, other_player, refuse,
                          require_phase, set_level)
 from engine.messages import Seq, word
 from engine.one_shots import redo_last_roll
-from engine.results import Event, RejectCode
+from engine.results import RejectCode
 from engine.state import Combat, GameState, Phase, Player
 from engine.strength import big_problem
 
@@ -24,7 +25,7 @@ ABILITY_CLASS = {"berserk": "warrior", "turning": "cleric", "flight": "wizard", 
 MAX_DISCARDS = 3
 
 
-def do_use_ability(state: GameState, cmd: c.UseAbility, catalog: Catalog, events: list[Event]) -> None:
+def do_use_ability(state: GameState, cmd: c.UseAbility, catalog: Catalog, events: list[GameEvent]) -> None:
     player = acting(state, cmd)
     who = ABILITY_CLASS.get(cmd.ability)
     if who is None:
@@ -51,18 +52,19 @@ def _discards(state: GameState, cmd: c.UseAbility, player: Player, combat: Comba
     del events_note
 
 
-def ability_berserk(state, cmd, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+def ability_berserk(state: GameState, cmd: c.UseAbility, player: Player, catalog: Catalog,
+                    events: list[GameEvent]) -> None:
     require_phase(state, "go berserk", Phase.COMBAT)
     combat = combat_of(state)
     if player.id not in combat.fighters:
         raise refuse(RejectCode.ILLEGAL_PLAY, "{player} is not fighting", player=player)
     _discards(state, cmd, player, combat, MAX_DISCARDS)
     combat.bonuses[player.id] = combat.bonuses.get(player.id, 0) + cmd.count
-    events.append(Event("AbilityUsed", {"player": player.id, "ability": "berserk", "count": cmd.count,
-                                        "bonus": cmd.count}))
+    events.append(AbilityUsed(player=player.id, ability="berserk", count=cmd.count, bonus=cmd.count))
 
 
-def ability_turning(state, cmd, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+def ability_turning(state: GameState, cmd: c.UseAbility, player: Player, catalog: Catalog,
+                    events: list[GameEvent]) -> None:
     require_phase(state, "turn undead", Phase.COMBAT)
     combat = combat_of(state)
     if player.id not in combat.fighters:
@@ -71,24 +73,25 @@ def ability_turning(state, cmd, player, catalog, events) -> None:  # type: ignor
         raise refuse(RejectCode.ILLEGAL_PLAY, "Turning works only against Undead, and none is in this fight")
     _discards(state, cmd, player, combat, MAX_DISCARDS)
     combat.bonuses[player.id] = combat.bonuses.get(player.id, 0) + 3 * cmd.count
-    events.append(Event("AbilityUsed", {"player": player.id, "ability": "turning", "count": cmd.count,
-                                        "bonus": 3 * cmd.count}))
+    events.append(AbilityUsed(player=player.id, ability="turning", count=cmd.count, bonus=3 * cmd.count))
 
 
-def ability_flight(state, cmd, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+def ability_flight(state: GameState, cmd: c.UseAbility, player: Player, catalog: Catalog,
+                   events: list[GameEvent]) -> None:
     require_phase(state, "cast the Flight Spell", Phase.RUN_AWAY)
     flight = state.flight
+    assert flight is not None                       # running away: there is a flight
     if not any(p == player.id for p, _ in flight.pending):
         raise refuse(RejectCode.ILLEGAL_PLAY, "{player} has no run-away roll left", player=player)
     used = flight.bonus.get(player.id, 0)
     if used + cmd.count > MAX_DISCARDS:
         raise refuse(RejectCode.ILLEGAL_PLAY, "flight: at most {limit} cards; {player} has used {used}", limit=MAX_DISCARDS, player=player, used=used)
     flight.bonus[player.id] = used + cmd.count
-    events.append(Event("AbilityUsed", {"player": player.id, "ability": "flight", "count": cmd.count,
-                                        "bonus": cmd.count}))
+    events.append(AbilityUsed(player=player.id, ability="flight", count=cmd.count, bonus=cmd.count))
 
 
-def ability_charm(state, cmd, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+def ability_charm(state: GameState, cmd: c.UseAbility, player: Player, catalog: Catalog,
+                  events: list[GameEvent]) -> None:
     require_phase(state, "cast the Charm Spell", Phase.COMBAT)
     combat = combat_of(state)
     if player.id not in combat.fighters:
@@ -100,14 +103,14 @@ def ability_charm(state, cmd, player, catalog, events) -> None:  # type: ignore[
         raise refuse(RejectCode.ILLEGAL_TARGET, "charm: there is no monster {n}", n=index + 1)
     gone = combat.monsters.pop(index)
     combat.charmed_treasures += monster_treasures(gone, catalog)
-    events.append(Event("AbilityUsed", {"player": player.id, "ability": "charm", "count": cmd.count,
-                                        "monster": gone.card}))
+    events.append(AbilityUsed(player=player.id, ability="charm", count=cmd.count, monster=gone.card))
     if not combat.monsters:
         state.treasures_to_draw += combat.charmed_treasures
-        end_combat(state, events, how="charm")
+        end_combat(state, events, how=CombatEnd.CHARMED)
 
 
-def ability_chase(state, cmd, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+def ability_chase(state: GameState, cmd: c.UseAbility, player: Player, catalog: Catalog,
+                  events: list[GameEvent]) -> None:
     require_phase(state, "chase a monster away", Phase.COMBAT)
     combat = combat_of(state)
     index = cmd.monster if cmd.monster >= 0 else len(combat.monsters) - 1
@@ -115,13 +118,14 @@ def ability_chase(state, cmd, player, catalog, events) -> None:  # type: ignore[
         raise refuse(RejectCode.ILLEGAL_TARGET, "a cleric can chase away only a monster whose card says so")
     gone = combat.monsters.pop(index)
     combat.charmed_treasures += monster_treasures(gone, catalog)
-    events.append(Event("AbilityUsed", {"player": player.id, "ability": "chase", "monster": gone.card}))
+    events.append(AbilityUsed(player=player.id, ability="chase", monster=gone.card))
     if not combat.monsters:
         state.treasures_to_draw += combat.charmed_treasures
-        end_combat(state, events, how="chased")
+        end_combat(state, events, how=CombatEnd.CHASED)
 
 
-def ability_backstab(state, cmd, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+def ability_backstab(state: GameState, cmd: c.UseAbility, player: Player, catalog: Catalog,
+                     events: list[GameEvent]) -> None:
     require_phase(state, "backstab", Phase.COMBAT)
     combat = combat_of(state)
     if cmd.target not in combat.fighters or cmd.target == player.id:
@@ -129,10 +133,11 @@ def ability_backstab(state, cmd, player, catalog, events) -> None:  # type: igno
     if (player.id, cmd.target) in combat.backstabs:
         raise refuse(RejectCode.ILLEGAL_PLAY, "backstab: once per victim per combat")
     combat.backstabs.append((player.id, cmd.target))
-    events.append(Event("AbilityUsed", {"player": player.id, "ability": "backstab", "target": cmd.target}))
+    events.append(AbilityUsed(player=player.id, ability="backstab", target=cmd.target))
 
 
-def ability_theft(state, cmd, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+def ability_theft(state: GameState, cmd: c.UseAbility, player: Player, catalog: Catalog,
+                  events: list[GameEvent]) -> None:
     if state.phase in (Phase.COMBAT, Phase.RUN_AWAY):
         raise refuse(RejectCode.WRONG_PHASE, "theft: not while anyone is in combat")
     victim = other_player(state, cmd, player, "theft: tap the token of the player to rob")
@@ -143,13 +148,14 @@ def ability_theft(state, cmd, player, catalog, events) -> None:  # type: ignore[
     if roll >= 4 and not big_problem(card, player, catalog):
         remove_item(victim, card.id)
         player.carried.append(card.id)
-        events.append(Event("TheftSucceeded", {"player": player.id, "from": victim.id, "card": card.id, "roll": roll}))
+        events.append(TheftSucceeded(player=player.id, from_=victim.id, card=card.id, roll=roll))
     else:
-        events.append(Event("TheftFailed", {"player": player.id, "from": victim.id, "card": card.id, "roll": roll}))
+        events.append(TheftFailed(player=player.id, from_=victim.id, card=card.id, roll=roll))
         set_level(state, player, player.level - 1, events, why="theft")
 
 
-def ability_reroll(state, cmd, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+def ability_reroll(state: GameState, cmd: c.UseAbility, player: Player, catalog: Catalog,
+                   events: list[GameEvent]) -> None:
     if state.ruleset.halfling_run_away != "reroll":
         raise refuse(RejectCode.ILLEGAL_PLAY, "this table plays the halfling's -1 to Run Away, not the re-roll")
     flight = state.flight

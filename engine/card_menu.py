@@ -6,15 +6,17 @@ from __future__ import annotations
 from engine import commands as c
 from engine.cards import Catalog, CardDef, Kind
 from engine.effects import items_of, lose_headgear_chicken, remove_item
+from engine.events import (AutoEscape, CardDiscarded, CombatEnd, GameEvent, ItemEquipped, ItemGiven,
+                           ItemPromised, ItemUnequipped, ItemsLost, RestFromHand)
 from engine.flow import acting, card_of, end_combat, holder_of, other_player, phase_name, refuse
 from engine.items import BIG_LIMIT
 from engine.messages import msg, Seq, word
-from engine.results import Event, RejectCode
+from engine.results import RejectCode
 from engine.state import GameState, Phase, Player, Promise
 from engine.strength import big_problem, restriction_problem, slot_problem
 
 
-def do_use(state: GameState, cmd: c.UseCard, catalog: Catalog, events: list[Event]) -> None:
+def do_use(state: GameState, cmd: c.UseCard, catalog: Catalog, events: list[GameEvent]) -> None:
     card = card_of(catalog, cmd.card)
     player = acting(state, cmd)
     if card.id not in player.in_play():
@@ -35,13 +37,13 @@ def do_use(state: GameState, cmd: c.UseCard, catalog: Catalog, events: list[Even
             raise refuse(RejectCode.ILLEGAL_PLAY, "cannot equip {card}: {why_not}", card=card, why_not=why_not)
         player.carried.remove(card.id)
         player.equipped.append(card.id)
-        events.append(Event("ItemEquipped", {"player": player.id, "card": card.id}))
+        events.append(ItemEquipped(player=player.id, card=card.id))
     elif cmd.action == "unequip":
         if card.id not in player.equipped:
             raise refuse(RejectCode.ILLEGAL_PLAY, "{card} is not equipped", card=card)
         player.equipped.remove(card.id)
         player.carried.append(card.id)
-        events.append(Event("ItemUnequipped", {"player": player.id, "card": card.id}))
+        events.append(ItemUnequipped(player=player.id, card=card.id))
     elif cmd.action == "give":
         if card.id not in items_of(player):
             raise refuse(RejectCode.ILLEGAL_PLAY, "only items on the table can be given, not {card}", card=card)
@@ -53,7 +55,7 @@ def do_use(state: GameState, cmd: c.UseCard, catalog: Catalog, events: list[Even
         if big:
             raise refuse(RejectCode.ILLEGAL_PLAY, big)
         hand_over(player, receiver, card, catalog)
-        events.append(Event("ItemGiven", {"player": player.id, "to": receiver.id, "card": card.id}))
+        events.append(ItemGiven(player=player.id, to=receiver.id, card=card.id))
     elif cmd.action == "escape":
         escape_by_discarding(state, player, card, catalog, events)
     elif cmd.action == "discard":
@@ -71,7 +73,7 @@ def do_use(state: GameState, cmd: c.UseCard, catalog: Catalog, events: list[Even
             player.specials.remove("half-breed")
         if card.kind is Kind.CLASS and "super-munchkin" in player.specials and not player.classes:
             player.specials.remove("super-munchkin")
-        events.append(Event("CardDiscarded", {"player": player.id, "card": card.id}))
+        events.append(CardDiscarded(player=player.id, card=card.id))
     else:
         raise refuse(RejectCode.ILLEGAL_PLAY,
                      "cannot {action} {card}; allowed: equip, unequip, discard, give, promise, escape", action=word(cmd.action), card=card)
@@ -87,7 +89,7 @@ def hand_over(giver: Player, receiver: Player, card: CardDef, catalog: Catalog) 
 
 
 def promise_item(state: GameState, player: Player, card: CardDef, cmd: c.UseCard, catalog: Catalog,
-                 events: list[Event]) -> None:
+                 events: list[GameEvent]) -> None:
     """A bribe: an item on the table promised to a player for their help, handed over if the fight is won."""
     combat = state.combat
     if state.phase is not Phase.COMBAT or combat is None:
@@ -100,10 +102,10 @@ def promise_item(state: GameState, player: Player, card: CardDef, cmd: c.UseCard
     if any(p.card == card.id and p.giver == player.id for p in combat.promises):
         raise refuse(RejectCode.ILLEGAL_PLAY, "{card} is already promised", card=card)
     combat.promises.append(Promise(player.id, card.id, receiver.id))
-    events.append(Event("ItemPromised", {"player": player.id, "to": receiver.id, "card": card.id}))
+    events.append(ItemPromised(player=player.id, to=receiver.id, card=card.id))
 
 
-def keep_promises(state: GameState, catalog: Catalog, events: list[Event]) -> None:
+def keep_promises(state: GameState, catalog: Catalog, events: list[GameEvent]) -> None:
     """The fight is won: each item promised to the player who helped changes hands."""
     combat = state.combat
     if combat is None:
@@ -115,8 +117,7 @@ def keep_promises(state: GameState, catalog: Catalog, events: list[Event]) -> No
         if promise.card not in items_of(giver) or not receiver.alive:
             continue
         hand_over(giver, receiver, catalog[promise.card], catalog)
-        events.append(Event("ItemGiven", {"player": giver.id, "to": receiver.id, "card": promise.card,
-                                          "promised": True}))
+        events.append(ItemGiven(player=giver.id, to=receiver.id, card=promise.card, promised=True))
 
 
 def big_item_receivers(state: GameState, player: Player, card: CardDef, catalog: Catalog) -> list[str]:
@@ -129,13 +130,13 @@ def big_item_receivers(state: GameState, player: Player, card: CardDef, catalog:
 
 
 def give_up_big_item(state: GameState, cmd: c.LoseItem, player: Player, card: CardDef, catalog: Catalog,
-                     events: list[Event]) -> None:
+                     events: list[GameEvent]) -> None:
     """An item ``player`` can no longer carry goes to the lowest-level player (or is sold on their own
     turn, through the sales basket); it is discarded only when nobody could carry it."""
     receivers = big_item_receivers(state, player, card, catalog)
     if not receivers:
         remove_item(player, card.id)
-        events.append(Event("ItemsLost", {"player": player.id, "cards": [card.id], "source": BIG_LIMIT}))
+        events.append(ItemsLost(player=player.id, cards=(card.id,), source=BIG_LIMIT))
         return
     if cmd.target:
         if cmd.target not in receivers:
@@ -148,12 +149,11 @@ def give_up_big_item(state: GameState, cmd: c.LoseItem, player: Player, card: Ca
         names = Seq((state.player(r) for r in receivers), "list")
         raise refuse(RejectCode.ILLEGAL_TARGET, "{card} goes to one of the lowest-level players ({names}): tap their token", card=card, names=names)
     hand_over(player, receiver, card, catalog)
-    events.append(Event("ItemGiven", {"player": player.id, "to": receiver.id, "card": card.id,
-                                      "source": BIG_LIMIT}))
+    events.append(ItemGiven(player=player.id, to=receiver.id, card=card.id, source=BIG_LIMIT))
 
 
 def escape_by_discarding(state: GameState, player: Player, card: CardDef, catalog: Catalog,
-                         events: list[Event]) -> None:
+                         events: list[GameEvent]) -> None:
     """Rat on a Stick, Hireling, or a pole/staff thrown to the Pit Bull: discard it and escape."""
     if state.combat is None or player.id not in state.combat.fighters:
         raise refuse(RejectCode.WRONG_PHASE, "{card} buys an escape only from your own fight", card=card)
@@ -170,19 +170,19 @@ def escape_by_discarding(state: GameState, player: Player, card: CardDef, catalo
     if len(escapes) != len(combat.monsters):
         raise refuse(RejectCode.ILLEGAL_PLAY, "{card} does not get {player} away from every monster here", card=card, player=player)
     remove_item(player, card.id)
-    events.append(Event("AutoEscape", {"players": [player.id], "by": card.id}))
+    events.append(AutoEscape(players=(player.id,), by=card.id))
     if state.flight is not None:
         state.flight.pending = [(p, i) for p, i in state.flight.pending if p != player.id]
         if not state.flight.pending:
-            end_combat(state, events, how="ran away")
+            end_combat(state, events, how=CombatEnd.RAN_AWAY)
         return
     if player.id == combat.fighters[0]:
-        end_combat(state, events, how="escaped")
+        end_combat(state, events, how=CombatEnd.ESCAPED)
     else:
         combat.fighters.remove(player.id)
 
 
-def do_lose_item(state: GameState, cmd: c.LoseItem, catalog: Catalog, events: list[Event]) -> None:
+def do_lose_item(state: GameState, cmd: c.LoseItem, catalog: Catalog, events: list[GameEvent]) -> None:
     loss = state.pending_loss
     if loss is None:
         raise refuse(RejectCode.ILLEGAL_PLAY, "nobody has to lose an item now")
@@ -194,7 +194,7 @@ def do_lose_item(state: GameState, cmd: c.LoseItem, catalog: Catalog, events: li
             raise refuse(RejectCode.ILLEGAL_PLAY, "{player} may carry only so many Big items: tap the Big item to give up ({count} to go), or give or sell it", player=player, count=loss.count)
         if loss.count <= 1 and loss.gold == 0 and not loss.source.startswith("snails"):
             raise refuse(RejectCode.ILLEGAL_PLAY, "tap the item {player} loses", player=player)
-        events.append(Event("RestFromHand", {"player": player.id, "count": loss.count, "source": loss.source}))
+        events.append(RestFromHand(player=player.id, count=loss.count, source=loss.source))
         state.pending_loss = None
     else:
         card = card_of(catalog, cmd.card)
@@ -208,11 +208,11 @@ def do_lose_item(state: GameState, cmd: c.LoseItem, catalog: Catalog, events: li
         else:
             lose_headgear_chicken(player, [card.id], catalog, events)
             remove_item(player, card.id)
-            events.append(Event("ItemsLost", {"player": player.id, "cards": [card.id], "source": loss.source}))
+            events.append(ItemsLost(player=player.id, cards=(card.id,), source=loss.source))
             loss.count -= 1
             loss.lost_gold += card.gold or 0
             done = loss.count <= 0 or not items_of(player) or (loss.gold and loss.lost_gold >= loss.gold)
             if done:
                 state.pending_loss = None
     if state.pending_loss is None and state.phase is Phase.RUN_AWAY and state.flight and not state.flight.pending:
-        end_combat(state, events, how="ran away")
+        end_combat(state, events, how=CombatEnd.RAN_AWAY)

@@ -5,27 +5,29 @@ from __future__ import annotations
 from engine import commands as c
 from engine.card_menu import keep_promises
 from engine.cards import Catalog
+from engine.events import (CombatEnd, GameEvent, HelperJoined, MonstersKilled, WindowClosed, WindowOpened,
+                           WindowReopened, WindowRestarted)
 from engine.flow import (check_winners, combat_of, end_combat, monster_treasures, refuse, require_active,
                          require_no_pending_loss, require_phase, set_level)
-from engine.results import Event, RejectCode
+from engine.results import RejectCode
 from engine.state import GameState, Phase
 from engine.strength import combat_totals, players_win, traits
 
 
-def refresh_window(state: GameState, at: float, catalog: Catalog, events: list[Event]) -> None:
+def refresh_window(state: GameState, at: float, catalog: Catalog, events: list[GameEvent]) -> None:
     """Every accepted change restarts the interference window, or closes it if the fight turned."""
     combat = state.combat
     if combat is None or combat.window_until is None:
         return
     if players_win(state, combat, catalog):
         combat.window_until = at + state.ruleset.interference_seconds
-        events.append(Event("WindowRestarted", {"until": combat.window_until}, automatic=True))
+        events.append(WindowRestarted(until=combat.window_until))
     else:
         combat.window_until = None
-        events.append(Event("WindowClosed", {"why": "the monsters are winning again"}, automatic=True))
+        events.append(WindowClosed(why="the monsters are winning again"))
 
 
-def do_add_helper(state: GameState, cmd: c.AddHelper, catalog: Catalog, events: list[Event]) -> None:
+def do_add_helper(state: GameState, cmd: c.AddHelper, catalog: Catalog, events: list[GameEvent]) -> None:
     require_phase(state, "ask for help", Phase.COMBAT)
     require_active(state, cmd, "ask for help")
     combat = combat_of(state)
@@ -43,11 +45,11 @@ def do_add_helper(state: GameState, cmd: c.AddHelper, catalog: Catalog, events: 
     if not helper.alive:
         raise refuse(RejectCode.ILLEGAL_TARGET, "{helper} is dead until the next turn", helper=helper)
     combat.fighters.append(helper.id)
-    events.append(Event("HelperJoined", {"player": helper.id}))
+    events.append(HelperJoined(player=helper.id))
     refresh_window(state, cmd.at, catalog, events)
 
 
-def do_fight(state: GameState, cmd: c.Fight, catalog: Catalog, events: list[Event]) -> None:
+def do_fight(state: GameState, cmd: c.Fight, catalog: Catalog, events: list[GameEvent]) -> None:
     require_phase(state, "fight", Phase.COMBAT)
     require_active(state, cmd, "fight")
     require_no_pending_loss(state, "fight")
@@ -63,10 +65,10 @@ def do_fight(state: GameState, cmd: c.Fight, catalog: Catalog, events: list[Even
         resolve(state, catalog, events)
         return
     combat.window_until = cmd.at + window
-    events.append(Event("WindowOpened", {"until": combat.window_until, "seconds": window}))
+    events.append(WindowOpened(until=combat.window_until, seconds=window))
 
 
-def do_resolve(state: GameState, cmd: c.ResolveCombat, catalog: Catalog, events: list[Event]) -> None:
+def do_resolve(state: GameState, cmd: c.ResolveCombat, catalog: Catalog, events: list[GameEvent]) -> None:
     require_phase(state, "end the fight", Phase.COMBAT)
     combat = combat_of(state)
     if combat.window_until is None:
@@ -77,17 +79,17 @@ def do_resolve(state: GameState, cmd: c.ResolveCombat, catalog: Catalog, events:
     resolve(state, catalog, events)
 
 
-def do_reopen_window(state: GameState, cmd: c.ReopenWindow, catalog: Catalog, events: list[Event]) -> None:
+def do_reopen_window(state: GameState, cmd: c.ReopenWindow, catalog: Catalog, events: list[GameEvent]) -> None:
     require_phase(state, "reopen the interference window", Phase.COMBAT)
     combat = combat_of(state)
     if combat.window_until is None:
         raise refuse(RejectCode.ILLEGAL_PLAY, "no interference window to reopen: the fight is not won yet")
     seconds = state.ruleset.interference_seconds
     combat.window_until = cmd.at + seconds
-    events.append(Event("WindowReopened", {"until": combat.window_until, "seconds": seconds}))
+    events.append(WindowReopened(until=combat.window_until, seconds=seconds))
 
 
-def resolve(state: GameState, catalog: Catalog, events: list[Event]) -> None:
+def resolve(state: GameState, catalog: Catalog, events: list[GameEvent]) -> None:
     """The players killed every monster: levels, treasure, and perhaps the win."""
     combat = combat_of(state)
     active = state.player(combat.fighters[0])
@@ -113,9 +115,8 @@ def resolve(state: GameState, catalog: Catalog, events: list[Event]) -> None:
         set_level(state, helper, helper.level + len(combat.monsters), events, why="elf-helper", may_win=True)
     state.treasures_to_draw += treasures
     state.treasures_face_up = helper is not None
-    events.append(Event("MonstersKilled", {"player": active.id, "monsters": [m.card for m in combat.monsters],
-                                           "levels": levels, "treasures": treasures,
-                                           "face_up": helper is not None}))
+    events.append(MonstersKilled(player=active.id, monsters=tuple(m.card for m in combat.monsters), levels=levels,
+                                 treasures=treasures, face_up=helper is not None))
     keep_promises(state, catalog, events)
-    end_combat(state, events, how="kill")
+    end_combat(state, events, how=CombatEnd.KILLED)
     check_winners(state, events)

@@ -11,7 +11,9 @@ import random
 from collections.abc import Callable, Iterable
 
 from engine.cards import Catalog, Effect, Slot
-from engine.results import Event
+from engine.events import (BadStuffRolled, ClassLost, CurseMissed, CurseRemoved, GameEvent, HandDiscarded,
+                           ItemToLoseAsked, ItemsLost, LevelLost, NextCombatCursed, PlayerDied, PlayersMustAct,
+                           RaceLost, SexChanged)
 from engine.looting import start_looting
 from engine.state import GameState, PendingLoss, Player
 
@@ -119,11 +121,11 @@ def check_effect(effect: Effect) -> str | None:
     return None
 
 
-def lose_levels(state: GameState, player: Player, n: int, events: list[Event]) -> None:
+def lose_levels(state: GameState, player: Player, n: int, events: list[GameEvent]) -> None:
     before = player.level
     player.level = max(state.ruleset.level_floor, player.level - n)
     if player.level != before:
-        events.append(Event("LevelLost", {"player": player.id, "from": before, "to": player.level}))
+        events.append(LevelLost(player=player.id, from_=before, to=player.level))
 
 
 def items_of(player: Player) -> list[str]:
@@ -141,17 +143,17 @@ def remove_item(player: Player, card_id: str) -> None:
 CHICKEN = "curse-chicken-on-your-head"
 
 
-def lose_headgear_chicken(player: Player, lost: Iterable[str], catalog: Catalog, events: list[Event]) -> None:
+def lose_headgear_chicken(player: Player, lost: Iterable[str], catalog: Catalog, events: list[GameEvent]) -> None:
     """Chicken on Your Head goes with the headgear: a curse or bad stuff that takes the worn headgear
     takes the chicken too. Call before the items leave ``player``."""
     if CHICKEN not in player.curses:
         return
     if any(c in player.equipped and catalog[c].slot is Slot.HEADGEAR for c in lost):
         player.curses.remove(CHICKEN)
-        events.append(Event("CurseRemoved", {"player": player.id, "card": CHICKEN, "why": "headgear lost"}))
+        events.append(CurseRemoved(player=player.id, card=CHICKEN, why="headgear lost"))
 
 
-def _items_where(player: Player, catalog: Catalog, keep: Callable[[str], bool], events: list[Event] | None = None) -> list[str]:
+def _items_where(player: Player, catalog: Catalog, keep: Callable[[str], bool], events: list[GameEvent] | None = None) -> list[str]:
     lost = [c for c in items_of(player) if not keep(c)]
     if events is not None:
         lose_headgear_chicken(player, lost, catalog, events)
@@ -160,7 +162,7 @@ def _items_where(player: Player, catalog: Catalog, keep: Callable[[str], bool], 
     return lost
 
 
-def kill(state: GameState, player: Player, events: list[Event]) -> None:
+def kill(state: GameState, player: Player, events: list[GameEvent]) -> None:
     player.alive = False
     lost = items_of(player)
     player.equipped.clear()
@@ -175,7 +177,7 @@ def kill(state: GameState, player: Player, events: list[Event]) -> None:
     tiebreak = {p.id: random.Random(f"{state.seed}:loot:{state.rolls}:{p.id}").random() for p in others}
     order = [p.id for p in sorted(others, key=lambda p: (-p.level, tiebreak[p.id]))]
     start_looting(state, player, lost, order)
-    events.append(Event("PlayerDied", {"player": player.id, "lost": lost, "loot_order": order}))
+    events.append(PlayerDied(player=player.id, lost=tuple(lost), loot_order=tuple(order)))
 
 
 def roll_die(state: GameState, player: Player | None = None) -> int:
@@ -186,8 +188,8 @@ def roll_die(state: GameState, player: Player | None = None) -> int:
     return value
 
 
-def _lost(events: list[Event], player: Player, lost: list[str], source: str) -> None:
-    events.append(Event("ItemsLost", {"player": player.id, "cards": lost, "source": source}))
+def _lost(events: list[GameEvent], player: Player, lost: list[str], source: str) -> None:
+    events.append(ItemsLost(player=player.id, cards=tuple(lost), source=source))
 
 
 def best_item(player: Player, catalog: Catalog) -> str | None:
@@ -200,7 +202,7 @@ def best_item(player: Player, catalog: Catalog) -> str | None:
 
 
 def apply_effects(state: GameState, player: Player, effects: Iterable[Effect], catalog: Catalog,
-                  events: list[Event], *, source: str) -> None:
+                  events: list[GameEvent], *, source: str) -> None:
     """Apply bad stuff or a curse to ``player``."""
     for effect in effects:
         if not player.alive:
@@ -223,12 +225,12 @@ def apply_effects(state: GameState, player: Player, effects: Iterable[Effect], c
             cls = effect.get("cls")
             if cls in player.classes:
                 player.classes.remove(cls)
-                events.append(Event("ClassLost", {"player": player.id, "card": cls, "source": source}))
+                events.append(ClassLost(player=player.id, card=cls, source=source))
             else:
                 kill(state, player, events)
         elif op == "roll-death-or-levels":
             roll = roll_die(state, player)
-            events.append(Event("BadStuffRolled", {"player": player.id, "roll": roll, "source": source}))
+            events.append(BadStuffRolled(player=player.id, roll=roll, source=source))
             if roll <= int(effect.get("death_max")):
                 kill(state, player, events)
             else:
@@ -259,41 +261,39 @@ def apply_effects(state: GameState, player: Player, effects: Iterable[Effect], c
             candidates = [c for c in items_of(player) if kind == "any"
                           or (kind == "big") == catalog[c].big]
             if not candidates:
-                events.append(Event("CurseMissed", {"player": player.id, "source": source}))
+                events.append(CurseMissed(player=player.id, source=source))
                 continue
             count, gold = 1, 0
             if op == "lose-items-worth":
                 count, gold = len(candidates), int(effect.get("gold"))
             if op == "roll-lose-items":
                 count = roll_die(state, player)
-                events.append(Event("BadStuffRolled", {"player": player.id, "roll": count, "source": source}))
+                events.append(BadStuffRolled(player=player.id, roll=count, source=source))
             state.pending_loss = PendingLoss(player=player.id, kind=kind, count=count, gold=gold, source=source)
-            events.append(Event("ItemToLoseAsked", {"player": player.id, "kind": kind, "count": count,
-                                                    "gold": gold, "source": source}))
+            events.append(ItemToLoseAsked(player=player.id, kind=kind, count=count, gold=gold, source=source))
         elif op == "lose-race":
             player.races.clear()
             if "half-breed" in player.specials:
                 player.specials.remove("half-breed")
-            events.append(Event("RaceLost", {"player": player.id, "source": source}))
+            events.append(RaceLost(player=player.id, source=source))
         elif op == "lose-class":
             player.classes.clear()
             if "super-munchkin" in player.specials:
                 player.specials.remove("super-munchkin")
-            events.append(Event("ClassLost", {"player": player.id, "source": source}))
+            events.append(ClassLost(player=player.id, source=source))
         elif op == "lose-class-or-levels":
             if player.classes:
                 lost_class = player.classes.pop()
-                events.append(Event("ClassLost", {"player": player.id, "card": lost_class, "source": source}))
+                events.append(ClassLost(player=player.id, card=lost_class, source=source))
             else:
                 lose_levels(state, player, int(effect.get("n")), events)
         elif op == "discard-hand":
-            events.append(Event("HandDiscarded", {"player": player.id, "source": source}))
+            events.append(HandDiscarded(player=player.id, source=source))
         elif op == "change-sex":
             player.sex = "female" if player.sex == "male" else "male"
-            events.append(Event("SexChanged", {"player": player.id, "sex": player.sex, "source": source}))
+            events.append(SexChanged(player=player.id, sex=player.sex, source=source))
         elif op in ("next-combat-penalty", "next-combat-armor-only"):
             player.next_combat.append(source)
-            events.append(Event("NextCombatCursed", {"player": player.id, "source": source}))
+            events.append(NextCombatCursed(player=player.id, source=source))
         elif op == "manual":
-            events.append(Event("PlayersMustAct", {"player": player.id, "text": effect.get("text", ""),
-                                                   "source": source}))
+            events.append(PlayersMustAct(player=player.id, text=effect.get("text", ""), source=source))

@@ -8,8 +8,9 @@ from typing import Any
 
 from engine import commands as c
 from engine.cards import Catalog, CardDef
+from engine.events import CombatEnd, CombatEnded, GameEvent, GameWon, LevelGained, LevelLost
 from engine.messages import Msg, Seq, word
-from engine.results import Event, Refusal, RejectCode
+from engine.results import Refusal, RejectCode
 from engine.state import Combat, GameState, MonsterInPlay, Phase, Player
 
 
@@ -81,7 +82,7 @@ def holder_of(state: GameState, card_id: str) -> Player | None:
     return None
 
 
-def set_level(state: GameState, player: Player, level: int, events: list[Event], *, why: str,
+def set_level(state: GameState, player: Player, level: int, events: list[GameEvent], *, why: str,
               may_win: bool = False) -> None:
     """Change a level within the bounds: never below the floor, the winning level only by a kill."""
     before = player.level
@@ -91,8 +92,8 @@ def set_level(state: GameState, player: Player, level: int, events: list[Event],
         level = max(before, min(level, top))
     player.level = level
     if player.level != before:
-        name = "LevelGained" if player.level > before else "LevelLost"
-        events.append(Event(name, {"player": player.id, "from": before, "to": player.level, "why": why}))
+        kind = LevelGained if player.level > before else LevelLost
+        events.append(kind(player=player.id, from_=before, to=player.level, why=why))
 
 
 def combat_of(state: GameState) -> Combat:
@@ -131,8 +132,10 @@ def monster_treasures(monster: MonsterInPlay, catalog: Catalog) -> int:
     return max(t, 1)
 
 
-def end_combat(state: GameState, events: list[Event], *, how: str, loot: bool = False) -> None:
-    """The fight is over, however it ended: back to the turn (loot the room, or charity)."""
+def end_combat(state: GameState, events: list[GameEvent], *, how: CombatEnd, card: str | None = None,
+               loot: bool = False) -> None:
+    """The fight is over, however it ended (``card``: the card that ended it): back to the turn
+    (loot the room, or charity)."""
     combat = state.combat
     if combat is not None:
         for f in combat.fighters:
@@ -142,22 +145,22 @@ def end_combat(state: GameState, events: list[Event], *, how: str, loot: bool = 
     state.flight = None
     state.after_combat = True
     state.phase = Phase.LOOK_FOR_TROUBLE if loot else Phase.CHARITY
-    events.append(Event("CombatEnded", {"how": how}, automatic=True))
+    events.append(CombatEnded(how=how, card=card))
 
 
-def drop_dead_fighter(state: GameState, player: Player, events: list[Event]) -> None:
+def drop_dead_fighter(state: GameState, player: Player, events: list[GameEvent]) -> None:
     combat = combat_of(state)
     if player.id == combat.fighters[0]:
-        end_combat(state, events, how="death")
+        end_combat(state, events, how=CombatEnd.DIED)
     elif player.id in combat.fighters:
         combat.fighters.remove(player.id)
 
 
-def check_winners(state: GameState, events: list[Event]) -> None:
+def check_winners(state: GameState, events: list[GameEvent]) -> None:
     winners = [p.id for p in state.players if p.level >= state.ruleset.winning_level]
     if winners:
         state.winners = winners
         state.phase = Phase.GAME_OVER
         for p in state.players:
             p.level_history = (*p.level_history, p.level)
-        events.append(Event("GameWon", {"winners": winners}))
+        events.append(GameWon(winners=tuple(winners)))

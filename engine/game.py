@@ -11,43 +11,43 @@ and the player's own menu.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 
 from engine import commands as c
 from engine.abilities import do_use_ability
 from engine.card_menu import do_lose_item, do_use
 from engine.cards import Catalog
 from engine.combat import do_add_helper, do_fight, do_reopen_window, do_resolve
+from engine.errors import ReplayError
+from engine.events import GameEvent, SexChanged
 from engine.flow import acting, combat_of, refuse, set_level
 from engine.items import enforce_big_limit, settle_equipment
 from engine.messages import msg, word
 from engine.plays import do_play
-from engine.results import Accepted, Event, Refusal, RejectCode, Rejected
+from engine.results import Accepted, Refusal, RejectCode, Rejected
 from engine.rules import Ruleset
-from engine.run_away import ESCAPE_ON, do_roll, do_run_away
+from engine.run_away import do_roll, do_run_away
 from engine.selling import do_sell
 from engine.setup import SEXES, do_choose_first, do_join, do_leave, do_rename, do_start
 from engine.state import GameState, Phase
 from engine.strength import players_win
-from engine.turns import charity_receivers, do_end_phase, hand_limit
-
-# Re-exported: callers written before the split import these from engine.game.
-REEXPORTED = (ESCAPE_ON, charity_receivers, hand_limit)
+from engine.turns import do_end_phase
 
 
 def new_game(seed: int, ruleset: Ruleset | None = None) -> GameState:
     return GameState(seed=seed, ruleset=ruleset or Ruleset())
 
 
-def do_set_sex(state: GameState, cmd: c.SetSex, catalog: Catalog, events: list[Event]) -> None:
+def do_set_sex(state: GameState, cmd: c.SetSex, catalog: Catalog, events: list[GameEvent]) -> None:
     player = acting(state, cmd)
     if cmd.sex not in SEXES:
         raise refuse(RejectCode.ILLEGAL_PLAY, "sex must be male or female, not {sex!r}", sex=cmd.sex)
     player.sex = cmd.sex
-    events.append(Event("SexChanged", {"player": player.id, "sex": cmd.sex}))
+    events.append(SexChanged(player=player.id, sex=cmd.sex))
 
 
-def do_adjust_level(state: GameState, cmd: c.AdjustLevel, catalog: Catalog, events: list[Event]) -> None:
+def do_adjust_level(state: GameState, cmd: c.AdjustLevel, catalog: Catalog, events: list[GameEvent]) -> None:
     player = acting(state, cmd)
     target = player.level + cmd.delta
     if target >= state.ruleset.winning_level:
@@ -75,7 +75,7 @@ def apply(state: GameState, cmd: c.Command, catalog: Catalog) -> Accepted | Reje
     if handler is None:
         return Rejected(RejectCode.ILLEGAL_PLAY, msg("the engine does not know the command {command}", command=cmd.name))
     new = state.clone()
-    events: list[Event] = []
+    events: list[GameEvent] = []
     try:
         handler(new, cmd, catalog, events)
         if new.phase is not Phase.SETUP:
@@ -86,16 +86,49 @@ def apply(state: GameState, cmd: c.Command, catalog: Catalog) -> Accepted | Reje
     return Accepted(new, tuple(events))
 
 
+@dataclass(frozen=True)
+class Step:
+    """One command of a replay: its number in the game (1 for the first), the state it met, and
+    what ``apply`` made of it."""
+
+    n: int
+    command: c.Command
+    before: GameState
+    result: Accepted | Rejected
+
+    @property
+    def state(self) -> GameState:
+        """The state after the step (the state it met, when it was refused)."""
+        return self.result.state if isinstance(self.result, Accepted) else self.before
+
+    @property
+    def events(self) -> tuple[GameEvent, ...]:
+        return self.result.events if isinstance(self.result, Accepted) else ()
+
+
+def replay_steps(catalog: Catalog, state: GameState, commands: Iterable[c.Command], *, first: int = 1) -> Iterator[Step]:
+    """Apply ``commands`` one after another from ``state``, yielding each ``Step`` as it is taken.
+
+    Every fold over a game is this loop: the state after a game (``replay``), the undo history
+    from a snapshot (``state`` is the snapshot, ``first`` the number of its next command), the game
+    facts from the events. A refused command is yielded too, and is the last: a game does not go on
+    past a command it refused, so the caller decides whether that is an error or where it stops.
+    """
+    for n, cmd in enumerate(commands, first):
+        result = apply(state, cmd, catalog)
+        yield Step(n, cmd, state, result)
+        if isinstance(result, Rejected):
+            return
+        state = result.state
+
+
 def replay(catalog: Catalog, ruleset: Ruleset, seed: int, commands: Iterable[c.Command]) -> GameState:
     """The state after ``commands``; raises ReplayError on a command that is refused."""
-    from engine.errors import ReplayError
-
     state = new_game(seed, ruleset)
-    for n, cmd in enumerate(commands, 1):
-        result = apply(state, cmd, catalog)
-        if isinstance(result, Rejected):
-            raise ReplayError(f"command {n} ({cmd.name}) was refused on replay: {result.message}")
-        state = result.state
+    for step in replay_steps(catalog, state, commands):
+        if isinstance(step.result, Rejected):
+            raise ReplayError(f"command {step.n} ({step.command.name}) was refused on replay: {step.result.message}")
+        state = step.state
     return state
 
 

@@ -9,7 +9,7 @@ Giving, selling or discarding a Big item also settles it.
 from __future__ import annotations
 
 from engine.cards import Catalog
-from engine.results import Event
+from engine.events import GameEvent, ItemCarried, ItemToLoseAsked
 from engine.state import GameState, PendingLoss, Player
 from engine.strength import big_limit, restriction_problem, slot_problem
 
@@ -25,7 +25,7 @@ def excess_big_items(player: Player, catalog: Catalog) -> int:
     return max(0, bigs - limit)
 
 
-def enforce_big_limit(state: GameState, catalog: Catalog, events: list[Event]) -> None:
+def enforce_big_limit(state: GameState, catalog: Catalog, events: list[GameEvent]) -> None:
     """Re-check the Big-item limit after a command: ask for the excess, or settle the request."""
     loss = state.pending_loss
     if loss is not None and loss.source == BIG_LIMIT:
@@ -41,12 +41,11 @@ def enforce_big_limit(state: GameState, catalog: Catalog, events: list[Event]) -
         excess = excess_big_items(player, catalog)
         if excess:
             state.pending_loss = PendingLoss(player=player.id, kind="big", count=excess, source=BIG_LIMIT)
-            events.append(Event("ItemToLoseAsked", {"player": player.id, "kind": "big", "count": excess,
-                                                    "gold": 0, "source": BIG_LIMIT}))
+            events.append(ItemToLoseAsked(player=player.id, kind="big", count=excess, gold=0, source=BIG_LIMIT))
             return
 
 
-def settle_equipment(state: GameState, catalog: Catalog, events: list[Event]) -> None:
+def settle_equipment(state: GameState, catalog: Catalog, events: list[GameEvent]) -> None:
     """An item its wearer can no longer use (Change Sex, a lost race or class, Cheat! gone) or that no
     longer fits beside the rest is carried, not equipped: it gives no bonus and fills no slot."""
     for player in state.players:
@@ -66,5 +65,4 @@ def settle_equipment(state: GameState, catalog: Catalog, events: list[Event]) ->
             player.equipped = kept
             for card_id, why in moved:
                 player.carried.append(card_id)
-                events.append(Event("ItemCarried", {"player": player.id, "card": card_id, "why": why},
-                                    automatic=True))
+                events.append(ItemCarried(player=player.id, card=card_id, why=why, automatic=True))

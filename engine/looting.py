@@ -10,8 +10,9 @@ the hand. What nobody takes is discarded when the next turn begins.
 from __future__ import annotations
 
 from engine.cards import Catalog, CardDef
+from engine.events import GameEvent, ItemTaken
 from engine.messages import msg, Seq
-from engine.results import Event, Refusal, RejectCode
+from engine.results import Refusal, RejectCode
 from engine.state import GameState, Phase, Player
 from engine.strength import big_problem, restriction_problem, slot_problem
 
@@ -30,7 +31,7 @@ def is_loot(state: GameState, card: CardDef, player_id: str) -> bool:
 
 
 def take_from_body(state: GameState, card: CardDef, player: Player, catalog: Catalog,
-                   events: list[Event]) -> None:
+                   events: list[GameEvent]) -> None:
     loot = state.looting
     assert loot is not None
     body = state.player(loot["body"]) if state.has_player(loot["body"]) else loot["body"]
@@ -58,7 +59,7 @@ def take_from_body(state: GameState, card: CardDef, player: Player, catalog: Cat
     else:
         player.carried.append(card.id)
     over = not waiting or not loot["items"]
-    events.append(Event("ItemTaken", {"player": player.id, "from": loot["body"], "card": card.id, "by": "looting",
-                                      "passed": passed, "discarded": list(loot["items"]) if over else []}))
+    events.append(ItemTaken(player=player.id, from_=loot["body"], card=card.id, by="looting", passed=tuple(passed),
+                            discarded=tuple(loot["items"]) if over else ()))
     if over:
         state.looting = None

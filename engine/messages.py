@@ -95,7 +95,7 @@ class Msg(str):
     id: str
     values: dict[str, Any]
     plural: str
-    count: str
+    count: str  # type: ignore[assignment]  # the value that picks the plural form; str.count is never used on a Msg
 
     def __new__(cls, template: str, /, *, _plural: str = "", _count: str = "", **values: Any) -> Msg:
         wrapped = {k: wrap(v) for k, v in values.items()}

@@ -6,37 +6,42 @@ from collections.abc import Callable
 
 from engine import commands as c
 from engine.cards import Catalog, CardDef
+from engine.events import (AutoEscape, CombatEnd, CurseCancelled, EscapeUndone, FightTransferred, GameEvent,
+                           MonsterRemoved, MonsterSlain, MonstersDiscarded, OneShotPlayed, PlayersMustAct,
+                           RollRetaken, TreasuresAdded)
 from engine.flow import (combat_of, end_combat, in_combat, monster_treasures, other_player, pick_monster, refuse,
                          set_level)
 from engine.messages import msg
-from engine.results import Event, RejectCode
+from engine.results import RejectCode
 from engine.run_away import take_roll
 from engine.state import Combat, Flight, GameState, OneShot, Phase, Player
 from engine.strength import traits
 
 
 def add_one_shot(combat: Combat, cmd: c.PlayCard, card: CardDef, player: Player, bonus: int,
-                 events: list[Event]) -> None:
+                 events: list[GameEvent]) -> None:
     side = cmd.side or ("players" if player.id in combat.fighters else "monsters")
     if side not in ("players", "monsters"):
         raise refuse(RejectCode.ILLEGAL_PLAY, "a one-shot helps 'players' or 'monsters', not {side!r}", side=side)
     combat.one_shots.append(OneShot(card.id, side, bonus))
-    events.append(Event("OneShotPlayed", {"card": card.id, "side": side, "bonus": bonus}))
+    events.append(OneShotPlayed(card=card.id, side=side, bonus=bonus))
 
 
-def shot_bonus_or_kill(state, cmd, card, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+def shot_bonus_or_kill(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player, catalog: Catalog,
+                       events: list[GameEvent]) -> None:
     """Potion of Halitosis: +2 to a side, or kills the Floating Nose outright."""
     combat = in_combat(state, card)
     prey = card.effects[0].get("card")
     for m in combat.monsters:
         if m.card == prey and not m.slain and cmd.side != "monsters":
             m.slain = True
-            events.append(Event("MonsterSlain", {"card": prey, "by": card.id}))
+            events.append(MonsterSlain(card=prey, by=card.id))
             return
     add_one_shot(combat, cmd, card, player, card.bonus or 0, events)
 
 
-def shot_per_trait(state, cmd, card, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+def shot_per_trait(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player, catalog: Catalog,
+                   events: list[GameEvent]) -> None:
     """Yuppie Water: +2 for each elf among the fighters."""
     combat = in_combat(state, card)
     effect = card.effects[0]
@@ -47,15 +52,17 @@ def shot_per_trait(state, cmd, card, player, catalog, events) -> None:  # type: 
                  int(effect.get("bonus")) * len(elves), events)
 
 
-def shot_double(state, cmd, card, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+def shot_double(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player, catalog: Catalog,
+                events: list[GameEvent]) -> None:
     combat = in_combat(state, card)
     if len(combat.fighters) != 1 or player.id != combat.fighters[0]:
         raise refuse(RejectCode.ILLEGAL_PLAY, "{card} only when you fight alone", card=card)
     combat.one_shots.append(OneShot(card.id, "players", 0))
-    events.append(Event("OneShotPlayed", {"card": card.id, "side": "players", "bonus": 0, "double": True}))
+    events.append(OneShotPlayed(card=card.id, side="players", bonus=0, double=True))
 
 
-def shot_remove_monster(state, cmd, card, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+def shot_remove_monster(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player, catalog: Catalog,
+                        events: list[GameEvent]) -> None:
     """Magic Lamp, Pollymorph Potion: one monster leaves."""
     if state.phase is Phase.RUN_AWAY and card.has_effect("own-turn-only"):
         combat = combat_of(state)
@@ -65,41 +72,45 @@ def shot_remove_monster(state, cmd, card, player, catalog, events) -> None:  # t
         raise refuse(RejectCode.NOT_YOUR_TURN, "{card} only on your own turn", card=card)
     index = pick_monster(combat, cmd.monster, card)
     gone = combat.monsters.pop(index)
-    mode = card.effect("remove-monster").get("treasure")  # type: ignore[union-attr]
-    events.append(Event("MonsterRemoved", {"card": gone.card, "by": card.id}))
+    effect = card.effect("remove-monster")
+    assert effect is not None                       # ONE_SHOTS chose this handler by it (own-turn-only comes with it)
+    mode = effect.get("treasure")
+    events.append(MonsterRemoved(card=gone.card, by=card.id))
     if state.flight is not None:
         state.flight.pending = [(p, i if i < index else i - 1) for p, i in state.flight.pending if i != index]
     if not combat.monsters:
         if mode == "if-last":
             state.treasures_to_draw += monster_treasures(gone, catalog)
-        end_combat(state, events, how=card.id)
+        end_combat(state, events, how=CombatEnd.BY_CARD, card=card.id)
     elif state.flight is not None and not state.flight.pending:
-        end_combat(state, events, how="ran away")
+        end_combat(state, events, how=CombatEnd.RAN_AWAY)
 
 
-def shot_end_combat(state, cmd, card, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+def shot_end_combat(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player, catalog: Catalog,
+                    events: list[GameEvent]) -> None:
     in_combat(state, card)
     effect = card.effects[0]
-    events.append(Event("MonstersDiscarded", {"card": card.id, "by": player.id, "treasures": 0}))
-    end_combat(state, events, how=card.id, loot=bool(effect.get("loot", 0)))
+    events.append(MonstersDiscarded(card=card.id, by=player.id, treasures=0))
+    end_combat(state, events, how=CombatEnd.BY_CARD, card=card.id, loot=bool(effect.get("loot", 0)))
 
 
-def shot_instant_wall(state, cmd, card, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+def shot_instant_wall(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player, catalog: Catalog,
+                      events: list[GameEvent]) -> None:
     if state.phase not in (Phase.COMBAT, Phase.RUN_AWAY) or state.combat is None:
         raise refuse(RejectCode.WRONG_PHASE, "{card} is played during a combat", card=card)
     combat = state.combat
     who = [cmd.target] if cmd.target else list(combat.fighters)
     if any(w not in combat.fighters for w in who):
         raise refuse(RejectCode.ILLEGAL_TARGET, "{card}: only players in the fight escape", card=card)
-    events.append(Event("AutoEscape", {"players": who, "by": card.id}))
+    events.append(AutoEscape(players=tuple(who), by=card.id))
     if state.flight is not None:
         state.flight.pending = [(p, i) for p, i in state.flight.pending if p not in who]
         if not state.flight.pending:
-            end_combat(state, events, how="ran away")
+            end_combat(state, events, how=CombatEnd.RAN_AWAY)
         return
     combat.auto_escape = who
     if all(f in who for f in combat.fighters):
-        end_combat(state, events, how="escaped")
+        end_combat(state, events, how=CombatEnd.ESCAPED)
 
 
 def require_flight(state: GameState, card: CardDef) -> Flight:
@@ -108,7 +119,7 @@ def require_flight(state: GameState, card: CardDef) -> Flight:
     return state.flight
 
 
-def redo_last_roll(state: GameState, catalog: Catalog, events: list[Event], *, value: int | None,
+def redo_last_roll(state: GameState, catalog: Catalog, events: list[GameEvent], *, value: int | None,
                    escaped: bool | None, why: str) -> None:
     """Restore the state before the last run-away roll and take it again with a new outcome."""
     flight = state.flight
@@ -120,11 +131,12 @@ def redo_last_roll(state: GameState, catalog: Catalog, events: list[Event], *, v
         setattr(state, name, getattr(before, name))
     if value is None:
         state.rolls = rolls          # a re-roll is a new roll, not the old one again
-    events.append(Event("RollRetaken", {"by": why}))
+    events.append(RollRetaken(by=why))
     take_roll(state, catalog, events, forced=value, escaped=escaped, count_roll=value is None)
 
 
-def shot_invisibility(state, cmd, card, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+def shot_invisibility(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player, catalog: Catalog,
+                      events: list[GameEvent]) -> None:
     flight = require_flight(state, card)
     who, _, _, escaped = flight.results[-1]
     if escaped:
@@ -132,43 +144,49 @@ def shot_invisibility(state, cmd, card, player, catalog, events) -> None:  # typ
     redo_last_roll(state, catalog, events, value=state.last_roll, escaped=True, why=card.id)
 
 
-def shot_loaded_die(state, cmd, card, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+def shot_loaded_die(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player, catalog: Catalog,
+                    events: list[GameEvent]) -> None:
     if not 1 <= cmd.value <= 6:
         raise refuse(RejectCode.ILLEGAL_PLAY, "{card}: choose a number from 1 to 6", card=card)
     require_flight(state, card)
     redo_last_roll(state, catalog, events, value=cmd.value, escaped=None, why=card.id)
 
 
-def shot_glue(state, cmd, card, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+def shot_glue(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player, catalog: Catalog,
+              events: list[GameEvent]) -> None:
     flight = require_flight(state, card)
     who, index, _, escaped = flight.results[-1]
     if not escaped:
         raise refuse(RejectCode.ILLEGAL_PLAY, "{card} makes an escaped player roll again; the last roll failed", card=card)
     rolls = state.rolls
-    before: GameState = flight.before_roll.clone()  # type: ignore[arg-type]
+    assert flight.before_roll is not None           # an escape by a roll: the state before it was kept
+    before = flight.before_roll.clone()
     for name in ("players", "combat", "flight", "last_roll", "pending_loss", "looting",
                  "treasures_to_draw", "phase"):
         setattr(state, name, getattr(before, name))
     state.rolls = rolls       # the new roll is a new die, not the old one again
-    events.append(Event("EscapeUndone", {"player": who, "by": card.id}))
+    events.append(EscapeUndone(player=who, by=card.id))
 
 
-def shot_transfer(state, cmd, card, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+def shot_transfer(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player, catalog: Catalog,
+                  events: list[GameEvent]) -> None:
     combat = in_combat(state, card)
     if not cmd.target or not state.has_player(cmd.target) or cmd.target in combat.fighters:
         raise refuse(RejectCode.ILLEGAL_TARGET, "{card}: tap the token of a player not in the fight", card=card)
     old = list(combat.fighters)
     combat.fighters = [cmd.target]
-    events.append(Event("FightTransferred", {"from": old, "to": cmd.target, "by": card.id}))
+    events.append(FightTransferred(from_=tuple(old), to=cmd.target, by=card.id))
 
 
-def shot_hoard(state, cmd, card, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+def shot_hoard(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player, catalog: Catalog,
+               events: list[GameEvent]) -> None:
     n = int(card.effects[0].get("n"))
     state.treasures_to_draw += n
-    events.append(Event("TreasuresAdded", {"player": player.id, "n": n, "by": card.id}))
+    events.append(TreasuresAdded(player=player.id, n=n, by=card.id))
 
 
-def shot_steal_level(state, cmd, card, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+def shot_steal_level(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player, catalog: Catalog,
+                     events: list[GameEvent]) -> None:
     victim = other_player(state, cmd, player, msg("{card}: tap the token of the player to steal from", card=card))
     if victim.level <= state.ruleset.level_floor:
         raise refuse(RejectCode.ILLEGAL_TARGET, "{card}: {victim} is at level {level}, the lowest", card=card, victim=victim, level=victim.level)
@@ -178,7 +196,8 @@ def shot_steal_level(state, cmd, card, player, catalog, events) -> None:  # type
     set_level(state, player, player.level + 1, events, why=card.id)
 
 
-def shot_wishing_ring(state, cmd, card, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
+def shot_wishing_ring(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player, catalog: Catalog,
+                      events: list[GameEvent]) -> None:
     target = state.player(cmd.target) if cmd.target and state.has_player(cmd.target) else player
     if cmd.item and cmd.item in target.curses:
         curse = cmd.item
@@ -192,12 +211,12 @@ def shot_wishing_ring(state, cmd, card, player, catalog, events) -> None:  # typ
         target.curses.remove(curse)
     if curse in target.next_combat:
         target.next_combat.remove(curse)
-    events.append(Event("CurseCancelled", {"player": target.id, "card": curse, "by": card.id}))
+    events.append(CurseCancelled(player=target.id, card=curse, by=card.id))
 
 
-def shot_manual(state, cmd, card, player, catalog, events) -> None:  # type: ignore[no-untyped-def]
-    events.append(Event("PlayersMustAct", {"player": player.id, "text": card.effects[0].get("text"),
-                                           "source": card.id}))
+def shot_manual(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player, catalog: Catalog,
+                events: list[GameEvent]) -> None:
+    events.append(PlayersMustAct(player=player.id, text=card.effects[0].get("text"), source=card.id))
 
 
 ONE_SHOTS: dict[str, Callable[..., None]] = {

@@ -9,18 +9,23 @@ from engine import commands as c
 from engine.cards import Catalog, CardDef, Kind
 from engine.combat import refresh_window
 from engine.effects import apply_effects, items_of, remove_item
+from engine.events import (CheatAttached, ClassChosen, CombatEnd, CombatStarted, CurseBlocked, CursePlayed,
+                           DivineIntervention, DoorClosed, GameEvent, IllusionPlayed, ItemCarried,
+                           ItemEquipped, ItemTaken, ItemToLoseAsked, ItemsLost, MonsterEnhanced,
+                           MonsterIgnoresPlayer, MonsterJoined, MonsterReplaced, MonstersDiscarded, RaceChosen,
+                           SpecialPlayed, WanderingMonsterPlayed)
 from engine.flow import (acting, card_of, check_winners, combat_of, drop_dead_fighter, end_combat, holder_of,
                          in_combat, phase_name, pick_monster, refuse, require_active, require_no_pending_loss,
                          require_phase, set_level)
 from engine.looting import is_loot, take_from_body
 from engine.messages import msg, word
 from engine.one_shots import ONE_SHOTS, add_one_shot
-from engine.results import Event, RejectCode
+from engine.results import RejectCode
 from engine.state import Combat, GameState, MonsterInPlay, PendingLoss, Phase, Player
 from engine.strength import big_limit, big_problem, players_win, restriction_problem, slot_problem, traits
 
 
-def do_play(state: GameState, cmd: c.PlayCard, catalog: Catalog, events: list[Event]) -> None:
+def do_play(state: GameState, cmd: c.PlayCard, catalog: Catalog, events: list[GameEvent]) -> None:
     if state.phase is Phase.SETUP:
         raise refuse(RejectCode.WRONG_PHASE, "cards are played once the game has started; press NEXT to start")
     card = card_of(catalog, cmd.card)
@@ -43,34 +48,32 @@ def do_play(state: GameState, cmd: c.PlayCard, catalog: Catalog, events: list[Ev
         refresh_window(state, cmd.at, catalog, events)
 
 
-def start_combat(state: GameState, card: CardDef, player: Player, catalog: Catalog, events: list[Event]) -> None:
+def start_combat(state: GameState, card: CardDef, player: Player, catalog: Catalog, events: list[GameEvent]) -> None:
     state.combat = Combat(monsters=[MonsterInPlay(card.id)], fighters=[player.id],
                           from_door=state.phase is Phase.KICK_OPEN_THE_DOOR)
     state.phase = Phase.COMBAT
     state.after_combat = False
-    events.append(Event("CombatStarted", {"card": card.id, "player": player.id}))
+    events.append(CombatStarted(card=card.id, player=player.id))
     ignores = card.effect("ignores-trait")
     if ignores is not None and ignores.get("trait") in traits(player):
         state.treasures_to_draw += int(ignores.get("treasures"))
-        events.append(Event("MonsterIgnoresPlayer", {"card": card.id, "player": player.id,
-                                                     "treasures": int(ignores.get("treasures"))}))
-        end_combat(state, events, how="ignored")
+        events.append(MonsterIgnoresPlayer(card=card.id, player=player.id, treasures=int(ignores.get("treasures"))))
+        end_combat(state, events, how=CombatEnd.IGNORED)
         return
     if card.has_effect("discard-before-combat") and items_of(player):
         state.pending_loss = PendingLoss(player=player.id, kind="any", count=1, source=card.id)
-        events.append(Event("ItemToLoseAsked", {"player": player.id, "kind": "any", "count": 1,
-                                                "gold": 0, "source": card.id}))
+        events.append(ItemToLoseAsked(player=player.id, kind="any", count=1, gold=0, source=card.id))
 
 
 def play_monster(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player, catalog: Catalog,
-                 events: list[Event]) -> None:
+                 events: list[GameEvent]) -> None:
     if state.phase is Phase.COMBAT:
         combat = combat_of(state)
         if combat.illusion_pending >= 0:
             old = combat.monsters[combat.illusion_pending]
             combat.monsters[combat.illusion_pending] = MonsterInPlay(card.id)
             combat.illusion_pending = -1
-            events.append(Event("MonsterReplaced", {"card": card.id, "old": old.card, "by": player.id}))
+            events.append(MonsterReplaced(card=card.id, old=old.card, by=player.id))
             return
         if combat.wandering_pending:
             combat.wandering_pending = False
@@ -78,7 +81,7 @@ def play_monster(state: GameState, cmd: c.PlayCard, card: CardDef, player: Playe
             raise refuse(RejectCode.ILLEGAL_PLAY,
                          "cannot add {card} to the fight: play a Wandering Monster first (or an Undead beside an Undead)", card=card)
         combat.monsters.append(MonsterInPlay(card.id))
-        events.append(Event("MonsterJoined", {"card": card.id, "by": player.id}))
+        events.append(MonsterJoined(card=card.id, by=player.id))
         return
     require_phase(state, msg("fight {card}", card=card), Phase.KICK_OPEN_THE_DOOR, Phase.LOOK_FOR_TROUBLE)
     require_active(state, cmd, msg("fight {card}", card=card))
@@ -87,7 +90,7 @@ def play_monster(state: GameState, cmd: c.PlayCard, card: CardDef, player: Playe
 
 
 def play_curse(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player, catalog: Catalog,
-               events: list[Event]) -> None:
+               events: list[GameEvent]) -> None:
     from_door = False
     if cmd.target:
         if not state.has_player(cmd.target):
@@ -100,12 +103,11 @@ def play_curse(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player,
     if from_door:
         # The door is kicked once a turn: the curse was the door's card, the turn moves on.
         state.phase = Phase.LOOK_FOR_TROUBLE
-        events.append(Event("DoorClosed", {"player": player.id, "by": card.id}, automatic=True))
+        events.append(DoorClosed(player=player.id, by=card.id, automatic=True))
     if from_door and any(catalog[i].has_effect("curse-immunity-door") for i in victim.equipped):
-        events.append(Event("CurseBlocked", {"card": card.id, "victim": victim.id,
-                                             "by": "sandals-of-protection"}))
+        events.append(CurseBlocked(card=card.id, victim=victim.id, by="sandals-of-protection"))
         return
-    events.append(Event("CursePlayed", {"card": card.id, "victim": victim.id}))
+    events.append(CursePlayed(card=card.id, victim=victim.id))
     apply_effects(state, victim, card.bad_stuff, catalog, events, source=card.id)
     if card.has_effect("lasting"):
         victim.curses.append(card.id)
@@ -114,7 +116,7 @@ def play_curse(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player,
 
 
 def play_race_or_class(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player, catalog: Catalog,
-                       events: list[Event]) -> None:
+                       events: list[GameEvent]) -> None:
     if state.phase is Phase.RUN_AWAY:
         raise refuse(RejectCode.WRONG_PHASE, "cannot play {card} while running away", card=card)
     is_race = card.kind is Kind.RACE
@@ -128,12 +130,12 @@ def play_race_or_class(state: GameState, cmd: c.PlayCard, card: CardDef, player:
     else:
         replaced = list(owned)
         owned[:] = [card.id]
-    events.append(Event("RaceChosen" if is_race else "ClassChosen",
-                        {"player": player.id, "card": card.id, "replaced": replaced}))
+    chosen = RaceChosen if is_race else ClassChosen
+    events.append(chosen(player=player.id, card=card.id, replaced=tuple(replaced)))
 
 
 def play_two_of_a_kind(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player, catalog: Catalog,
-                       events: list[Event]) -> None:
+                       events: list[GameEvent]) -> None:
     """Half-Breed and Super Munchkin: room for a second race or class."""
     if state.phase is Phase.RUN_AWAY:
         raise refuse(RejectCode.WRONG_PHASE, "cannot play {card} while running away", card=card)
@@ -142,11 +144,11 @@ def play_two_of_a_kind(state: GameState, cmd: c.PlayCard, card: CardDef, player:
         what = "race" if card.id == "half-breed" else "class"
         raise refuse(RejectCode.ILLEGAL_PLAY, "{card} needs a {what} card in front of {player} first", card=card, what=word(what), player=player)
     player.specials.append(card.id)
-    events.append(Event("SpecialPlayed", {"player": player.id, "card": card.id}))
+    events.append(SpecialPlayed(player=player.id, card=card.id))
 
 
 def play_cheat(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player, catalog: Catalog,
-               events: list[Event]) -> None:
+               events: list[GameEvent]) -> None:
     if state.phase in (Phase.COMBAT, Phase.RUN_AWAY):
         raise refuse(RejectCode.WRONG_PHASE, "{card} goes on an item outside combat", card=card)
     if cmd.item not in [*player.equipped, *player.carried]:
@@ -156,20 +158,20 @@ def play_cheat(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player,
     if cmd.item in player.carried and slot_problem(item, player, catalog) is None:
         player.carried.remove(cmd.item)
         player.equipped.append(cmd.item)
-    events.append(Event("CheatAttached", {"player": player.id, "card": cmd.item}))
+    events.append(CheatAttached(player=player.id, card=cmd.item))
 
 
 def play_divine(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player, catalog: Catalog,
-                events: list[Event]) -> None:
+                events: list[GameEvent]) -> None:
     for p in state.players:
         if "cleric" in p.classes:
             set_level(state, p, p.level + 1, events, why=card.id, may_win=True)
-    events.append(Event("DivineIntervention", {"by": player.id}))
+    events.append(DivineIntervention(by=player.id))
     check_winners(state, events)
 
 
 def play_combat_special(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player, catalog: Catalog,
-                        events: list[Event]) -> None:
+                        events: list[GameEvent]) -> None:
     """Mate, Illusion, Out to Lunch, Help Me Out Here."""
     combat = in_combat(state, card)
     op = card.effects[0].op
@@ -177,17 +179,15 @@ def play_combat_special(state: GameState, cmd: c.PlayCard, card: CardDef, player
         index = pick_monster(combat, cmd.monster, card)
         source = combat.monsters[index]
         combat.monsters.append(MonsterInPlay(source.card, list(source.enhancers), mate=True))
-        events.append(Event("MonsterJoined", {"card": source.card, "by": player.id, "mate": True}))
+        events.append(MonsterJoined(card=source.card, by=player.id, mate=True))
     elif op == "replace-monster":
         combat.illusion_pending = pick_monster(combat, cmd.monster, card)
-        events.append(Event("IllusionPlayed", {"monster": combat.monsters[combat.illusion_pending].card,
-                                               "by": player.id}))
+        events.append(IllusionPlayed(monster=combat.monsters[combat.illusion_pending].card, by=player.id))
     elif op == "end-combat":
         effect = card.effects[0]
         state.treasures_to_draw += int(effect.get("treasures", 0))
-        events.append(Event("MonstersDiscarded", {"card": card.id, "by": player.id,
-                                                  "treasures": int(effect.get("treasures", 0))}))
-        end_combat(state, events, how=card.id, loot=bool(effect.get("loot", 0)))
+        events.append(MonstersDiscarded(card=card.id, by=player.id, treasures=int(effect.get("treasures", 0))))
+        end_combat(state, events, how=CombatEnd.BY_CARD, card=card.id, loot=bool(effect.get("loot", 0)))
     elif op == "take-item":
         if player.id != combat.fighters[0]:
             raise refuse(RejectCode.NOT_YOUR_TURN, "{card} is played only in your own combat", card=card)
@@ -203,11 +203,11 @@ def play_combat_special(state: GameState, cmd: c.PlayCard, card: CardDef, player
         player.equipped.append(item.id)
         if not players_win(state, combat, catalog):
             raise refuse(RejectCode.ILLEGAL_PLAY, "{card}: {item} does not make the players win", card=card, item=item)
-        events.append(Event("ItemTaken", {"player": player.id, "from": owner.id, "card": item.id}))
+        events.append(ItemTaken(player=player.id, from_=owner.id, card=item.id))
 
 
 def play_item(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player, catalog: Catalog,
-              events: list[Event]) -> None:
+              events: list[GameEvent]) -> None:
     if state.phase in (Phase.COMBAT, Phase.RUN_AWAY):
         raise refuse(RejectCode.WRONG_PHASE,
                      "cannot bring out {card} during {phase}: equipment is fixed in a fight", card=card, phase=state.phase)
@@ -220,10 +220,10 @@ def play_item(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player, 
     why_not = restriction_problem(card, player) or slot_problem(card, player, catalog)
     if why_not is None:
         player.equipped.append(card.id)
-        events.append(Event("ItemEquipped", {"player": player.id, "card": card.id}))
+        events.append(ItemEquipped(player=player.id, card=card.id))
     else:
         player.carried.append(card.id)
-        events.append(Event("ItemCarried", {"player": player.id, "card": card.id, "why": why_not}))
+        events.append(ItemCarried(player=player.id, card=card.id, why=why_not))
 
 
 def made_room(card: CardDef, player: Player, catalog: Catalog) -> bool:
@@ -236,7 +236,7 @@ def made_room(card: CardDef, player: Player, catalog: Catalog) -> bool:
 
 
 def play_bonus_card(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player, catalog: Catalog,
-                    events: list[Event]) -> None:
+                    events: list[GameEvent]) -> None:
     """One-shots and monster enhancers: a bonus for one side of the current combat, or a card's effect."""
     if card.kind is Kind.ONE_SHOT and card.effects:
         ONE_SHOTS[card.effects[0].op](state, cmd, card, player, catalog, events)
@@ -245,8 +245,7 @@ def play_bonus_card(state: GameState, cmd: c.PlayCard, card: CardDef, player: Pl
     if card.kind is Kind.MONSTER_ENHANCER:
         index = pick_monster(combat, cmd.monster, card)
         combat.monsters[index].enhancers.append(card.id)
-        events.append(Event("MonsterEnhanced", {"card": card.id, "monster": combat.monsters[index].card,
-                                                "index": index}))
+        events.append(MonsterEnhanced(card=card.id, monster=combat.monsters[index].card, index=index))
         return
     if card.bonus is None:
         raise refuse(RejectCode.ILLEGAL_PLAY, "{card} has no combat bonus the box can add", card=card)
@@ -254,14 +253,14 @@ def play_bonus_card(state: GameState, cmd: c.PlayCard, card: CardDef, player: Pl
 
 
 def play_wandering(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player, catalog: Catalog,
-                   events: list[Event]) -> None:
+                   events: list[GameEvent]) -> None:
     combat = in_combat(state, card)
     combat.wandering_pending = True
-    events.append(Event("WanderingMonsterPlayed", {"by": player.id}))
+    events.append(WanderingMonsterPlayed(by=player.id))
 
 
 def play_go_up_a_level(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player, catalog: Catalog,
-                       events: list[Event]) -> None:
+                       events: list[GameEvent]) -> None:
     target = player
     if cmd.target:
         if not state.has_player(cmd.target):
@@ -280,7 +279,7 @@ def play_go_up_a_level(state: GameState, cmd: c.PlayCard, card: CardDef, player:
         if owner is None:
             raise refuse(RejectCode.ILLEGAL_PLAY, "{card} needs a Hireling in play", card=card)
         remove_item(owner, "hireling")
-        events.append(Event("ItemsLost", {"player": owner.id, "cards": ["hireling"], "source": card.id}))
+        events.append(ItemsLost(player=owner.id, cards=("hireling",), source=card.id))
     if card.has_effect("after-combat") and not state.after_combat:
         raise refuse(RejectCode.ILLEGAL_PLAY, "{card} is played only after a combat", card=card)
     set_level(state, target, target.level + 1, events, why=card.id)

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.messages import Msg
 from engine.state import GameState
+
+if TYPE_CHECKING:
+    from engine.events import GameEvent
 
 
 class RejectCode(Enum):
@@ -21,22 +25,48 @@ class RejectCode(Enum):
     UNKNOWN_CARD = "UNKNOWN_CARD"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Event:
-    """Something that happened, past tense: ``LevelGained``, ``RunAwayFailed``."""
+    """Something that happened, past tense: each kind is a dataclass in engine/events.py.
 
-    name: str
-    data: dict[str, Any] = field(default_factory=dict)
+    ``automatic`` marks what the players did not do themselves (a turn starting, a fight ending):
+    the message line leaves it out. ``name`` is the class name and ``data`` the fields as a plain
+    dict, keyed as the engine's events were before they were typed; ``data`` is for the transition,
+    while table code moves to the typed fields, and goes once nothing reads it.
+    """
+
     automatic: bool = False
 
-    def __repr__(self) -> str:
-        return f"<Event {self.name} {self.data}>"
+    @property
+    def name(self) -> str:
+        return type(self).__name__
+
+    @property
+    def data(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            if f.name == "automatic":
+                continue
+            value = getattr(self, f.name)
+            if f.metadata.get("optional") and value == f.default:
+                continue
+            out[f.metadata.get("key", f.name.rstrip("_"))] = _plain(value)
+        return out
+
+
+def _plain(value: Any) -> Any:
+    """A field's value as the untyped events had it: lists, dicts and strings."""
+    if isinstance(value, tuple):
+        return list(value)
+    if isinstance(value, Mapping):
+        return dict(value)
+    return value
 
 
 @dataclass(frozen=True)
 class Accepted:
     state: GameState
-    events: tuple[Event, ...] = ()
+    events: tuple[GameEvent, ...] = ()
 
     @property
     def ok(self) -> bool:

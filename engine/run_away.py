@@ -5,14 +5,15 @@ from __future__ import annotations
 from engine import commands as c
 from engine.cards import Catalog, CardDef
 from engine.effects import apply_effects, lose_levels
+from engine.events import CombatEnd, GameEvent, RunAwayDeclared, RunAwayFailed, RunAwaySucceeded
 from engine.flow import (combat_of, die_roll, end_combat, refuse, require_active, require_no_pending_loss,
                          require_phase)
-from engine.results import Event, RejectCode
+from engine.results import RejectCode
 from engine.state import Flight, GameState, MonsterInPlay, Phase, Player
 from engine.strength import combat_totals, disadvantage_traits, players_win, run_away_bonus
 
 
-ESCAPE_ON = 5
+ESCAPE_ON = 5           # a run-away roll, with its modifiers, of this or more escapes
 
 
 def pursues(monster: CardDef, player: Player) -> bool:
@@ -31,7 +32,7 @@ def auto_escapes(monster: CardDef, player: Player) -> bool:
     return not (rule.get("unless") and rule.get("unless") in disadvantage_traits(player))
 
 
-def do_run_away(state: GameState, cmd: c.RunAway, catalog: Catalog, events: list[Event]) -> None:
+def do_run_away(state: GameState, cmd: c.RunAway, catalog: Catalog, events: list[GameEvent]) -> None:
     require_phase(state, "run away", Phase.COMBAT)
     require_active(state, cmd, "run away")
     require_no_pending_loss(state, "run away")
@@ -43,7 +44,7 @@ def do_run_away(state: GameState, cmd: c.RunAway, catalog: Catalog, events: list
     combat.window_until = None
     state.flight = Flight(pending=[])
     state.phase = Phase.RUN_AWAY
-    events.append(Event("RunAwayDeclared", {"players": list(combat.fighters)}))
+    events.append(RunAwayDeclared(players=tuple(combat.fighters)))
     for f in combat.fighters:
         player = state.player(f)
         for i, m in enumerate(combat.monsters):
@@ -51,8 +52,7 @@ def do_run_away(state: GameState, cmd: c.RunAway, catalog: Catalog, events: list
             if f in combat.auto_escape or auto_escapes(monster, player) or not pursues(monster, player):
                 state.flight.results.append((f, i, 0, True))
                 state.flight.result_cards.append(m.card)
-                events.append(Event("RunAwaySucceeded", {"player": f, "monster": monster.id, "roll": 0,
-                                                         "total": 0, "automatic": True}))
+                events.append(RunAwaySucceeded(player=f, monster=monster.id, roll=0, total=0, without_roll=True))
                 continue
             state.flight.pending.append((f, i))
     # A monster that cannot be outrun catches its fleeing players without a roll: those catches come
@@ -61,14 +61,14 @@ def do_run_away(state: GameState, cmd: c.RunAway, catalog: Catalog, events: list
     if state.flight.pending:
         take_automatic_catches(state, catalog, events)
     else:
-        end_combat(state, events, how="ran away")
+        end_combat(state, events, how=CombatEnd.RAN_AWAY)
 
 
 def cannot_be_outrun(catalog: Catalog, monster: MonsterInPlay) -> bool:
     return catalog[monster.card].has_effect("no-run-away")
 
 
-def take_automatic_catches(state: GameState, catalog: Catalog, events: list[Event]) -> None:
+def take_automatic_catches(state: GameState, catalog: Catalog, events: list[GameEvent]) -> None:
     """Resolve the catches that need no die, while nothing waits for the players."""
     while (state.phase is Phase.RUN_AWAY and state.flight is not None and state.flight.pending
            and state.pending_loss is None
@@ -87,7 +87,12 @@ def flee_modifier(state: GameState, player: Player, monster: MonsterInPlay, cata
     return bonus
 
 
-def do_roll(state: GameState, cmd: c.Roll, catalog: Catalog, events: list[Event]) -> None:
+def roll_to_escape(state: GameState, player: Player, monster: MonsterInPlay, catalog: Catalog) -> int:
+    """The lowest die roll that gets ``player`` away from ``monster`` now (1: any roll does)."""
+    return max(1, ESCAPE_ON - flee_modifier(state, player, monster, catalog))
+
+
+def do_roll(state: GameState, cmd: c.Roll, catalog: Catalog, events: list[GameEvent]) -> None:
     require_phase(state, "roll the die", Phase.RUN_AWAY)
     require_no_pending_loss(state, "roll")
     if cmd.forced is not None and not 1 <= cmd.forced <= 6:
@@ -107,14 +112,15 @@ def do_roll(state: GameState, cmd: c.Roll, catalog: Catalog, events: list[Event]
     take_roll(state, catalog, events, forced=cmd.forced, escaped=None)
 
 
-def take_roll(state: GameState, catalog: Catalog, events: list[Event], *, forced: int | None,
+def take_roll(state: GameState, catalog: Catalog, events: list[GameEvent], *, forced: int | None,
               escaped: bool | None, count_roll: bool = True, automatic: bool = False) -> None:
     """Roll for the next fleeing player against the next monster; a catch applies its bad stuff."""
     flight = state.flight
     assert flight is not None
     combat = combat_of(state)
     before = state.clone()
-    before.flight.before_roll = None  # type: ignore[union-attr]
+    assert before.flight is not None
+    before.flight.before_roll = None
     player_id, index = flight.pending[0]
     player = state.player(player_id)
     mip = combat.monsters[index]
@@ -133,17 +139,14 @@ def take_roll(state: GameState, catalog: Catalog, events: list[Event], *, forced
     flight.results.append((player_id, index, roll, escaped))
     flight.result_cards.append(monster.id)
     flight.before_roll = before
-    data = {"player": player_id, "monster": monster.id, "roll": roll, "total": total}
-    if automatic:
-        data["automatic"] = True
+    outcome = RunAwaySucceeded if escaped else RunAwayFailed
+    events.append(outcome(player=player_id, monster=monster.id, roll=roll, total=total, without_roll=automatic))
     if escaped:
-        events.append(Event("RunAwaySucceeded", data))
         for item in player.equipped:
             bonus = catalog[item].effect("treasure-on-escape")
             if bonus is not None:
                 state.treasures_to_draw += int(bonus.get("n"))
     else:
-        events.append(Event("RunAwayFailed", data))
         apply_effects(state, player, monster.bad_stuff, catalog, events, source=monster.id)
         if not player.alive:
             flight.pending = [(p, i) for p, i in flight.pending if p != player_id]
@@ -151,6 +154,6 @@ def take_roll(state: GameState, catalog: Catalog, events: list[Event], *, forced
     if escaped and cost is not None:
         lose_levels(state, player, int(cost.get("n")), events)
     if not flight.pending and state.pending_loss is None:
-        end_combat(state, events, how="ran away")
+        end_combat(state, events, how=CombatEnd.RAN_AWAY)
         state.flight = Flight(pending=[], results=flight.results, before_roll=before, result_cards=flight.result_cards)
         state.phase = Phase.CHARITY

@@ -5,13 +5,22 @@ from __future__ import annotations
 from engine import commands as c
 from engine.cards import Catalog, Kind
 from engine.effects import remove_item
+from engine.events import GameEvent, ItemsSold
 from engine.flow import acting, card_of, holder_of, refuse, require_active, require_phase, set_level
 from engine.messages import Seq
-from engine.results import Event, RejectCode
+from engine.results import RejectCode
 from engine.state import GameState, Phase
 
 
-def do_sell(state: GameState, cmd: c.Sell, catalog: Catalog, events: list[Event]) -> None:
+GOLD_PER_LEVEL = 1000          # selling: this much gold buys a level, and no change is given
+
+
+def levels_for_gold(gold: int) -> int:
+    """How many levels ``gold`` worth of items buys."""
+    return gold // GOLD_PER_LEVEL
+
+
+def do_sell(state: GameState, cmd: c.Sell, catalog: Catalog, events: list[GameEvent]) -> None:
     player = acting(state, cmd)
     require_active(state, cmd, "sell items")
     require_phase(state, "sell items", Phase.KICK_OPEN_THE_DOOR, Phase.LOOK_FOR_TROUBLE, Phase.CHARITY)
@@ -29,7 +38,7 @@ def do_sell(state: GameState, cmd: c.Sell, catalog: Catalog, events: list[Event]
         values.append(card.gold)
     double = ("halfling" in player.races and player.sold_double_turn != state.turn)
     total = sum(values) + (max(values) if double else 0)
-    levels = total // 1000
+    levels = levels_for_gold(total)
     names = Seq((catalog[i] for i in cmd.cards), "list")
     if levels < 1:
         raise refuse(RejectCode.ILLEGAL_PLAY, "{names} are worth {total} gold; selling needs 1,000 gold per level", names=names, total=total)
@@ -41,6 +50,5 @@ def do_sell(state: GameState, cmd: c.Sell, catalog: Catalog, events: list[Event]
     if double:
         player.sold_double_turn = state.turn
     set_level(state, player, player.level + levels, events, why="sale")
-    events.append(Event("ItemsSold", {"player": player.id, "cards": list(cmd.cards), "gold": total,
-                                      "levels": levels, "wasted": total - levels * 1000,
-                                      "double": double}))
+    events.append(ItemsSold(player=player.id, cards=tuple(cmd.cards), gold=total, levels=levels,
+                            wasted=total - levels * GOLD_PER_LEVEL, double=double))

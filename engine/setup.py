@@ -6,9 +6,11 @@ import random
 
 from engine import commands as c
 from engine.cards import Catalog
+from engine.events import FirstPlayerChosen, GameEvent, GameStarted, PlayerJoined, PlayerLeft, PlayerRenamed
 from engine.flow import acting, die_roll, phase_name, refuse, require_phase
 from engine.messages import msg, nmsg
-from engine.results import Event, RejectCode
+from engine.players import default_name
+from engine.results import RejectCode
 from engine.state import PLAYER_TOKENS, GameState, Phase, Player
 from engine.turns import begin_turn, next_seat
 
@@ -16,7 +18,7 @@ from engine.turns import begin_turn, next_seat
 SEXES = ("male", "female")
 
 
-def do_join(state: GameState, cmd: c.Join, catalog: Catalog, events: list[Event]) -> None:
+def do_join(state: GameState, cmd: c.Join, catalog: Catalog, events: list[GameEvent]) -> None:
     require_phase(state, msg("join {player}", player=cmd.player), Phase.SETUP)
     if cmd.player not in PLAYER_TOKENS:
         raise refuse(RejectCode.ILLEGAL_TARGET, "{player!r} is not a player token (player-1 … player-6)", player=cmd.player)
@@ -26,15 +28,15 @@ def do_join(state: GameState, cmd: c.Join, catalog: Catalog, events: list[Event]
         raise refuse(RejectCode.ILLEGAL_TARGET, "the table is full ({max_players} players)", max_players=state.ruleset.max_players)
     if cmd.sex not in SEXES:
         raise refuse(RejectCode.ILLEGAL_PLAY, "sex must be male or female, not {sex!r}", sex=cmd.sex)
-    name = cmd.name_ or f"Player {cmd.player.split('-')[1]}"
+    name = cmd.name_ or default_name(cmd.player)
     state.players.append(Player(id=cmd.player, name=name, sex=cmd.sex))
-    events.append(Event("PlayerJoined", {"player": cmd.player, "seat": len(state.players)}))
+    events.append(PlayerJoined(player=cmd.player, seat=len(state.players)))
 
 
 NAME_LENGTH = 24
 
 
-def do_rename(state: GameState, cmd: c.Rename, catalog: Catalog, events: list[Event]) -> None:
+def do_rename(state: GameState, cmd: c.Rename, catalog: Catalog, events: list[GameEvent]) -> None:
     require_phase(state, "change a name", Phase.SETUP)
     player = acting(state, cmd)
     name = " ".join(cmd.name_.split())
@@ -44,10 +46,10 @@ def do_rename(state: GameState, cmd: c.Rename, catalog: Catalog, events: list[Ev
     if other is not None:
         raise refuse(RejectCode.ILLEGAL_PLAY, "another player is already called {name}", name=name)
     player.name = name
-    events.append(Event("PlayerRenamed", {"player": player.id, "name": name}))
+    events.append(PlayerRenamed(player=player.id, name_=name))
 
 
-def do_leave(state: GameState, cmd: c.Leave, catalog: Catalog, events: list[Event]) -> None:
+def do_leave(state: GameState, cmd: c.Leave, catalog: Catalog, events: list[GameEvent]) -> None:
     if state.phase is Phase.GAME_OVER:
         raise refuse(RejectCode.GAME_OVER, "the game is over")
     player = acting(state, cmd)
@@ -72,10 +74,10 @@ def do_leave(state: GameState, cmd: c.Leave, catalog: Catalog, events: list[Even
         else:
             loot["order"] = [p for p in loot["order"] if p != player.id]
             loot["waiting"] = [p for p in loot["waiting"] if p != player.id]
-    events.append(Event("PlayerLeft", {"player": player.id}))
+    events.append(PlayerLeft(player=player.id))
 
 
-def do_choose_first(state: GameState, cmd: c.ChooseFirstPlayer, catalog: Catalog, events: list[Event]) -> None:
+def do_choose_first(state: GameState, cmd: c.ChooseFirstPlayer, catalog: Catalog, events: list[GameEvent]) -> None:
     require_phase(state, "roll for the first player", Phase.SETUP)
     if len(state.players) < 2:
         raise refuse(RejectCode.ILLEGAL_PLAY, "tap at least two player tokens before rolling for who starts")
@@ -86,10 +88,10 @@ def do_choose_first(state: GameState, cmd: c.ChooseFirstPlayer, catalog: Catalog
         index = random.Random(f"{state.seed}:first:{state.rolls}").randrange(len(state.players))
         die_roll(state, None)
     state.first_player = state.players[index].id
-    events.append(Event("FirstPlayerChosen", {"player": state.first_player}))
+    events.append(FirstPlayerChosen(player=state.first_player))
 
 
-def do_start(state: GameState, cmd: c.StartGame, catalog: Catalog, events: list[Event]) -> None:
+def do_start(state: GameState, cmd: c.StartGame, catalog: Catalog, events: list[GameEvent]) -> None:
     require_phase(state, "start the game", Phase.SETUP)
     need = state.ruleset.min_players
     if len(state.players) < need:
@@ -100,7 +102,6 @@ def do_start(state: GameState, cmd: c.StartGame, catalog: Catalog, events: list[
     if len(state.players) < 3:
         state.warnings.append(f"{len(state.players)} players: a practice game (the rules ask for 3 to 6)")
     first = state.first_player or state.players[0].id
-    events.append(Event("GameStarted", {"players": [p.id for p in state.players], "first": first,
-                                        "deal": {"door": state.ruleset.starting_hand,
-                                                 "treasure": state.ruleset.starting_hand}}))
+    events.append(GameStarted(players=tuple(p.id for p in state.players), first=first,
+                              deal={"door": state.ruleset.starting_hand, "treasure": state.ruleset.starting_hand}))
     begin_turn(state, first, events)

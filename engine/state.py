@@ -99,7 +99,7 @@ class Flight:
     pending: list[tuple[str, int]]          # (player id, index into combat.monsters)
     results: list[tuple[str, int, int, bool]] = field(default_factory=list)  # player, monster, roll, escaped
     bonus: dict[str, int] = field(default_factory=dict)        # Flight Spell per player
-    before_roll: object | None = None      # the GameState before the last roll (Loaded Die, Invisibility)
+    before_roll: GameState | None = None      # the GameState before the last roll (Loaded Die, Invisibility)
     rerolled: list[str] = field(default_factory=list)          # halflings who used their re-roll
     result_cards: list[str] = field(default_factory=list)      # the card id of each result's monster
 
@@ -133,7 +133,7 @@ class GameState:
     treasures_to_draw: int = 0
     treasures_face_up: bool = False
     pending_loss: PendingLoss | None = None
-    looting: dict | None = None           # engine/looting.py: body, items, order, taken, waiting
+    looting: dict[str, Any] | None = None           # engine/looting.py: body, items, order, taken, waiting
     after_combat: bool = False            # a combat ended this turn (Mutilate the Bodies)
     warnings: list[str] = field(default_factory=list)
 
@@ -147,7 +147,8 @@ class GameState:
         return any(p.id == player_id for p in self.players)
 
     def clone(self) -> GameState:
-        return _clone(self)
+        copy: GameState = _clone(self)
+        return copy
 
 
 def _clone(value: Any) -> Any:
@@ -160,7 +161,7 @@ def _clone(value: Any) -> Any:
         return [_clone(v) for v in value]
     if isinstance(value, dict):
         return {k: _clone(v) for k, v in value.items()}
-    if is_dataclass(value) and not isinstance(value, type) and not value.__dataclass_params__.frozen:  # type: ignore[attr-defined]
+    if is_dataclass(value) and not isinstance(value, type) and not getattr(value, "__dataclass_params__").frozen:
         new = object.__new__(type(value))
         new.__dict__.update({k: _clone(v) for k, v in value.__dict__.items()})
         return new

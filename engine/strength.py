@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from enum import StrEnum
+
 from engine.cards import Catalog, CardDef, Kind, Slot
 from engine.messages import msg, word
 from engine.state import Combat, GameState, MonsterInPlay, Player
@@ -89,15 +92,17 @@ def item_bonus(card: CardDef, player: Player) -> int:
     return bonus
 
 
+def counts_in_combat(card: CardDef, player: Player, *, armor_only: bool = False) -> bool:
+    """Whether the equipped ``card`` adds its bonus to ``player``'s strength: an item they may use
+    (only armor, under a curse that allows only armor)."""
+    if card.kind is not Kind.ITEM or restriction_problem(card, player) is not None:
+        return False
+    return not armor_only or card.slot is Slot.ARMOR
+
+
 def items_bonus(player: Player, catalog: Catalog, *, armor_only: bool = False) -> int:
-    total = 0
-    for card_id in player.equipped:
-        card = catalog[card_id]
-        if card.kind is Kind.ITEM and restriction_problem(card, player) is None:
-            if armor_only and card.slot is not Slot.ARMOR:
-                continue
-            total += item_bonus(card, player)
-    return total
+    return sum(item_bonus(catalog[i], player) for i in player.equipped
+               if counts_in_combat(catalog[i], player, armor_only=armor_only))
 
 
 def player_strength(player: Player, catalog: Catalog) -> int:
@@ -105,56 +110,117 @@ def player_strength(player: Player, catalog: Catalog) -> int:
     return player.level + items_bonus(player, catalog)
 
 
-def fighter_strength(state: GameState, combat: Combat, player: Player, catalog: Catalog) -> int:
-    """A fighter's worth in this combat: level and items as the monsters allow, curses, abilities."""
+class Part(StrEnum):
+    """What a piece of combat strength comes from."""
+
+    LEVEL = "level"            # the fighter's level (0 against a monster that ignores levels)
+    ITEM = "item"              # one equipped item that counts
+    CURSE = "curse"            # a curse that hits in this combat
+    BONUS = "bonus"            # one fight's bonus (berserk, turning, flight)
+    BACKSTAB = "backstab"      # -2 a backstab
+    ONE_SHOT = "one-shot"      # a one-shot played for this side
+    DOUBLED = "doubled"        # a card that doubles the players' strength: as much again
+    MONSTER = "monster"        # the monster's level
+    ENHANCER = "enhancer"      # a monster enhancer
+    VERSUS = "versus"          # the monster's bonus or penalty against these fighters
+    FLOOR = "floor"            # a monster is worth at least 1
+    SLAIN = "slain"            # a slain monster counts for nothing: minus what it had
+
+
+@dataclass(frozen=True)
+class StrengthPart:
+    """One piece of a side's combat strength: what it is, how much, and whose or which card."""
+
+    part: Part
+    value: int
+    card: str | None = None          # the item, curse, one-shot, monster or enhancer
+    player: str | None = None        # the fighter it belongs to (the players' side)
+
+
+@dataclass(frozen=True)
+class Breakdown:
+    """Both sides' strength in parts; the totals are their sums (``combat_totals``)."""
+
+    players: tuple[StrengthPart, ...]
+    monsters: tuple[StrengthPart, ...]
+
+    @property
+    def totals(self) -> tuple[int, int]:
+        return sum(p.value for p in self.players), sum(p.value for p in self.monsters)
+
+
+def fighter_parts(state: GameState, combat: Combat, player: Player, catalog: Catalog) -> list[StrengthPart]:
+    """A fighter's worth in this combat, part by part: level and items as the monsters allow,
+    curses, one fight's bonuses and backstabs. The level part is there even when it is 0."""
     ignores_level = any(catalog[m.card].has_effect("level-ignored") for m in combat.monsters)
     ignores_items = any(catalog[m.card].has_effect("items-ignored") for m in combat.monsters)
     armor_only = any(e.op == "next-combat-armor-only" for curse in player.next_combat
                      for e in catalog[curse].bad_stuff)
-    total = 0 if ignores_level else player.level
+    who = player.id
+    parts = [StrengthPart(Part.LEVEL, 0 if ignores_level else player.level, player=who)]
     if not ignores_items:
-        total += items_bonus(player, catalog, armor_only=armor_only)
+        parts += [StrengthPart(Part.ITEM, item_bonus(catalog[i], player), i, who) for i in player.equipped
+                  if counts_in_combat(catalog[i], player, armor_only=armor_only)]
     for curse in player.next_combat:
         for effect in catalog[curse].bad_stuff:
             if effect.op == "next-combat-penalty":
-                total += int(effect.get("n"))
-    total += combat.bonuses.get(player.id, 0)
-    total -= 2 * sum(1 for _, victim in combat.backstabs if victim == player.id)
-    return total
+                parts.append(StrengthPart(Part.CURSE, int(effect.get("n")), curse, who))
+    if combat.bonuses.get(who, 0):
+        parts.append(StrengthPart(Part.BONUS, combat.bonuses[who], player=who))
+    stabs = sum(1 for _, victim in combat.backstabs if victim == who)
+    if stabs:
+        parts.append(StrengthPart(Part.BACKSTAB, -2 * stabs, player=who))
+    return parts
+
+
+def fighter_strength(state: GameState, combat: Combat, player: Player, catalog: Catalog) -> int:
+    """A fighter's worth in this combat: the sum of ``fighter_parts``."""
+    return sum(p.value for p in fighter_parts(state, combat, player, catalog))
+
+
+def monster_parts(monster: MonsterInPlay, fighters: list[Player], catalog: Catalog) -> list[StrengthPart]:
+    """A monster's worth against ``fighters``, part by part: level, enhancers, bonuses against
+    them, the floor of 1; a slain monster's parts add up to 0."""
+    card = catalog[monster.card]
+    parts = [StrengthPart(Part.MONSTER, card.level or 0, card.id)]
+    parts += [StrengthPart(Part.ENHANCER, catalog[e].bonus or 0, e) for e in monster.enhancers]
+    if monster.slain:
+        return [*parts, StrengthPart(Part.SLAIN, -sum(p.value for p in parts), card.id)]
+    against = set().union(*(disadvantage_traits(p) for p in fighters)) if fighters else set()
+    favour = set().union(*(traits(p) for p in fighters)) if fighters else set()
+    parts += [StrengthPart(Part.VERSUS, mod.bonus, card.id) for mod in card.vs
+              if mod.target in (against if mod.bonus > 0 else favour)]
+    total = sum(p.value for p in parts)
+    if card.kind is Kind.MONSTER and total < 1:
+        parts.append(StrengthPart(Part.FLOOR, 1 - total, card.id))
+    return parts
 
 
 def monster_strength(monster: MonsterInPlay, fighters: list[Player], catalog: Catalog) -> int:
-    if monster.slain:
-        return 0
-    card = catalog[monster.card]
-    total = card.level or 0
-    for enhancer in monster.enhancers:
-        total += catalog[enhancer].bonus or 0
-    against = set().union(*(disadvantage_traits(p) for p in fighters)) if fighters else set()
-    favour = set().union(*(traits(p) for p in fighters)) if fighters else set()
-    for mod in card.vs:
-        if mod.target in (against if mod.bonus > 0 else favour):
-            total += mod.bonus
-    return max(total, 1) if card.kind is Kind.MONSTER else total
+    return sum(p.value for p in monster_parts(monster, fighters, catalog))
 
 
-def combat_totals(state: GameState, combat: Combat, catalog: Catalog) -> tuple[int, int]:
+def combat_breakdown(state: GameState, combat: Combat, catalog: Catalog) -> Breakdown:
+    """Both sides of ``combat`` part by part: each fighter's parts, each monster's, the one-shots,
+    and the doubling, as ``combat_totals`` adds them."""
     fighters = [state.player(f) for f in combat.fighters]
-    players = sum(fighter_strength(state, combat, p, catalog) for p in fighters)
-    monsters = sum(monster_strength(m, fighters, catalog) for m in combat.monsters)
-    doubled = False
+    players = [part for p in fighters for part in fighter_parts(state, combat, p, catalog)]
+    monsters = [part for m in combat.monsters for part in monster_parts(m, fighters, catalog)]
+    doubled: str | None = None
     for shot in combat.one_shots:
         card = catalog[shot.card]
         if card.has_effect("double-strength"):
-            doubled = True
+            doubled = shot.card
             continue
-        if shot.side == "players":
-            players += shot.bonus
-        else:
-            monsters += shot.bonus
-    if doubled:
-        players *= 2
-    return players, monsters
+        side = players if shot.side == "players" else monsters
+        side.append(StrengthPart(Part.ONE_SHOT, shot.bonus, shot.card))
+    if doubled is not None:
+        players.append(StrengthPart(Part.DOUBLED, sum(p.value for p in players), doubled))
+    return Breakdown(tuple(players), tuple(monsters))
+
+
+def combat_totals(state: GameState, combat: Combat, catalog: Catalog) -> tuple[int, int]:
+    return combat_breakdown(state, combat, catalog).totals
 
 
 def ties_win(state: GameState, combat: Combat) -> bool:

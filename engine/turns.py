@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from engine import commands as c
 from engine.cards import Catalog
+from engine.events import CharityDue, DoorClosed, GameEvent, PlayerRevived, RoomLooted, TurnEnded, TurnStarted
 from engine.flow import require_active, require_no_pending_loss, require_phase
-from engine.results import Event
 from engine.state import GameState, Phase, Player
 
 
@@ -14,12 +14,11 @@ def next_seat(state: GameState, player_id: str) -> str:
     return ids[(ids.index(player_id) + 1) % len(ids)]
 
 
-def begin_turn(state: GameState, player_id: str, events: list[Event]) -> None:
+def begin_turn(state: GameState, player_id: str, events: list[GameEvent]) -> None:
     for p in state.players:
         if not p.alive:
             p.alive = True
-            events.append(Event("PlayerRevived", {"player": p.id, "deal": state.ruleset.starting_hand},
-                                automatic=True))
+            events.append(PlayerRevived(player=p.id, deal=state.ruleset.starting_hand, automatic=True))
     state.looting = None
     state.after_combat = False
     state.treasures_face_up = False
@@ -29,27 +28,27 @@ def begin_turn(state: GameState, player_id: str, events: list[Event]) -> None:
     state.combat = None
     state.flight = None
     state.treasures_to_draw = 0
-    events.append(Event("TurnStarted", {"player": player_id, "turn": state.turn}, automatic=True))
+    events.append(TurnStarted(player=player_id, turn=state.turn, automatic=True))
 
 
-def do_end_phase(state: GameState, cmd: c.EndPhase, catalog: Catalog, events: list[Event]) -> None:
+def do_end_phase(state: GameState, cmd: c.EndPhase, catalog: Catalog, events: list[GameEvent]) -> None:
     require_phase(state, "end the phase", Phase.KICK_OPEN_THE_DOOR, Phase.LOOK_FOR_TROUBLE, Phase.CHARITY)
     require_active(state, cmd, "end the phase")
     require_no_pending_loss(state, "end the phase")
     state.flight = None
     if state.phase is Phase.KICK_OPEN_THE_DOOR:
         state.phase = Phase.LOOK_FOR_TROUBLE
-        events.append(Event("DoorClosed", {"player": cmd.player}))
+        events.append(DoorClosed(player=cmd.player))
     elif state.phase is Phase.LOOK_FOR_TROUBLE:
         state.phase = Phase.CHARITY
-        events.append(Event("RoomLooted", {"player": cmd.player}))
+        events.append(RoomLooted(player=cmd.player))
     else:
         giver = state.player(cmd.player)
-        events.append(Event("CharityDue", {"player": giver.id, "hand_limit": hand_limit(state, giver),
-                                           "receivers": charity_receivers(state)}, automatic=True))
+        events.append(CharityDue(player=giver.id, hand_limit=hand_limit(state, giver),
+                                 receivers=tuple(charity_receivers(state))))
         for p in state.players:
             p.level_history = (*p.level_history, p.level)
-        events.append(Event("TurnEnded", {"player": cmd.player, "turn": state.turn}))
+        events.append(TurnEnded(player=cmd.player, turn=state.turn))
         begin_turn(state, next_seat(state, cmd.player), events)
 
 

@@ -2,12 +2,27 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, assert_never
 
 from engine.cards import Catalog
+from engine.events import (AbilityUsed, AutoEscape, BadStuffRolled, CardDiscarded, CharityDue, CheatAttached,
+                           ClassChosen, ClassLost, CombatEnded, CombatStarted, CurseBlocked, CurseCancelled,
+                           CurseMissed, CursePlayed, CurseRemoved, DivineIntervention, DoorClosed,
+                           EscapeUndone, FightTransferred, FirstPlayerChosen, GameEvent, GameStarted, GameWon,
+                           HandDiscarded, HelperJoined, IllusionPlayed, ItemCarried, ItemEquipped, ItemGiven,
+                           ItemPromised, ItemTaken, ItemToLoseAsked, ItemUnequipped, ItemsLost, ItemsSold,
+                           LevelGained, LevelLost, MonsterEnhanced, MonsterIgnoresPlayer, MonsterJoined,
+                           MonsterRemoved, MonsterReplaced, MonsterSlain, MonstersDiscarded, MonstersKilled,
+                           NextCombatCursed, OneShotPlayed, PlayerDied, PlayerJoined, PlayerLeft,
+                           PlayerRenamed, PlayerRevived, PlayersMustAct, RaceChosen, RaceLost, RestFromHand,
+                           RollRetaken, RoomLooted, RunAwayDeclared, RunAwayFailed, RunAwaySucceeded,
+                           SexChanged, SpecialPlayed, TheftFailed, TheftSucceeded, TreasuresAdded, TurnEnded,
+                           TurnStarted, WanderingMonsterPlayed, WindowClosed, WindowOpened, WindowReopened,
+                           WindowRestarted)
 from engine.messages import CardRef, Msg, PlayerRef, Seq, msg, nmsg, word
-from engine.results import Event
-from engine.state import GameState
+from engine.players import default_name
+from engine.state import PLAYER_TOKENS, GameState
 
 SIDES = {"players": word("players"), "monsters": word("monsters")}
 SEXES = {"male": word("male"), "female": word("female")}
@@ -16,7 +31,9 @@ ABILITIES = {"berserk": word("berserk"), "turning": word("turning"), "charm": wo
 
 
 def _name(state: GameState, player_id: str) -> PlayerRef:
-    name = state.player(player_id).name if state.has_player(player_id) else f"Player {player_id.split('-')[-1]}"
+    if state.has_player(player_id):
+        return PlayerRef(player_id, state.player(player_id).name)
+    name = default_name(player_id) if player_id in PLAYER_TOKENS else player_id      # a player who has left
     return PlayerRef(player_id, name)
 
 
@@ -32,168 +49,266 @@ def _levels(n: int) -> Msg:
     return nmsg("+{n} level", "+{n} levels", "n", n=n)
 
 
-def describe(event: Event, state: GameState, catalog: Catalog) -> Msg | str:
-    d = event.data
-    who: Any = _name(state, d["player"]) if "player" in d and isinstance(d["player"], str) else ""
-    card: Any = _card(catalog, d["card"]) if isinstance(d.get("card"), str) and d["card"] in catalog else ""
-    match event.name:
-        case "PlayerJoined":
-            return msg("{who} joined (seat {seat})", who=who, seat=d["seat"])
-        case "FirstPlayerChosen":
-            return msg("the die chose {who} to start", who=who)
-        case "GameStarted":
-            return msg("the game starts: {who} kicks open the door", who=_name(state, d["first"]))
-        case "TurnEnded":
+def _card_shown(catalog: Catalog, card_id: str | None) -> Any:
+    """The card to name in a sentence, or "" when the catalog does not know it."""
+    return _card(catalog, card_id) if isinstance(card_id, str) and card_id in catalog else ""
+
+
+def describe(event: GameEvent, state: GameState, catalog: Catalog) -> Msg | str:
+    """The sentence for one event ("" for the automatic ones, which the message line leaves out).
+
+    Every kind of event has its case: one the engine adds and this forgets fails type checking."""
+    match event:
+        case (PlayerJoined() | PlayerLeft() | PlayerRenamed() | FirstPlayerChosen() | GameStarted() | TurnEnded()
+              | GameWon() | DoorClosed() | RoomLooted() | SexChanged() | LevelGained() | LevelLost()
+              | DivineIntervention()):
+            return _table(event, state, catalog)
+        case (CombatStarted() | MonsterJoined() | MonstersKilled() | WindowOpened() | WindowReopened() | HelperJoined()
+              | OneShotPlayed() | MonsterEnhanced() | AbilityUsed() | MonsterIgnoresPlayer() | MonsterRemoved()
+              | MonsterReplaced() | MonsterSlain() | MonstersDiscarded() | IllusionPlayed() | WanderingMonsterPlayed()
+              | FightTransferred() | TreasuresAdded() | ItemPromised()):
+            return _fight(event, state, catalog)
+        case (RunAwayDeclared() | RunAwaySucceeded() | RunAwayFailed() | AutoEscape() | EscapeUndone() | RollRetaken()
+              | BadStuffRolled() | PlayerDied() | TheftSucceeded() | TheftFailed()):
+            return _fleeing(event, state, catalog)
+        case (ItemEquipped() | ItemCarried() | ItemUnequipped() | ItemGiven() | ItemTaken() | ItemsLost() | ItemsSold()
+              | ItemToLoseAsked() | CardDiscarded() | CheatAttached() | SpecialPlayed() | RaceChosen() | ClassChosen()
+              | RestFromHand() | HandDiscarded()):
+            return _cards(event, state, catalog)
+        case (CursePlayed() | CurseBlocked() | CurseCancelled() | CurseMissed() | CurseRemoved() | ClassLost()
+              | RaceLost() | NextCombatCursed() | PlayersMustAct()):
+            return _curses(event, state, catalog)
+        case CharityDue() | CombatEnded() | PlayerRevived() | TurnStarted() | WindowClosed() | WindowRestarted():
+            return ""           # automatic: the screen shows what they did, the message line does not
+        case _:
+            assert_never(event)
+
+
+TableEvent = (PlayerJoined | PlayerLeft | PlayerRenamed | FirstPlayerChosen | GameStarted | TurnEnded | GameWon
+              | DoorClosed | RoomLooted | SexChanged | LevelGained | LevelLost | DivineIntervention)
+
+
+def _table(event: TableEvent, state: GameState, catalog: Catalog) -> Msg:
+    match event:
+        case PlayerJoined(player=player, seat=seat):
+            return msg("{who} joined (seat {seat})", who=_name(state, player), seat=seat)
+        case PlayerLeft(player=player):
+            return msg("{who} left the game", who=_name(state, player))
+        case PlayerRenamed(player=player):
+            seat = next((i for i, p in enumerate(state.players, 1) if p.id == player), 0)
+            return msg("the player in seat {seat} is now called {who}", seat=seat, who=_name(state, player))
+        case FirstPlayerChosen(player=player):
+            return msg("the die chose {who} to start", who=_name(state, player))
+        case GameStarted(first=first):
+            return msg("the game starts: {who} kicks open the door", who=_name(state, first))
+        case TurnEnded():
             return msg("turn {turn}: {who} kicks open the door", turn=state.turn, who=_name(state, state.active_player or ""))
-        case "CombatStarted":
-            return msg("{who} fights {card}", who=who, card=card)
-        case "MonsterJoined":
-            return msg("{card} joins the fight", card=card)
-        case "LevelGained" | "LevelLost":
-            return msg("{who}: level {old} → {new}", who=who, old=d["from"], new=d["to"])
-        case "MonstersKilled":
-            return msg("{who} killed the monsters: {levels}, {treasures}", who=who, levels=_levels(d["levels"]),
-                       treasures=_treasures(d["treasures"]))
-        case "RunAwaySucceeded":
-            if d.get("automatic"):
-                return msg("{who} escapes {monster} without a roll", who=who, monster=_card(catalog, d["monster"]))
-            return msg("{who} rolled {roll} and escaped {monster}", who=who, roll=d["roll"], monster=_card(catalog, d["monster"]))
-        case "RunAwayFailed":
-            if d.get("automatic"):
-                return msg("{who} cannot outrun {monster}: caught", who=who, monster=_card(catalog, d["monster"]))
-            return msg("{who} rolled {roll}: caught by {monster}", who=who, roll=d["roll"], monster=_card(catalog, d["monster"]))
-        case "PlayerDied":
-            return msg("{who} died and loses all items", who=who)
-        case "ItemEquipped":
-            return msg("{who} equips {card}", who=who, card=card)
-        case "ItemCarried":
-            return msg("{who} carries {card} (no bonus: {why})", who=who, card=card, why=d["why"])
-        case "GameWon":
-            return msg("game over: {winners} won!", winners=Seq((_name(state, w) for w in d["winners"]), "and"))
-        case "WindowOpened":
-            return msg("the players win unless someone interferes within {seconds:g} s", seconds=d["seconds"])
-        case "HelperJoined":
-            return msg("{who} helps", who=who)
-        case "RunAwayDeclared":
-            return msg("running away: press ROLL for each roll (5 or more escapes)")
-        case "PlayersMustAct":
-            return msg("{who}: {text}", who=who, text=word(d["text"]) if d["text"] else "")
-        case "CursePlayed":
-            return msg("{card} hits {victim}", card=card, victim=_name(state, d["victim"]))
-        case "RoomLooted":
-            return msg("{who} loots the room: draw a Door card face down", who=who)
-        case "DoorClosed":
-            return msg("{who} may look for trouble (tap a monster) or loot the room (NEXT)", who=who)
-        case "OneShotPlayed":
-            return msg("{card}: {bonus:+d} for the {side}", card=card, bonus=d["bonus"], side=SIDES.get(d["side"], d["side"]))
-        case "MonsterEnhanced":
-            return msg("{card} on {monster}", card=card, monster=_card(catalog, d["monster"]))
-        case "AbilityUsed":
-            ability = ABILITIES.get(d["ability"], d["ability"])
-            if d.get("count"):
-                return nmsg("{who} uses {ability} ({count} discard)", "{who} uses {ability} ({count} discards)", "count",
-                            who=who, ability=ability, count=d["count"])
-            return msg("{who} uses {ability}", who=who, ability=ability)
-        case "AutoEscape":
-            return msg("{by}: {players} escape", by=_card(catalog, d["by"]), players=Seq((_name(state, p) for p in d["players"]), "and"))
-        case "BadStuffRolled":
-            return msg("{who} rolled {roll} for the bad stuff of {source}", who=who, roll=d["roll"], source=_card(catalog, d["source"]))
-        case "CardDiscarded":
-            return msg("{who} discards {card}", who=who, card=card)
-        case "CheatAttached":
-            return msg("{who} attaches Cheat! to {card}", who=who, card=card)
-        case "ClassLost":
-            if card:
-                return msg("{who} loses {card}", who=who, card=card)
-            return msg("{who} loses their class", who=who)
-        case "RaceLost":
-            return msg("{who} loses their race", who=who)
-        case "CurseBlocked":
-            return msg("{victim}'s {by} stop {card}", victim=_name(state, d["victim"]), by=_card(catalog, d["by"]), card=card)
-        case "CurseCancelled":
-            return msg("{by} lifts {card} from {who}", by=_card(catalog, d["by"]), card=card, who=who)
-        case "CurseMissed":
-            return msg("{source} finds nothing to take from {who}", source=_card(catalog, d["source"]), who=who)
-        case "DivineIntervention":
+        case GameWon(winners=winners):
+            return msg("game over: {winners} won!", winners=Seq((_name(state, w) for w in winners), "and"))
+        case DoorClosed(player=player):
+            return msg("{who} may look for trouble (tap a monster) or loot the room (NEXT)", who=_name(state, player))
+        case RoomLooted(player=player):
+            return msg("{who} loots the room: draw a Door card face down", who=_name(state, player))
+        case SexChanged(player=player, sex=sex):
+            return msg("{who} is now {sex}", who=_name(state, player), sex=SEXES.get(sex, sex))
+        case LevelGained(player=player, from_=old, to=new) | LevelLost(player=player, from_=old, to=new):
+            return msg("{who}: level {old} → {new}", who=_name(state, player), old=old, new=new)
+        case DivineIntervention():
             return msg("Divine Intervention: every cleric goes up a level")
-        case "EscapeUndone":
-            return msg("{by}: {who} must roll again", by=_card(catalog, d["by"]), who=_name(state, d["player"]))
-        case "FightTransferred":
-            return msg("{by}: {to} takes over the fight", by=_card(catalog, d["by"]), to=_name(state, d["to"]))
-        case "HandDiscarded":
-            return msg("{who} discards their whole hand", who=who)
-        case "IllusionPlayed":
-            return msg("Illusion on {monster}: tap the monster that replaces it", monster=_card(catalog, d["monster"]))
-        case "ItemGiven":
-            return msg("{who} gives {card} to {to}", who=who, card=card, to=_name(state, d["to"]))
-        case "WindowReopened":
+        case _:
+            assert_never(event)
+
+
+FightEvent = (CombatStarted | MonsterJoined | MonstersKilled | WindowOpened | WindowReopened | HelperJoined
+              | OneShotPlayed | MonsterEnhanced | AbilityUsed | MonsterIgnoresPlayer | MonsterRemoved | MonsterReplaced
+              | MonsterSlain | MonstersDiscarded | IllusionPlayed | WanderingMonsterPlayed | FightTransferred
+              | TreasuresAdded | ItemPromised)
+
+
+def _fight(event: FightEvent, state: GameState, catalog: Catalog) -> Msg:
+    """The sentences of the fight: monsters, helpers, one-shots, the interference window."""
+    match event:
+        case CombatStarted(player=player, card=card):
+            return msg("{who} fights {card}", who=_name(state, player), card=_card_shown(catalog, card))
+        case MonsterJoined(card=card):
+            return msg("{card} joins the fight", card=_card_shown(catalog, card))
+        case MonstersKilled(player=player, levels=levels, treasures=treasures):
+            return msg("{who} killed the monsters: {levels}, {treasures}", who=_name(state, player), levels=_levels(levels),
+                       treasures=_treasures(treasures))
+        case WindowOpened(seconds=seconds):
+            return msg("the players win unless someone interferes within {seconds:g} s", seconds=seconds)
+        case WindowReopened(seconds=seconds):
             return msg("the fight is back: the players win unless someone interferes within {seconds:g} s",
-                       seconds=d["seconds"])
-        case "ItemPromised":
-            return msg("{who} promises {card} to {to} if the fight is won", who=who, card=card, to=_name(state, d["to"]))
-        case "CurseRemoved":
-            return msg("{who}: {card} goes with the headgear", who=who, card=card)
-        case "ItemTaken":
-            return msg("{who} takes {card} from {giver}", who=who, card=card, giver=_name(state, d["from"]))
-        case "ItemToLoseAsked":
-            if d["source"] == "big-item-limit":
-                return msg("{who} has too many Big items: tap the one to give up", who=who)
-            return msg("{who}: tap the item to lose ({source})", who=who, source=_card(catalog, d["source"]))
-        case "ItemUnequipped":
-            return msg("{who} takes off {card}", who=who, card=card)
-        case "ItemsLost":
-            if d["cards"]:
-                return msg("{who} loses {card}", who=who, card=Seq(_card(catalog, x) for x in d["cards"]))
-            return msg("{who} had nothing to lose", who=who)
-        case "ItemsSold":
-            return msg("{who} sells {cards} for {gold:,} gold: {levels}", who=who, cards=Seq(_card(catalog, x) for x in d["cards"]),
-                       gold=d["gold"], levels=_levels(d["levels"]))
-        case "MonsterIgnoresPlayer":
-            if d["treasures"]:
-                return msg("{card} will not fight {who}; {treasures}", card=card, who=who, treasures=_treasures(d["treasures"]))
-            return msg("{card} will not fight {who}", card=card, who=who)
-        case "MonsterRemoved":
-            return msg("{by} removes {card}", by=_card(catalog, d["by"]), card=card)
-        case "MonsterReplaced":
-            return msg("{card} replaces {old}", card=card, old=_card(catalog, d["old"]))
-        case "MonsterSlain":
-            return msg("{by} kills {card}", by=_card(catalog, d["by"]), card=_card(catalog, d["card"]))
-        case "MonstersDiscarded":
-            if d["treasures"]:
-                return msg("{card}: the monsters are gone; {treasures}", card=card, treasures=_treasures(d["treasures"]))
-            return msg("{card}: the monsters are gone", card=card)
-        case "NextCombatCursed":
-            return msg("{source} will hit {who} in the next combat", source=_card(catalog, d["source"]), who=who)
-        case "PlayerLeft":
-            return msg("{who} left the game", who=who)
-        case "PlayerRenamed":
-            seat = next((i for i, p in enumerate(state.players, 1) if p.id == d["player"]), 0)
-            return msg("the player in seat {seat} is now called {who}", seat=seat, who=who)
-        case "RaceChosen" | "ClassChosen":
-            return msg("{who} is now {card}", who=who, card=card)
-        case "RestFromHand":
-            return msg("{who} loses the rest from their hand", who=who)
-        case "RollRetaken":
-            by = _card(catalog, d["by"]) if d["by"] in catalog else ABILITIES.get(d["by"], d["by"])
-            return msg("{by}: the roll is taken again", by=by)
-        case "SexChanged":
-            return msg("{who} is now {sex}", who=who, sex=SEXES.get(d["sex"], d["sex"]))
-        case "SpecialPlayed":
-            return msg("{who} plays {card}", who=who, card=card)
-        case "TheftSucceeded":
-            return msg("{who} rolled {roll} and steals {card} from {victim}", who=who, roll=d["roll"], card=card,
-                       victim=_name(state, d["from"]))
-        case "TheftFailed":
-            return msg("{who} rolled {roll}: the theft of {card} fails", who=who, roll=d["roll"], card=card)
-        case "TreasuresAdded":
-            return nmsg("{by}: {who} draws {n} more treasure", "{by}: {who} draws {n} more treasures", "n",
-                        by=_card(catalog, d["by"]), who=who, n=d["n"])
-        case "WanderingMonsterPlayed":
+                       seconds=seconds)
+        case HelperJoined(player=player):
+            return msg("{who} helps", who=_name(state, player))
+        case OneShotPlayed(card=card, bonus=bonus, side=side):
+            return msg("{card}: {bonus:+d} for the {side}", card=_card_shown(catalog, card), bonus=bonus,
+                       side=SIDES.get(side, side))
+        case MonsterEnhanced(card=card, monster=monster):
+            return msg("{card} on {monster}", card=_card_shown(catalog, card), monster=_card(catalog, monster))
+        case AbilityUsed():
+            return _ability(event, state)
+        case MonsterIgnoresPlayer(card=card, player=player, treasures=treasures):
+            if treasures:
+                return msg("{card} will not fight {who}; {treasures}", card=_card_shown(catalog, card), who=_name(state, player),
+                           treasures=_treasures(treasures))
+            return msg("{card} will not fight {who}", card=_card_shown(catalog, card), who=_name(state, player))
+        case MonsterRemoved(card=card, by=by):
+            return msg("{by} removes {card}", by=_card(catalog, by), card=_card_shown(catalog, card))
+        case MonsterReplaced(card=card, old=old):
+            return msg("{card} replaces {old}", card=_card_shown(catalog, card), old=_card(catalog, old))
+        case MonsterSlain(card=card, by=by):
+            return msg("{by} kills {card}", by=_card(catalog, by), card=_card(catalog, card))
+        case MonstersDiscarded(card=card, treasures=treasures):
+            if treasures:
+                return msg("{card}: the monsters are gone; {treasures}", card=_card_shown(catalog, card),
+                           treasures=_treasures(treasures))
+            return msg("{card}: the monsters are gone", card=_card_shown(catalog, card))
+        case IllusionPlayed(monster=monster):
+            return msg("Illusion on {monster}: tap the monster that replaces it", monster=_card(catalog, monster))
+        case WanderingMonsterPlayed():
             return msg("Wandering Monster: tap the monster that joins the fight")
-    return ""
+        case FightTransferred(to=to, by=by):
+            return msg("{by}: {to} takes over the fight", by=_card(catalog, by), to=_name(state, to))
+        case TreasuresAdded(player=player, n=n, by=by):
+            return nmsg("{by}: {who} draws {n} more treasure", "{by}: {who} draws {n} more treasures", "n",
+                        by=_card(catalog, by), who=_name(state, player), n=n)
+        case ItemPromised(player=player, card=card, to=to):
+            return msg("{who} promises {card} to {to} if the fight is won", who=_name(state, player),
+                       card=_card_shown(catalog, card), to=_name(state, to))
+        case _:
+            assert_never(event)
 
 
-def describe_events(events: tuple[Event, ...], state: GameState, catalog: Catalog) -> Seq | str:
+def _ability(event: AbilityUsed, state: GameState) -> Msg:
+    ability = ABILITIES.get(event.ability, event.ability)
+    if event.count:
+        return nmsg("{who} uses {ability} ({count} discard)", "{who} uses {ability} ({count} discards)", "count",
+                    who=_name(state, event.player), ability=ability, count=event.count)
+    return msg("{who} uses {ability}", who=_name(state, event.player), ability=ability)
+
+
+FleeingEvent = (RunAwayDeclared | RunAwaySucceeded | RunAwayFailed | AutoEscape | EscapeUndone | RollRetaken
+                | BadStuffRolled | PlayerDied | TheftSucceeded | TheftFailed)
+
+
+def _fleeing(event: FleeingEvent, state: GameState, catalog: Catalog) -> Msg:
+    match event:
+        case RunAwayDeclared():
+            return msg("running away: press ROLL for each roll (5 or more escapes)")
+        case RunAwaySucceeded(player=player, monster=monster, roll=roll, without_roll=without_roll):
+            if without_roll:
+                return msg("{who} escapes {monster} without a roll", who=_name(state, player), monster=_card(catalog, monster))
+            return msg("{who} rolled {roll} and escaped {monster}", who=_name(state, player), roll=roll,
+                       monster=_card(catalog, monster))
+        case RunAwayFailed(player=player, monster=monster, roll=roll, without_roll=without_roll):
+            if without_roll:
+                return msg("{who} cannot outrun {monster}: caught", who=_name(state, player), monster=_card(catalog, monster))
+            return msg("{who} rolled {roll}: caught by {monster}", who=_name(state, player), roll=roll,
+                       monster=_card(catalog, monster))
+        case AutoEscape(players=players, by=by):
+            return msg("{by}: {players} escape", by=_card(catalog, by), players=Seq((_name(state, p) for p in players), "and"))
+        case EscapeUndone(player=player, by=by):
+            return msg("{by}: {who} must roll again", by=_card(catalog, by), who=_name(state, player))
+        case RollRetaken(by=by):
+            shown = _card(catalog, by) if by in catalog else ABILITIES.get(by, by)
+            return msg("{by}: the roll is taken again", by=shown)
+        case BadStuffRolled(player=player, roll=roll, source=source):
+            return msg("{who} rolled {roll} for the bad stuff of {source}", who=_name(state, player), roll=roll,
+                       source=_card(catalog, source))
+        case PlayerDied(player=player):
+            return msg("{who} died and loses all items", who=_name(state, player))
+        case TheftSucceeded(player=player, from_=victim, card=card, roll=roll):
+            return msg("{who} rolled {roll} and steals {card} from {victim}", who=_name(state, player), roll=roll,
+                       card=_card_shown(catalog, card), victim=_name(state, victim))
+        case TheftFailed(player=player, card=card, roll=roll):
+            return msg("{who} rolled {roll}: the theft of {card} fails", who=_name(state, player), roll=roll,
+                       card=_card_shown(catalog, card))
+        case _:
+            assert_never(event)
+
+
+CardEvent = (ItemEquipped | ItemCarried | ItemUnequipped | ItemGiven | ItemTaken | ItemsLost | ItemsSold
+             | ItemToLoseAsked | CardDiscarded | CheatAttached | SpecialPlayed | RaceChosen | ClassChosen
+             | RestFromHand | HandDiscarded)
+
+
+def _cards(event: CardEvent, state: GameState, catalog: Catalog) -> Msg:
+    """The sentences of a player's cards: items, races and classes, losses and sales."""
+    who = _name(state, event.player)
+    match event:
+        case ItemEquipped(card=card):
+            return msg("{who} equips {card}", who=who, card=_card_shown(catalog, card))
+        case ItemCarried(card=card, why=why):
+            return msg("{who} carries {card} (no bonus: {why})", who=who, card=_card_shown(catalog, card), why=why)
+        case ItemUnequipped(card=card):
+            return msg("{who} takes off {card}", who=who, card=_card_shown(catalog, card))
+        case ItemGiven(card=card, to=to):
+            return msg("{who} gives {card} to {to}", who=who, card=_card_shown(catalog, card), to=_name(state, to))
+        case ItemTaken(card=card, from_=giver):
+            return msg("{who} takes {card} from {giver}", who=who, card=_card_shown(catalog, card), giver=_name(state, giver))
+        case ItemsLost(cards=cards):
+            if cards:
+                return msg("{who} loses {card}", who=who, card=Seq(_card(catalog, x) for x in cards))
+            return msg("{who} had nothing to lose", who=who)
+        case ItemsSold(cards=cards, gold=gold, levels=levels):
+            return msg("{who} sells {cards} for {gold:,} gold: {levels}", who=who, cards=Seq(_card(catalog, x) for x in cards),
+                       gold=gold, levels=_levels(levels))
+        case ItemToLoseAsked(source=source):
+            if source == "big-item-limit":
+                return msg("{who} has too many Big items: tap the one to give up", who=who)
+            return msg("{who}: tap the item to lose ({source})", who=who, source=_card(catalog, source))
+        case CardDiscarded(card=card):
+            return msg("{who} discards {card}", who=who, card=_card_shown(catalog, card))
+        case CheatAttached(card=card):
+            return msg("{who} attaches Cheat! to {card}", who=who, card=_card_shown(catalog, card))
+        case SpecialPlayed(card=card):
+            return msg("{who} plays {card}", who=who, card=_card_shown(catalog, card))
+        case RaceChosen(card=card) | ClassChosen(card=card):
+            return msg("{who} is now {card}", who=who, card=_card_shown(catalog, card))
+        case RestFromHand():
+            return msg("{who} loses the rest from their hand", who=who)
+        case HandDiscarded():
+            return msg("{who} discards their whole hand", who=who)
+        case _:
+            assert_never(event)
+
+
+CurseEvent = (CursePlayed | CurseBlocked | CurseCancelled | CurseMissed | CurseRemoved | ClassLost | RaceLost
+              | NextCombatCursed | PlayersMustAct)
+
+
+def _curses(event: CurseEvent, state: GameState, catalog: Catalog) -> Msg:
+    match event:
+        case CursePlayed(card=card, victim=victim):
+            return msg("{card} hits {victim}", card=_card_shown(catalog, card), victim=_name(state, victim))
+        case CurseBlocked(card=card, victim=victim, by=by):
+            return msg("{victim}'s {by} stop {card}", victim=_name(state, victim), by=_card(catalog, by),
+                       card=_card_shown(catalog, card))
+        case CurseCancelled(player=player, card=card, by=by):
+            return msg("{by} lifts {card} from {who}", by=_card(catalog, by), card=_card_shown(catalog, card),
+                       who=_name(state, player))
+        case CurseMissed(player=player, source=source):
+            return msg("{source} finds nothing to take from {who}", source=_card(catalog, source), who=_name(state, player))
+        case CurseRemoved(player=player, card=card):
+            return msg("{who}: {card} goes with the headgear", who=_name(state, player), card=_card_shown(catalog, card))
+        case ClassLost(player=player, card=card):
+            shown = _card_shown(catalog, card)
+            if shown:
+                return msg("{who} loses {card}", who=_name(state, player), card=shown)
+            return msg("{who} loses their class", who=_name(state, player))
+        case RaceLost(player=player):
+            return msg("{who} loses their race", who=_name(state, player))
+        case NextCombatCursed(player=player, source=source):
+            return msg("{source} will hit {who} in the next combat", source=_card(catalog, source), who=_name(state, player))
+        case PlayersMustAct(player=player, text=text):
+            return msg("{who}: {text}", who=_name(state, player), text=word(text) if text else "")
+        case _:
+            assert_never(event)
+
+
+def describe_events(events: Iterable[GameEvent], state: GameState, catalog: Catalog) -> Seq | str:
     """The message line for what one action did: its events' sentences, joined."""
     texts = [describe(e, state, catalog) for e in events if not e.automatic]
     texts = [t for t in texts if t]

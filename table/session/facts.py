@@ -26,6 +26,7 @@ from typing import Any, Protocol
 
 from engine import commands as c
 from engine.cards import Catalog
+from engine.events import CombatEnd
 from engine.results import Event
 from engine.state import GameState, Phase
 from table.storage.facts import ABANDONED, FINISHED, SETUP, UNFINISHED, FactsStore, FactsUnwritable
@@ -43,7 +44,7 @@ class CommandLog(Protocol):
 # How a fight ended, from the engine's CombatEnded "how": the monsters won when the players fled
 # or died; a kill is the players' win; anything else (charmed, chased off, removed by a card)
 # is neither.
-MONSTER_WINS = {"ran away", "escaped", "death"}
+MONSTER_WINS = {CombatEnd.RAN_AWAY, CombatEnd.ESCAPED, CombatEnd.DIED}
 
 
 @dataclass
@@ -73,7 +74,7 @@ class GameFacts:
             self.started = at
         elif name == "CombatEnded":
             how = str(d.get("how", ""))
-            if how == "ignored":
+            if how == CombatEnd.IGNORED:
                 return
             combat = before.combat
             if combat is None and before.flight is not None and isinstance(before.flight.before_roll, GameState):
@@ -158,8 +159,8 @@ class GameFacts:
                     m = monsters.setdefault(card, {"fought": 0, "won": 0, "killed": 0})
                     m["fought"] += 1
                     m["won"] += d["how"] in MONSTER_WINS
-                    m["killed"] += d["how"] == "kill"
-                killer = player(d["fighters"][0]) if d["fighters"] and d["how"] == "kill" else None
+                    m["killed"] += d["how"] == CombatEnd.KILLED
+                killer = player(d["fighters"][0]) if d["fighters"] and d["how"] == CombatEnd.KILLED else None
                 if killer is not None:
                     killer["kills"] += len(d["monsters"])
             elif kind == "run":

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import gettext
 import logging
-import re
 from pathlib import Path
 from typing import Any
 
 from drivers.said import Said
 from engine.messages import CardRef, Msg, PlayerRef, Seq, Word, render_value
+from engine.players import default_token, is_default_name, token_number
 from table.control.said import from_driver
 
 log = logging.getLogger(__name__)
@@ -31,7 +31,6 @@ LANGUAGES = ("en", "es", "zh")
 _translation: gettext.NullTranslations = gettext.NullTranslations()
 _language = "en"
 _card_names: dict[str, dict[str, str]] = {}     # language -> card id -> name
-DEFAULT_NAME = re.compile(r"Player (\d+)")       # the engine's name for a token nobody named
 
 
 def _(text: str) -> str:
@@ -115,13 +114,13 @@ def card_name(card_id: str, english: str) -> str:
 
 def player_name(player_id: str, name: str) -> str:
     """A player's own name as it is; the default "Player N" in the current language."""
-    return shown_name(name)
+    return _("Player {n}").format(n=token_number(player_id)) if is_default_name(player_id, name) else name
 
 
 def shown_name(name: str) -> str:
     """A player's name as the screen shows it: their own as it is, the default "Player N" translated."""
-    default = DEFAULT_NAME.fullmatch(name)
-    return _("Player {n}").format(n=default.group(1)) if default else name
+    token = default_token(name)
+    return _("Player {n}").format(n=token_number(token)) if token is not None else name
 
 
 class _Current:

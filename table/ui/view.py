@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.cards import Catalog, Effect
+from engine.selling import levels_for_gold
 from engine.serialize import state_to_json
 from engine.state import Phase
 from table.control import records as records_menu
@@ -14,9 +15,7 @@ from table.ui import i18n
 from table.ui.i18n import _, text as translate_message
 
 BUTTON_ORDER = ("roll", "help", "run", "next", "undo")
-ESCAPE_ON = 5           # engine.game.ESCAPE_ON: a run-away roll of 5 or more escapes
 ROLL_EVENTS = ("RunAwaySucceeded", "RunAwayFailed", "FirstPlayerChosen")
-GOLD_PER_LEVEL = 1000   # selling: 1,000 gold buys a level, and no change is given
 
 
 @dataclass
@@ -73,28 +72,18 @@ def describe_effect(effect: Effect, catalog: Catalog) -> str:
 
 
 def fighter_breakdown(state: Any, combat: Any, player: Any, catalog: Catalog, language: str) -> list[tuple[str, str, int]]:
-    """A fighter's combat strength item by item: level, each usable equipped item's bonus, and the rest
-    (curses, one-fight bonuses, backstabs) in one line, so the parts always add up to the total."""
-    from engine.cards import Kind, Slot
-    from engine.strength import fighter_strength, item_bonus, restriction_problem
+    """A fighter's combat strength as the engine breaks it down: level, each counting item with a bonus,
+    and the rest (curses, one-fight bonuses, backstabs) in one line, so the parts always add up to the total."""
+    from engine.strength import Part, fighter_parts
 
-    ignores_level = any(catalog[m.card].has_effect("level-ignored") for m in combat.monsters)
-    ignores_items = any(catalog[m.card].has_effect("items-ignored") for m in combat.monsters)
-    armor_only = any(e.op == "next-combat-armor-only" for curse in player.next_combat for e in catalog[curse].bad_stuff)
-    parts: list[tuple[str, str, int]] = [("level", "", 0 if ignores_level else player.level)]
-    for cid in player.equipped:
-        card = catalog[cid]
-        if ignores_items or card.kind is not Kind.ITEM or restriction_problem(card, player) is not None:
-            continue
-        if armor_only and card.slot is not Slot.ARMOR:
-            continue
-        bonus = item_bonus(card, player)
-        if bonus:
-            parts.append(("item", card.name_in(language), bonus))
-    rest = fighter_strength(state, combat, player, catalog) - sum(n for _k, _n, n in parts)
+    parts = fighter_parts(state, combat, player, catalog)
+    shown: list[tuple[str, str, int]] = [("level", "", sum(p.value for p in parts if p.part is Part.LEVEL))]
+    shown += [("item", catalog[p.card].name_in(language), p.value) for p in parts
+              if p.part is Part.ITEM and p.card is not None and p.value]
+    rest = sum(p.value for p in parts if p.part not in (Part.LEVEL, Part.ITEM))
     if rest:
-        parts.append(("other", "", rest))
-    return parts
+        shown.append(("other", "", rest))
+    return shown
 
 
 def build_view(ctl: Controller, *, entry: str = "", language: str = "en") -> View:
@@ -129,13 +118,13 @@ def build_view(ctl: Controller, *, entry: str = "", language: str = "en") -> Vie
                 "bad_stuff": "; ".join(t for t in (describe_effect(e, catalog) for e in card.bad_stuff) if t),
                 "enhancers": [(catalog[e].name_in(language), catalog[e].bonus or 0) for e in m.enhancers if e in catalog],
             }
-        from engine.strength import monster_strength
+        from engine.strength import Part, monster_parts
 
         fighters = [ctl.state.player(f) for f in combat.fighters if ctl.state.has_player(f)]
         for m in combat.monsters:
-            info = monsters[m.card]
             # what the level and enhancers leave unexplained: bonuses against these fighters, the floor of 1
-            info["rest"] = monster_strength(m, fighters, catalog) - (info["level"] or 0) - sum(b for _n, b in info["enhancers"])
+            monsters[m.card]["rest"] = sum(p.value for p in monster_parts(m, fighters, catalog)
+                                           if p.part not in (Part.MONSTER, Part.ENHANCER))
         for pid in combat.fighters:
             if ctl.state.has_player(pid):
                 breakdown[pid] = fighter_breakdown(ctl.state, combat, ctl.state.player(pid), catalog, language)
@@ -157,11 +146,11 @@ def build_view(ctl: Controller, *, entry: str = "", language: str = "en") -> Vie
         p = ctl.state.player(prompt.player)
         player_menu = {"id": p.id, "name": p.name, "level": p.level, "sex": p.sex, "alive": p.alive}
     run_needs = {}
-    if ctl.state.flight is not None:
-        from engine.strength import run_away_bonus
+    if ctl.state.flight is not None and combat is not None:
+        from engine.run_away import roll_to_escape
 
-        for pid, _index in ctl.state.flight.pending:
-            run_needs[pid] = max(1, ESCAPE_ON - run_away_bonus(ctl.state.player(pid), catalog))
+        for pid, index in reversed(ctl.state.flight.pending):        # the first one left: each player's next roll
+            run_needs[pid] = roll_to_escape(ctl.state, ctl.state.player(pid), combat.monsters[index], catalog)
     return View(
         state=state,
         names={cid: catalog[cid].name_in(language) for cid in catalog},
@@ -185,7 +174,7 @@ def build_view(ctl: Controller, *, entry: str = "", language: str = "en") -> Vie
         first_player=getattr(ctl.state, "first_player", None),
         basket=basket,
         basket_gold=basket_gold,
-        basket_levels=basket_gold // GOLD_PER_LEVEL,
+        basket_levels=levels_for_gold(basket_gold),
         player_menu=player_menu,
         breakdown=breakdown,
         records=records_menu.screen_view(ctl),
