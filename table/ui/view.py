@@ -13,7 +13,6 @@ from table.control.controller import Controller
 from table.ui import i18n
 from table.ui.i18n import _, text as translate_message
 
-BUTTON_ORDER = ("roll", "help", "run", "next", "undo")
 ESCAPE_ON = 5           # engine.game.ESCAPE_ON: a run-away roll of 5 or more escapes
 ROLL_EVENTS = ("RunAwaySucceeded", "RunAwayFailed", "FirstPlayerChosen")
 GOLD_PER_LEVEL = 1000   # selling: 1,000 gold buys a level, and no change is given
