@@ -276,7 +276,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         print(f"[FAIL] catalog: {len(problems)} problem(s), first: {problems[0]}")
     else:
         print("[ok] catalog: the card data is valid")
-    from table.app.run import wants_fullscreen
+    from table.ui.screen import wants_fullscreen
     from table.cli.doctor import display_checks, hardware_checks
 
     checks = hardware_checks(config)
