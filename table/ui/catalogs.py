@@ -20,11 +20,12 @@ import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
+from cards.names import LANGUAGES     # the translated ones; English is the source
+
 ROOT = Path(__file__).resolve().parents[2]
 LOCALE_DIR = ROOT / "table" / "locale"
 DOMAIN = "munchkin_table"
 POT = LOCALE_DIR / f"{DOMAIN}.pot"
-LANGUAGES = ("es", "zh")
 SOURCES = ("engine", "cards", "drivers", "table")
 CARD_DATA = ROOT / "cards" / "data"
 
