@@ -147,7 +147,7 @@ class EnrollApp:
     def type_key(self, name: str, unicode: str = "") -> None:
         """Simulator keyboard: F1–F5 are the buttons; a UID typed in hex and Enter is a tap."""
         if name in KEYS:
-            self.buttons.press(KEYS[name])  # type: ignore[attr-defined]
+            self.buttons.press(KEYS[name])
         elif name == "escape":
             self.entry = ""
         elif name == "backspace":
@@ -155,7 +155,7 @@ class EnrollApp:
         elif name in ("return", "enter"):
             typed, self.entry = self.entry.strip(), ""
             if not typed:
-                self.buttons.press("next")  # type: ignore[attr-defined]
+                self.buttons.press("next")
             else:
                 try:
                     uid = normalise_uid(typed)
@@ -268,7 +268,7 @@ def enroll(config: Config, *, sim: bool, set_id: str | None = None, tokens: bool
     return app.run()
 
 
-def _said(value):  # type: ignore[no-untyped-def]
+def _said(value: object) -> object:
     """A reader's ``Said`` (drivers/said.py) as the wizard's own ``Say``, so that it is translated too."""
     from drivers.said import Said
 

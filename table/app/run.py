@@ -37,7 +37,9 @@ from table.ui.screen import KEYS, NoScreen, ScreenPlan, pointer_position
 from table.ui.view import View, build_view
 
 if TYPE_CHECKING:
+    from table.control.controller import Controller
     from table.ui.display import Display
+    from table.web import WebView
 
 log = logging.getLogger(__name__)
 
@@ -140,7 +142,7 @@ class TableLoop:
         self.reader.start()
         self.buttons.start()
         self.picker = Picker({cid: (card.name, *card.names.values()) for cid, card in self.ctl.catalog.items()})
-        self.web: Any = None
+        self.web: WebView | None = None
         self.watchdog = watchdog_interval()
         self.last_ping = time.monotonic()
 
@@ -257,7 +259,7 @@ class TableLoop:
         self.display.close()
 
 
-def _start_web(config: Config, table, language: str, first):  # type: ignore[no-untyped-def]
+def _start_web(config: Config, table: Table, language: str, first: View) -> WebView | None:
     """The web view when the config turns it on; a port or key it cannot use is said on screen, and the
     table plays on without it."""
     if not config.web.enabled:
@@ -277,7 +279,7 @@ def _start_web(config: Config, table, language: str, first):  # type: ignore[no-
     return web
 
 
-def _key(event, picker: Picker, reader: SimReader, buttons, ctl) -> bool:  # type: ignore[no-untyped-def]
+def _key(event: Any, picker: Picker, reader: SimReader, buttons: SimButtons, ctl: Controller) -> bool:
     """A key in the simulator: F1-F5 press buttons, typing picks a card (or a tag UID in hex), Enter taps it."""
     import pygame
 
@@ -310,8 +312,8 @@ def _key(event, picker: Picker, reader: SimReader, buttons, ctl) -> bool:  # typ
             reader.scan_card(f"player-{typed}")
         elif typed in ctl.catalog or typed.startswith("player-"):
             reader.scan_card(typed)
-        elif as_uid(typed):
-            reader.scan(as_uid(typed))          # a raw tag, enrolled or not, through the simulated pad
+        elif uid := as_uid(typed):
+            reader.scan(uid)                    # a raw tag, enrolled or not, through the simulated pad
         elif chosen:
             reader.scan_card(chosen)
         else:
@@ -369,7 +371,7 @@ def stdin_lines() -> Any:
     return getattr(sys.stdin, "buffer", None) or _TextLines(sys.stdin)
 
 
-def pipe_script(stream: BinaryIO | FdLines, reader: SimReader, buttons, table, *,  # type: ignore[no-untyped-def]
+def pipe_script(stream: BinaryIO | FdLines | _TextLines, reader: SimReader, buttons: SimButtons, table: Table, *,
                 sleep: Callable[[float], None] = time.sleep) -> int:
     """Simulator: table-script lines piped on stdin act like taps and presses (for demos and tests).
 
@@ -404,5 +406,5 @@ def pipe_script(stream: BinaryIO | FdLines, reader: SimReader, buttons, table, *
                     say = f"<stdin>:{number}: 'die' works in simulate only"
         if say:
             log.warning("%s", say)
-            table.events.put(ScriptNotice(say))
+            table.events.put(ScriptNotice(say))  # type: ignore[arg-type]  # the loop answers a notice on the same queue
     return number

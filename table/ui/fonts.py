@@ -80,9 +80,9 @@ def find_font(language: str, configured: str = "") -> FontChoice:
         log.error("no Chinese font found (tried %s and the shipped %s); "
                   "Chinese text will show as boxes: run ./go or apt-get install fonts-wqy-microhei",
                   ", ".join(p for p, _i in CJK_FONTS), SHIPPED_CJK[0])
-    for path, index in LATIN_FONTS:
-        if Path(path).exists():
-            return FontChoice(path, index)
+    for latin, index in LATIN_FONTS:
+        if Path(latin).exists():
+            return FontChoice(latin, index)
     return FontChoice(None)
 
 

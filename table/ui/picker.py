@@ -6,7 +6,7 @@ and raw tag UIDs (4, 7 or 10 bytes in hex) tapped as they are, for trying unknow
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -22,7 +22,7 @@ def as_uid(entry: str) -> str | None:
 
 
 def suggest(entry: str, names: dict[str, str], players: Iterable[tuple[str, str]] = (), *,
-            other_names: dict[str, Iterable[str]] | None = None, limit: int = 6) -> list[tuple[str, str]]:
+            other_names: Mapping[str, Iterable[str]] | None = None, limit: int = 6) -> list[tuple[str, str]]:
     """(id, label) pairs that ``entry`` could mean, best first.
 
     A digit 1-6 means that player's token; otherwise prefix matches of ids, names and

@@ -63,8 +63,8 @@ def draw_setup(f: Frame, view: View, body: pygame.Rect) -> None:
     lines = [_("Tap your player token to join ({lo}–{hi} players)").format(lo=rules["min_players"], hi=rules["max_players"]),
              _("ROLL: the die picks who starts"),
              _("NEXT: start the game")]
-    for line in lines:
-        y = f.painter.wrap(line, 22 * s, TEXT, inner, y=y, max_lines=2) + int(8 * s)
+    for words in lines:
+        y = f.painter.wrap(words, 22 * s, TEXT, inner, y=y, max_lines=2) + int(8 * s)
     joined = _("{n} joined").format(n=n)
     if n < rules["min_players"]:
         joined += " · " + _("{k} more needed").format(k=rules["min_players"] - n)
