@@ -33,7 +33,8 @@ from table.control.assembly import Table, build_table
 from table.sim.script import ScriptError, ScriptNotice, parse_script, tap_or_press
 from table.storage.paths import hold_table_lock
 from table.ui.picker import Picker, as_uid
-from table.ui.screen import KEYS, NoScreen, ScreenPlan, pointer_position
+from table.ui.keys import KEYS
+from table.ui.screen import NoScreen, ScreenPlan, pointer_position
 from table.ui.view import View, build_view
 
 if TYPE_CHECKING:

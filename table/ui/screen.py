@@ -5,9 +5,8 @@
   that draws where nobody sees. A screen that cannot be had raises ``NoScreen`` with one line
   saying what to do.
 - ``headless_display``: the Display under SDL's dummy drivers, for simulate's screenshots.
-- ``KEYS``: the simulator's F1–F5, one per button in ``drivers.events.BUTTONS`` order (the labels
-  the strip shows are ``kit.FKEYS``, the same keys); ``pointer_position``: where a finger or a
-  click went down.
+- ``pointer_position``: where a finger or a click went down (the simulator's keys are
+  ``table.ui.keys``).
 
 pygame is imported when a screen is opened, not with this module.
 """
@@ -19,12 +18,11 @@ import sys
 from typing import TYPE_CHECKING
 
 from table.config import Config, is_raspberry_pi
-from table.ui.screens.kit import FKEYS
+from table.ui.keys import KEYS
 
 if TYPE_CHECKING:
     from table.ui.display import Display
 
-KEYS = {key.lower(): button for button, key in FKEYS.items()}      # pygame's key name -> button
 HEADLESS_VIDEO = ("offscreen", "dummy")     # SDL drivers that draw where nobody sees
 NO_SCREEN_FIX = ("run it inside the graphical session, on a Pi's console set [display] fullscreen = \"yes\", "
                  "or play a table script headless with 'munchkin-table simulate'")
@@ -127,5 +125,5 @@ def pointer_position(event: object, display: Display) -> tuple[int, int] | None:
     return None
 
 
-__all__ = ["KEYS", "NoScreen", "ScreenPlan", "headless_display", "no_screen_reason", "open_display", "pointer_position",
+__all__ = ["NoScreen", "ScreenPlan", "headless_display", "no_screen_reason", "open_display", "pointer_position",
            "wants_fullscreen"]

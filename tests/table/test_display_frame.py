@@ -16,8 +16,9 @@ from drivers.events import BUTTONS
 from table.config import parse_config
 from table.ui.display import Display
 from table.ui.frame import DieRoll, Frame
-from table.ui.screen import KEYS, NoScreen, ScreenPlan, headless_display
-from table.ui.screens.kit import BG, DIE_MS, FKEYS, Painter
+from table.ui.keys import FKEYS, KEYS
+from table.ui.screen import NoScreen, ScreenPlan, headless_display
+from table.ui.screens.kit import BG, DIE_MS, Painter
 from table.ui.fonts import FontChoice
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -164,7 +165,7 @@ def test_screens_never_import_the_display_or_the_app() -> None:
     assert "table.ui.frame" in imported_modules(ROOT / "table" / "ui" / "screens" / "bars.py")   # the walker sees imports
 
 
-TYPED = ["table/ui/frame.py", "table/ui/screen.py", "table/ui/display.py", "table/ui/screens", "table/ui/picker.py",
+TYPED = ["table/ui/frame.py", "table/ui/screen.py", "table/ui/keys.py", "table/ui/display.py", "table/ui/screens", "table/ui/picker.py",
          "table/ui/fonts.py", "table/ui/sound.py", "table/ui/qr.py", "table/ui/catalogs.py", "table/ui/i18n.py",
          "table/ui/scenes.py", "table/app"]
 

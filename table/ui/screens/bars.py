@@ -10,7 +10,8 @@ import pygame
 from drivers.events import BUTTONS
 from table.ui.i18n import _, text as translate_label
 from table.ui.picker import as_uid
-from table.ui.screens.kit import (ACTIVE, BAD, BANNER_PROMPTS, BG, BUTTON_COLORS, DIM, FKEYS, GOOD, KEY, KEY_OFF, PANEL, REFUSAL,
+from table.ui.keys import FKEYS
+from table.ui.screens.kit import (ACTIVE, BAD, BANNER_PROMPTS, BG, BUTTON_COLORS, DIM, GOOD, KEY, KEY_OFF, PANEL, REFUSAL,
                                 TEXT, _phases)
 
 if TYPE_CHECKING:

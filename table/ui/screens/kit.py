@@ -14,7 +14,6 @@ from typing import Any
 import pygame
 import pygame.freetype
 
-from drivers.events import BUTTONS
 from table.ui.fonts import FontChoice
 from table.ui.i18n import _
 
@@ -34,7 +33,6 @@ REFUSAL = (110, 24, 20)         # behind a refused action's reason
 PLAYER_COLORS = [(90, 160, 255), (255, 120, 90), (120, 220, 120), (230, 120, 230), (250, 210, 80), (80, 220, 220)]
 BUTTON_COLORS = {"roll": (220, 60, 60), "help": (60, 140, 240), "run": (240, 200, 40), "next": (70, 200, 90),
                  "undo": (200, 200, 200)}
-FKEYS = {button: f"F{n}" for n, button in enumerate(BUTTONS, 1)}      # the simulator's key for each button
 BANNER_PROMPTS = ("helper", "victim", "target", "item", "value", "give", "promise", "receiver", "side", "sell")   # prompts that wait for a tap or a number
 DIE_MS = 600                    # the die tumbles this long; its face is the result from the first frame
 SIM_STRIP = 86                  # simulator strip height at 480 lines
