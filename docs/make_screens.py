@@ -17,6 +17,7 @@ sys.path.insert(0, str(ROOT))
 
 from table.ui.display import Display, use_headless_drivers  # noqa: E402
 from table.ui.scenes import PLAYER_MENU, SCENES, open_player_menu  # noqa: E402
+from table.ui.screen import headless_display  # noqa: E402
 
 SIZES = [(800, 480), (1920, 1080), (720, 1280)]
 NOTES = """## Notes
@@ -62,7 +63,7 @@ def render_scene(name: str, size: tuple[int, int], language: str, tmp: Path) -> 
     clock = ManualClock()
     table = build_table(config, clock, state_dir=tmp, seed_source=lambda: 1)
     reader, buttons = SimReader(table.events, clock=clock), SimButtons(table.events, clock=clock)
-    display = Display(size, language=language)
+    display = headless_display(config)
     script = SCENES["table"] if name == PLAYER_MENU else SCENES[name]
     for action in parse_script(script, table.catalog, source=name):
         perform(action, table, reader, buttons, clock)

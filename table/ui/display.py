@@ -6,14 +6,20 @@ of the height, positions fractions of the width. A screen taller than wide (the
 Touch Display 2, 720x1280) gets the portrait layouts: the same panels stacked
 rather than side by side, sized from the width (see ``scale``).
 
-``Display`` owns the window and lays out the frame's bands (top bar, body, message
-line, soft keys); each screen draws itself from its own module in ``table.screens``
-(setup, table, combat, run_away, menus, game_over, and enroll for the enrollment
-wizard), with the shared drawing kit in ``table.screens.kit``.
+``Display`` owns the window, the frame loop and the die's animation, and lays out the frame's
+bands (top bar, body, message line, soft keys); each screen draws itself on the ``Frame``
+(table.ui.frame) from its own module in ``table.ui.screens`` (setup, table, combat, run_away,
+menus, game_over, records, and enroll for the enrollment wizard), with the shared drawing kit
+in ``table.ui.screens.kit``. The screens never see the Display.
 
-A frame draws only what changed: a panel drawn through ``Display.cached`` stays on the screen
+A frame draws only what changed: a panel drawn through ``Frame.cached`` stays on the screen
 while the data it shows and the layout stay the same (frames with a menu, the banner or the die
 over the body are drawn in full). The die tumbles on the display's own clock and stops.
+
+A new screen: a module in table/ui/screens with ``draw_NAME(f: Frame, view: View, body)``, called
+from ``draw_body`` below for the phase (or prompt) it shows, and a scene in table/ui/scenes.py so
+that the docs and the cache test render it. A screen that shows no View (the wizard) is drawn
+with ``Display.show``. Opening the window for a config is table.ui.screen's.
 """
 
 from __future__ import annotations
