@@ -194,7 +194,11 @@ class Display:
         self.frames += 1
 
     def save(self, path: Path) -> None:
-        pygame.image.save(self.screen, str(path))
+        """The screen (without the simulator's strip) as an image; OSError when it cannot be written."""
+        try:
+            pygame.image.save(self.screen, str(path))
+        except pygame.error as exc:
+            raise OSError(f"{exc}") from exc
 
     def close(self) -> None:
         pygame.display.quit()

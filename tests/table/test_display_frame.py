@@ -115,6 +115,18 @@ def test_show_draws_a_whole_frame_that_is_not_a_view() -> None:
         display.close()
 
 
+def test_a_screenshot_that_cannot_be_written_is_an_os_error(tmp_path: Path) -> None:
+    """Callers (simulate --screenshot) catch OSError alone, with no pygame of their own."""
+    display = Display((400, 240))
+    try:
+        display.save(tmp_path / "shot.png")
+        assert pygame.image.load(str(tmp_path / "shot.png")).get_size() == (400, 240)
+        with pytest.raises(OSError):
+            display.save(tmp_path / "no-such-folder" / "shot.png")
+    finally:
+        display.close()
+
+
 def test_the_simulators_keys_are_the_buttons_in_order() -> None:
     assert list(KEYS) == ["f1", "f2", "f3", "f4", "f5"]
     assert list(KEYS.values()) == list(BUTTONS)
