@@ -18,7 +18,6 @@ import sys
 from typing import TYPE_CHECKING
 
 from table.config import Config, is_raspberry_pi
-from table.ui.keys import KEYS
 
 if TYPE_CHECKING:
     from table.ui.display import Display
