@@ -1,4 +1,4 @@
-"""Opening the screen, once for ``run``, ``enroll`` and ``simulate``; the simulator's keys and touches.
+"""Opening the screen, once for ``run``, ``enroll`` and ``simulate``; where a touch went down.
 
 - ``open_screen``: whether there is a screen to draw on at all, SDL's video driver (KMS/DRM full
   screen on a Pi's console), the Display for the config, and whether SDL fell back to a driver
