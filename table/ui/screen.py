@@ -1,9 +1,10 @@
 """Opening the screen, once for ``run``, ``enroll`` and ``simulate``; where a touch went down.
 
-- ``open_screen``: whether there is a screen to draw on at all, SDL's video driver (KMS/DRM full
-  screen on a Pi's console), the Display for the config, and whether SDL fell back to a driver
-  that draws where nobody sees. A screen that cannot be had raises ``NoScreen`` with one line
-  saying what to do.
+- ``ScreenPlan``: ``check`` says whether there is a screen to draw on at all and picks SDL's
+  video driver (KMS/DRM full screen on a Pi's console) before anything is created; ``open``
+  opens the Display for the config and notices SDL falling back to a driver that draws where
+  nobody sees. A screen that cannot be had raises ``NoScreen`` with one line saying what to do.
+- ``open_display``: the Display at the config's size, language and font, with no checks.
 - ``headless_display``: the Display under SDL's dummy drivers, for simulate's screenshots.
 - ``pointer_position``: where a finger or a click went down (the simulator's keys are
   ``table.ui.keys``).
