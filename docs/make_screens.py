@@ -2,7 +2,7 @@
 
     .venv/bin/python docs/make_screens.py        # writes docs/screens/*.png and docs/screens.md
 
-Each screen comes from a table script in table/scenes.py run through the simulated
+Each screen comes from a table script in table/ui/scenes.py run through the simulated
 table (the same path as ``munchkin-table simulate --screenshot``); the enrollment screen
 from ``munchkin-table enroll --sim`` itself (EnrollApp), fed simulated taps.
 """
@@ -17,6 +17,7 @@ sys.path.insert(0, str(ROOT))
 
 from table.ui.display import Display, use_headless_drivers  # noqa: E402
 from table.ui.scenes import PLAYER_MENU, SCENES, open_player_menu  # noqa: E402
+from table.ui.screen import headless_display  # noqa: E402
 
 SIZES = [(800, 480), (1920, 1080), (720, 1280)]
 NOTES = """## Notes
@@ -24,13 +25,13 @@ NOTES = """## Notes
 - **Language**: `[display] language = "en" | "es" | "zh"`. Catalogs are
   `table/locale/<lang>/LC_MESSAGES/munchkin_table.po`, kept with Babel; `./go` compiles them
   (`python -m table.ui.catalogs compile`). The engine and the controller hand over messages as
-  templates with values; `table/i18n.py` turns them into words in the screen's language.
+  templates with values; `table/ui/i18n.py` turns them into words in the screen's language.
 - **Chinese font**: `python -m table.ui.fonts` shows the font per language. `./go` installs
   `fonts-wqy-microhei` with apt when it may; otherwise the subset of Noto Sans SC shipped in
   `table/assets/fonts` is used (SIL Open Font License). Noto Sans CJK SC (`fonts-noto-cjk`, face 2 of the .ttc) is
   preferred when installed. `[display] font = "/path/to/font.ttc"` overrides.
   A missing font is logged and the screen falls back to a Latin font.
-- **Sound**: die roll and victory, synthesised in `table/sound.py`; `[display] sound = false`
+- **Sound**: die roll and victory, synthesised in `table/ui/sound.py`; `[display] sound = false`
   turns them off; the dummy audio driver (tests, simulate) is always silent.
 - **Screen blanking**: `run` sets `SDL_VIDEO_ALLOW_SCREENSAVER=0` unless
   `[display] blank_screen = true`. On the Linux console the kernel also blanks after
@@ -45,7 +46,7 @@ NOTES = """## Notes
   SDL makes from touches are skipped).
 - **Figures** (this laptop, SDL dummy driver): `bench/display_idle.py` and `bench/render.py`.
 """
-LANGUAGES = ["en", "zh"]
+SHOWN_LANGUAGES = ["en", "zh"]      # the docs show English and Chinese; the tests render every language
 OUT = ROOT / "docs" / "screens"
 
 
@@ -62,7 +63,7 @@ def render_scene(name: str, size: tuple[int, int], language: str, tmp: Path) -> 
     clock = ManualClock()
     table = build_table(config, clock, state_dir=tmp, seed_source=lambda: 1)
     reader, buttons = SimReader(table.events, clock=clock), SimButtons(table.events, clock=clock)
-    display = Display(size, language=language)
+    display = headless_display(config)
     script = SCENES["table"] if name == PLAYER_MENU else SCENES[name]
     for action in parse_script(script, table.catalog, source=name):
         perform(action, table, reader, buttons, clock)
@@ -100,7 +101,7 @@ def main() -> int:
     use_headless_drivers()
     OUT.mkdir(parents=True, exist_ok=True)
     rows = []
-    for language in LANGUAGES:
+    for language in SHOWN_LANGUAGES:
         for w, h in SIZES:
             for name in [*SCENES, PLAYER_MENU, "enrollment"]:
                 path = OUT / f"{name}-{language}-{w}x{h}.png"

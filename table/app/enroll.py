@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import difflib
 import logging
-import os
 import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cards.enroll import PROGRESS_FILE, EnrollmentSession, EnrollResult, Say, SingleCardSession, say
 from cards.loader import load_catalog
@@ -24,17 +24,21 @@ from drivers.base import Clock, SystemClock
 from drivers.events import InputEvent, Press, ReaderStatus, Tap, normalise_uid
 from drivers.factory import DriverError
 from drivers.sim import SimReader
+from table.app.drivers import open_drivers
 from table.app.wake import PUMP_S, sleep_until_woken
 from table.config import Config, ConfigError
-from table.ui.screens.enroll import EnrollScreen
-from table.storage.paths import TAGS_FILE, hold_table_lock
 from table.control.assembly import EventQueue
-from table.app.drivers import open_drivers
+from table.storage.paths import TAGS_FILE, hold_table_lock
+from table.ui.keys import KEYS
+from table.ui.screen import NoScreen, ScreenPlan, open_display, pointer_position
+
+if TYPE_CHECKING:
+    from table.ui.display import Display
+    from table.ui.screens.enroll import EnrollShown
 
 log = logging.getLogger(__name__)
 
-KEYS = {"f1": "roll", "f2": "help", "f3": "run", "f4": "next", "f5": "undo"}
-BUTTON_ORDER = ("roll", "help", "run", "next", "undo")
+TITLE = "munchkin-table: enroll"
 
 
 @dataclass
@@ -85,7 +89,7 @@ class EnrollApp:
         self.reader_message = ""
         self.entry = ""             # simulator: the UID being typed
         self.finished = False       # RUN pressed: leave the wizard
-        self.screen = EnrollScreen.for_config(config) if screen else None
+        self.screen: Display | None = open_display(config, title=TITLE) if screen else None
         self.revision = 0
 
     # ------------------------------------------------------------ input
@@ -144,7 +148,7 @@ class EnrollApp:
     def type_key(self, name: str, unicode: str = "") -> None:
         """Simulator keyboard: F1–F5 are the buttons; a UID typed in hex and Enter is a tap."""
         if name in KEYS:
-            self.buttons.press(KEYS[name])  # type: ignore[attr-defined]
+            self.buttons.press(KEYS[name])
         elif name == "escape":
             self.entry = ""
         elif name == "backspace":
@@ -152,7 +156,7 @@ class EnrollApp:
         elif name in ("return", "enter"):
             typed, self.entry = self.entry.strip(), ""
             if not typed:
-                self.buttons.press("next")  # type: ignore[attr-defined]
+                self.buttons.press("next")
             else:
                 try:
                     uid = normalise_uid(typed)
@@ -170,7 +174,17 @@ class EnrollApp:
 
     def render(self) -> None:
         if self.screen is not None:
-            self.screen.render(self)
+            from table.ui.screens.enroll import draw_enroll    # pygame comes with a screen, not with the wizard
+
+            shown = self.shown()
+            self.screen.show(lambda frame: draw_enroll(frame, shown))
+
+    def shown(self) -> EnrollShown:
+        """What the screen shows now."""
+        from table.ui.screens.enroll import EnrollShown
+
+        return EnrollShown(self.session, self.catalog, self.line.says, self.line.kind, self.soft_keys(),
+                           reader_online=self.reader_online, sim=isinstance(self.reader, SimReader), entry=self.entry)
 
     def soft_keys(self) -> dict[str, str]:
         """English labels, as the table's own soft keys; the screen translates them."""
@@ -220,12 +234,10 @@ class EnrollApp:
 
     def touch(self, event: object) -> None:
         """A finger or click on a soft key works as its button, as on the table's screen."""
-        from table.app.run import pointer_position
-
         if self.screen is None:
             return
-        pos = pointer_position(event, self.screen.display)
-        target = self.screen.display.hit(pos) if pos is not None else None
+        pos = pointer_position(event, self.screen)
+        target = self.screen.hit(pos) if pos is not None else None
         if target is not None and target[0] == "button":
             self.events.put(Press(target[1], self.clock.monotonic()))
 
@@ -239,17 +251,13 @@ class EnrollApp:
 
 
 def enroll(config: Config, *, sim: bool, set_id: str | None = None, tokens: bool = True, card: str | None = None) -> int:
-    import pygame
-
-    from table.app.run import no_screen_reason, wants_fullscreen
-
-    asked_driver = os.environ.get("SDL_VIDEODRIVER")
-    reason = no_screen_reason(fullscreen=wants_fullscreen(config), asked_driver=asked_driver)
-    if reason is not None:
-        print(f"munchkin-table enroll: {reason}", file=sys.stderr)
+    """The wizard on the configured screen until RUN or the window closes; 2 when it cannot start."""
+    plan = ScreenPlan(config)
+    try:
+        plan.check()
+    except NoScreen as exc:
+        print(f"munchkin-table enroll: {exc}", file=sys.stderr)
         return 2
-    if wants_fullscreen(config) and not os.environ.get("SDL_VIDEODRIVER"):
-        os.environ["SDL_VIDEODRIVER"] = "kmsdrm"
     lock = hold_table_lock(config.state_dir)      # raises TableBusy: the CLI prints it  # noqa: F841
     try:
         app = EnrollApp(config, sim=sim, set_id=set_id, tokens=tokens, screen=False, card=card)
@@ -257,20 +265,15 @@ def enroll(config: Config, *, sim: bool, set_id: str | None = None, tokens: bool
         print(f"munchkin-table enroll: {exc}", file=sys.stderr)
         return 2
     try:
-        app.screen = EnrollScreen.for_config(config, fullscreen=wants_fullscreen(config))
-    except pygame.error as exc:
-        reason = f"no screen to draw on ({exc})"
-    else:
-        reason = no_screen_reason(fullscreen=wants_fullscreen(config), asked_driver=asked_driver,
-                                  driver=pygame.display.get_driver())
-    if reason is not None:
-        print(f"munchkin-table enroll: {reason}", file=sys.stderr)
+        app.screen = plan.open(title=TITLE)
+    except NoScreen as exc:
+        print(f"munchkin-table enroll: {exc}", file=sys.stderr)
         app.close()
         return 2
     return app.run()
 
 
-def _said(value):  # type: ignore[no-untyped-def]
+def _said(value: object) -> object:
     """A reader's ``Said`` (drivers/said.py) as the wizard's own ``Say``, so that it is translated too."""
     from drivers.said import Said
 

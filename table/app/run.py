@@ -17,63 +17,39 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
+from cards.textfile import TextFileError, decode_text
 from drivers.base import SystemClock
-from drivers.events import BUTTONS, Press
+from drivers.events import Press
 from drivers.factory import DriverError
 from drivers.sim import SimButtons, SimReader
 from engine.messages import msg
-from table.config import Config, is_raspberry_pi
-from table.ui.picker import as_uid, suggest
-from cards.textfile import TextFileError, decode_text
-from table.sim.script import ScriptError, ScriptNotice, parse_script, tap_or_press
+from table.app.drivers import Drivers, open_drivers
 from table.app.systemd import notify, watchdog_interval
-from table.ui.view import build_view
 from table.app.wake import PUMP_S, input_wake, sleep_until_woken
-from table.control.assembly import build_table
+from table.config import Config
+from table.control.assembly import Table, build_table
+from table.sim.script import ScriptError, ScriptNotice, parse_script, tap_or_press
 from table.storage.paths import hold_table_lock
-from table.app.drivers import open_drivers
+from table.ui.picker import Picker, as_uid
+from table.ui.keys import KEYS
+from table.ui.screen import NoScreen, ScreenPlan, pointer_position
+from table.ui.view import View, build_view
+
+if TYPE_CHECKING:
+    from table.control.controller import Controller
+    from table.ui.display import Display
+    from table.web import WebView
 
 log = logging.getLogger(__name__)
 
-KEYS = {"f1": "roll", "f2": "help", "f3": "run", "f4": "next", "f5": "undo"}
 ANIMATION_MS = 40             # frame spacing while the interference bar or the die moves
 MAX_PIPED_LINE = 64 * 1024     # a longer piped line is not a table-script line
 IDLE_S = 5.0                  # the longest sleep when nothing is due
 _running: set[threading.Event] = set()      # the wake of each running loop, for stop()
 
 __all__ = ["PUMP_S", "run", "sleep_until_woken", "stop"]
-
-
-def wants_fullscreen(config: Config) -> bool:
-    if config.display.fullscreen == "auto":
-        return is_raspberry_pi() and not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY")
-    return config.display.fullscreen == "yes"
-
-
-HEADLESS_VIDEO = ("offscreen", "dummy")     # SDL drivers that draw where nobody sees
-NO_SCREEN_FIX = ("run it inside the graphical session, on a Pi's console set [display] fullscreen = \"yes\", "
-                 "or play a table script headless with 'munchkin-table simulate'")
-
-
-def no_screen_reason(*, fullscreen: bool, asked_driver: str | None, driver: str | None = None) -> str | None:
-    """Why ``run`` would draw where nobody sees (one line saying what to do), or None.
-
-    Before the window opens (``driver`` None): on Linux, neither a desktop session nor full screen
-    on KMS/DRM. After (``driver`` is SDL's choice): SDL fell back to an invisible driver. A driver
-    asked for with SDL_VIDEODRIVER (dummy in tests, kmsdrm on the box) is always taken as meant.
-    """
-    if asked_driver:
-        return None
-    if driver is None:
-        desktop = os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
-        if sys.platform.startswith("linux") and not fullscreen and not desktop:
-            return f"no screen to draw on: no desktop session (DISPLAY and WAYLAND_DISPLAY are unset); {NO_SCREEN_FIX}"
-        return None
-    if driver in HEADLESS_VIDEO:
-        return f"no screen to draw on: SDL found only its invisible {driver!r} video driver; {NO_SCREEN_FIX}"
-    return None
 
 
 def stop() -> None:
@@ -99,24 +75,18 @@ def _on_sigterm(woken: threading.Event) -> None:
 
 
 def run(config: Config, *, sim: bool) -> int:
-    import pygame
-
-    from table.ui.display import Display
-
-    clock = SystemClock()
-    fullscreen = wants_fullscreen(config)
-    asked_driver = os.environ.get("SDL_VIDEODRIVER")
-    reason = no_screen_reason(fullscreen=fullscreen, asked_driver=asked_driver)
-    if reason is not None:
-        print(f"munchkin-table: {reason}", file=sys.stderr)
+    """The table on the configured (or simulated) hardware until the window closes; 2 when it cannot start."""
+    plan = ScreenPlan(config)
+    try:
+        plan.check()
+    except NoScreen as exc:
+        print(f"munchkin-table: {exc}", file=sys.stderr)
         return 2
-    if fullscreen and not os.environ.get("SDL_VIDEODRIVER"):
-        os.environ["SDL_VIDEODRIVER"] = "kmsdrm"
     if not config.display.blank_screen:
         os.environ.setdefault("SDL_VIDEO_ALLOW_SCREENSAVER", "0")
     lock = hold_table_lock(config.state_dir)      # raises TableBusy: the CLI prints it  # noqa: F841
+    clock = SystemClock()
     table = build_table(config, clock, retry_faults=True)
-    ctl = table.controller
     reader_type = config.reader_type(sim=sim)
     try:
         drivers = open_drivers(config, table.events, clock, sim=sim)
@@ -124,141 +94,173 @@ def run(config: Config, *, sim: bool) -> int:
         log.debug("%s", exc)
         print(f"munchkin-table: {exc}", file=sys.stderr)
         return 2
-    reader, buttons, feedback = drivers.reader, drivers.buttons, drivers.feedback
-    ctl.feedback = feedback
-
-    language = config.display.language
-    sim_strip = isinstance(buttons, SimButtons)      # keyboard, picker and clickable buttons
-    from table.ui.sound import native_stderr_to_log
-
+    table.controller.feedback = drivers.feedback
     try:
-        with native_stderr_to_log():        # SDL's probing of absent video drivers writes to fd 2
-            display = Display((config.display.width, config.display.height), fullscreen=fullscreen,
-                              language=language, font=config.display.font, sim_strip=sim_strip)
-    except pygame.error as exc:
-        reason = f"no screen to draw on ({exc}; SDL video driver: {os.environ.get('SDL_VIDEODRIVER') or 'the default'}); {NO_SCREEN_FIX}"
-    else:
-        reason = no_screen_reason(fullscreen=fullscreen, asked_driver=asked_driver, driver=pygame.display.get_driver())
-        if reason is not None:
-            display.close()
-    if reason is not None:
-        log.debug("%s", reason)
-        print(f"munchkin-table: {reason}", file=sys.stderr)
-        for device in (reader, buttons, feedback):
+        display = plan.open(sim_strip=isinstance(drivers.buttons, SimButtons))    # keyboard, picker and clickable buttons
+    except NoScreen as exc:
+        log.debug("%s", exc)
+        print(f"munchkin-table: {exc}", file=sys.stderr)
+        for device in (drivers.reader, drivers.buttons, drivers.feedback):
             device.close()
         table.journal.close()
         return 2
     from table.ui.sound import Sounds
 
     display.sounds = Sounds(config.display.sound)
-    # Driver events wake the loop through a threading.Event, not pygame.event.wait: SDL's
-    # wait polls every millisecond on drivers without a native wait (dummy, KMSDRM), which
-    # alone costs about 1% of a core. Keys and touches are pumped PUMP_S apart instead.
-    woken = threading.Event()
-    table.events.wake = woken.set
-    _running.add(woken)
-    _on_sigterm(woken)
-    wake = input_wake(pygame.display.get_driver(), woken.set)
-    log.info("%r", wake)
-    pygame.key.set_repeat(0)
-    # Typed card ids (and piped table scripts) tap through a simulated pad beside any real one.
-    keyboard = reader if isinstance(reader, SimReader) else SimReader(table.events, clock=clock, name="keyboard")
-    if isinstance(buttons, SimButtons) and not sys.stdin.isatty():
-        stdin = stdin_lines()
-        if stdin is not None:
-            threading.Thread(target=pipe_script, args=(stdin, keyboard, buttons, table), daemon=True).start()
-    reader.start()
-    buttons.start()
-    picker = Picker({cid: (card.name, *card.names.values()) for cid, card in ctl.catalog.items()})
-    web = None
+    return TableLoop(config, table, drivers, display, clock, reader_type=reader_type).run()
 
-    def view():  # type: ignore[no-untyped-def]
-        v = build_view(ctl, entry=picker.entry, language=language)
-        if web is not None:
-            v.web_url = web.url
-        if sim_strip:
-            picker.refresh(v)
-            v.suggestions, v.pick = picker.suggestions, picker.pick
+
+class TableLoop:
+    """The running table: sleeps until a driver event, an SDL event or a deadline, handles what came
+    and draws a frame when something changed; closes everything it was given when it ends."""
+
+    def __init__(self, config: Config, table: Table, drivers: Drivers, display: Display, clock: SystemClock, *,
+                 reader_type: str) -> None:
+        import pygame
+
+        self.config, self.table, self.ctl, self.display, self.clock = config, table, table.controller, display, clock
+        self.reader, self.buttons, self.feedback = drivers.reader, drivers.buttons, drivers.feedback
+        self.reader_type = reader_type
+        self.language = config.display.language
+        self.sim_strip = isinstance(self.buttons, SimButtons)
+        # Driver events wake the loop through a threading.Event, not pygame.event.wait: SDL's
+        # wait polls every millisecond on drivers without a native wait (dummy, KMSDRM), which
+        # alone costs about 1% of a core. Keys and touches are pumped PUMP_S apart instead.
+        self.woken = threading.Event()
+        table.events.wake = self.woken.set
+        _running.add(self.woken)
+        _on_sigterm(self.woken)
+        self.wake = input_wake(pygame.display.get_driver(), self.woken.set)
+        log.info("%r", self.wake)
+        pygame.key.set_repeat(0)
+        # Typed card ids (and piped table scripts) tap through a simulated pad beside any real one.
+        self.keyboard = (self.reader if isinstance(self.reader, SimReader)
+                         else SimReader(table.events, clock=clock, name="keyboard"))
+        if isinstance(self.buttons, SimButtons) and not sys.stdin.isatty():
+            stdin = stdin_lines()
+            if stdin is not None:
+                threading.Thread(target=pipe_script, args=(stdin, self.keyboard, self.buttons, table), daemon=True).start()
+        self.reader.start()
+        self.buttons.start()
+        self.picker = Picker({cid: (card.name, *card.names.values()) for cid, card in self.ctl.catalog.items()})
+        self.web: WebView | None = None
+        self.watchdog = watchdog_interval()
+        self.last_ping = time.monotonic()
+
+    def view(self) -> View:
+        v = build_view(self.ctl, entry=self.picker.entry, language=self.language)
+        if self.web is not None:
+            v.web_url = self.web.url
+        if self.sim_strip:
+            self.picker.refresh(v)
+            v.suggestions, v.pick = self.picker.suggestions, self.picker.pick
         return v
 
-    first = view()
-    display.render(first)
-    notify("READY=1")
-    if os.environ.get("MUNCHKIN_EXIT_AFTER_FIRST_FRAME"):     # for the start-time benchmark
-        log.info("first frame shown; exiting as asked")
-        return 0
-    watchdog = watchdog_interval()
-    last_ping = time.monotonic()
-    shown = ctl.revision
-    try:
-        web = _start_web(config, table, language, first)
-        if web is not None:
-            display.render(view())              # the join address and QR code
-        log.info("table ready: reader %s, state in %s", reader_type, config.state_dir)
-        while True:
-            timeout = IDLE_S
-            deadline = ctl.deadline()
-            if deadline is not None:
-                timeout = min(timeout, max(0.0, deadline - ctl.now))     # the table clock goes on from the journal
-            # the interference bar moves; the die tumbles (and needs one frame more to leave)
-            animating = (ctl.state.combat is not None and ctl.state.combat.window_until is not None) or display.wants_frame()
-            if animating:
-                timeout = min(timeout, ANIMATION_MS / 1000)
-            if watchdog:
-                timeout = min(timeout, watchdog / 2)
-            sleep_until_woken(woken, timeout, wake.pump_every)
-            dirty = False
-            if web is not None:
-                web.busy(True)              # the fan-out steps back while this pass handles input and draws
-                dirty = web.refresh_address()   # the network came up (or changed): a new QR code
-            for event in pygame.event.get():
-                if event.type == pygame.QUIT:
+    def run(self) -> int:
+        ctl, display = self.ctl, self.display
+        first = self.view()
+        display.render(first)
+        notify("READY=1")
+        if os.environ.get("MUNCHKIN_EXIT_AFTER_FIRST_FRAME"):     # for the start-time benchmark
+            log.info("first frame shown; exiting as asked")
+            return 0
+        shown = ctl.revision
+        try:
+            self.web = _start_web(self.config, self.table, self.language, first)
+            if self.web is not None:
+                display.render(self.view())              # the join address and QR code
+            log.info("table ready: reader %s, state in %s", self.reader_type, self.config.state_dir)
+            while True:
+                animating = self.sleep()
+                dirty = False
+                if self.web is not None:
+                    self.web.busy(True)              # the fan-out steps back while this pass handles input and draws
+                    dirty = self.web.refresh_address()   # the network came up (or changed): a new QR code
+                sdl = self.sdl_events()
+                if sdl is None:
                     return 0
-                if event.type == pygame.KEYDOWN and isinstance(buttons, SimButtons):
-                    dirty = _key(event, picker, keyboard, buttons, ctl) or dirty
-                pos = pointer_position(event, display)
-                if pos is not None:
-                    target = display.hit(pos)
-                    if target is not None and target[0] == "button":
-                        # a touched soft key is its button, whatever drives the real ones
-                        table.events.put(Press(target[1], clock.monotonic()))
-                    elif target is not None and target[0] == "card" and sim_strip:
-                        keyboard.scan_card(target[1])
-                        picker.clear()
-            for item in table.events.drain():
-                if isinstance(item, ScriptNotice):      # a piped line that could not be understood
-                    ctl.refuse(item.text)
-                else:
-                    ctl.handle(item)
-            ctl.tick()
-            now = time.monotonic()
-            if watchdog and now - last_ping >= watchdog / 2:
-                notify("WATCHDOG=1")
-                last_ping = now
-            if dirty or ctl.revision != shown or animating or display.wants_frame():
-                frame = view()
-                display.render(frame)
-                if web is not None and ctl.revision != shown:
-                    web.publish(frame)      # after the frame: the table never waits on the web
-                shown = ctl.revision
-            if web is not None:
-                web.busy(False)
-    except KeyboardInterrupt:
-        return 0
-    finally:
+                dirty = sdl or dirty
+                self.handle_events()
+                self.ping_watchdog()
+                if dirty or ctl.revision != shown or animating or display.wants_frame():
+                    frame = self.view()
+                    display.render(frame)
+                    if self.web is not None and ctl.revision != shown:
+                        self.web.publish(frame)      # after the frame: the table never waits on the web
+                    shown = ctl.revision
+                if self.web is not None:
+                    self.web.busy(False)
+        except KeyboardInterrupt:
+            return 0
+        finally:
+            self.close()
+
+    def sleep(self) -> bool:
+        """Sleep until woken, the next deadline or the next animation frame; whether something moves."""
+        ctl = self.ctl
+        timeout = IDLE_S
+        deadline = ctl.deadline()
+        if deadline is not None:
+            timeout = min(timeout, max(0.0, deadline - ctl.now))     # the table clock goes on from the journal
+        # the interference bar moves; the die tumbles (and needs one frame more to leave)
+        animating = (ctl.state.combat is not None and ctl.state.combat.window_until is not None) or self.display.wants_frame()
+        if animating:
+            timeout = min(timeout, ANIMATION_MS / 1000)
+        if self.watchdog:
+            timeout = min(timeout, self.watchdog / 2)
+        sleep_until_woken(self.woken, timeout, self.wake.pump_every)
+        return animating
+
+    def sdl_events(self) -> bool | None:
+        """Keys and touches: whether the screen needs a new frame for them; None when the window closed."""
+        import pygame
+
+        dirty = False
+        for event in pygame.event.get():
+            if event.type == pygame.QUIT:
+                return None
+            if event.type == pygame.KEYDOWN and isinstance(self.buttons, SimButtons):
+                dirty = _key(event, self.picker, self.keyboard, self.buttons, self.ctl) or dirty
+            pos = pointer_position(event, self.display)
+            if pos is not None:
+                target = self.display.hit(pos)
+                if target is not None and target[0] == "button":
+                    # a touched soft key is its button, whatever drives the real ones
+                    self.table.events.put(Press(target[1], self.clock.monotonic()))
+                elif target is not None and target[0] == "card" and self.sim_strip:
+                    self.keyboard.scan_card(target[1])
+                    self.picker.clear()
+        return dirty
+
+    def handle_events(self) -> None:
+        """The drivers' events (and piped lines that could not be understood), then the clock's."""
+        for item in self.table.events.drain():
+            if isinstance(item, ScriptNotice):      # a piped line that could not be understood
+                self.ctl.refuse(item.text)
+            else:
+                self.ctl.handle(item)
+        self.ctl.tick()
+
+    def ping_watchdog(self) -> None:
+        now = time.monotonic()
+        if self.watchdog and now - self.last_ping >= self.watchdog / 2:
+            notify("WATCHDOG=1")
+            self.last_ping = now
+
+    def close(self) -> None:
         notify("STOPPING=1")
-        _running.discard(woken)
-        wake.close()
-        if web is not None:
-            web.close()
-        reader.close()
-        buttons.close()
-        feedback.close()
-        table.journal.close()
-        display.close()
+        _running.discard(self.woken)
+        self.wake.close()
+        if self.web is not None:
+            self.web.close()
+        self.reader.close()
+        self.buttons.close()
+        self.feedback.close()
+        self.table.journal.close()
+        self.display.close()
 
 
-def _start_web(config: Config, table, language: str, first):  # type: ignore[no-untyped-def]
+def _start_web(config: Config, table: Table, language: str, first: View) -> WebView | None:
     """The web view when the config turns it on; a port or key it cannot use is said on screen, and the
     table plays on without it."""
     if not config.web.enabled:
@@ -278,41 +280,7 @@ def _start_web(config: Config, table, language: str, first):  # type: ignore[no-
     return web
 
 
-class Picker:
-    """The simulator's typed entry and its type-ahead suggestions."""
-
-    def __init__(self, other_names: dict[str, tuple[str, ...]] | None = None) -> None:
-        self.other_names = other_names or {}      # card id -> every name it has, in any language
-        self.entry = ""
-        self.pick = 0
-        self.suggestions: list[tuple[str, str]] = []
-        self._for: tuple[str, int] | None = None
-
-    def clear(self) -> None:
-        self.entry, self.pick = "", 0
-
-    def refresh(self, view) -> None:  # type: ignore[no-untyped-def]
-        key = (self.entry, len(view.state["players"]))
-        if key != self._for:
-            players = [(p["id"], p["name"]) for p in view.state["players"]]
-            self.suggestions = suggest(self.entry, view.names, players, other_names=self.other_names)
-            self.pick = min(self.pick, max(0, len(self.suggestions) - 1))
-            self._for = key
-
-
-def pointer_position(event, display) -> tuple[int, int] | None:  # type: ignore[no-untyped-def]
-    """Where a finger or a click went down; mouse events that SDL made from touches are skipped."""
-    import pygame
-
-    if event.type == pygame.FINGERDOWN:
-        w, h = display.window.get_size()
-        return int(event.x * w), int(event.y * h)
-    if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and not getattr(event, "touch", False):
-        return event.pos
-    return None
-
-
-def _key(event, picker: Picker, reader: SimReader, buttons, ctl) -> bool:  # type: ignore[no-untyped-def]
+def _key(event: Any, picker: Picker, reader: SimReader, buttons: SimButtons, ctl: Controller) -> bool:
     """A key in the simulator: F1-F5 press buttons, typing picks a card (or a tag UID in hex), Enter taps it."""
     import pygame
 
@@ -345,8 +313,8 @@ def _key(event, picker: Picker, reader: SimReader, buttons, ctl) -> bool:  # typ
             reader.scan_card(f"player-{typed}")
         elif typed in ctl.catalog or typed.startswith("player-"):
             reader.scan_card(typed)
-        elif as_uid(typed):
-            reader.scan(as_uid(typed))          # a raw tag, enrolled or not, through the simulated pad
+        elif uid := as_uid(typed):
+            reader.scan(uid)                    # a raw tag, enrolled or not, through the simulated pad
         elif chosen:
             reader.scan_card(chosen)
         else:
@@ -404,7 +372,7 @@ def stdin_lines() -> Any:
     return getattr(sys.stdin, "buffer", None) or _TextLines(sys.stdin)
 
 
-def pipe_script(stream: BinaryIO | FdLines, reader: SimReader, buttons, table, *,  # type: ignore[no-untyped-def]
+def pipe_script(stream: BinaryIO | FdLines | _TextLines, reader: SimReader, buttons: SimButtons, table: Table, *,
                 sleep: Callable[[float], None] = time.sleep) -> int:
     """Simulator: table-script lines piped on stdin act like taps and presses (for demos and tests).
 
@@ -439,5 +407,5 @@ def pipe_script(stream: BinaryIO | FdLines, reader: SimReader, buttons, table, *
                     say = f"<stdin>:{number}: 'die' works in simulate only"
         if say:
             log.warning("%s", say)
-            table.events.put(ScriptNotice(say))
+            table.events.put(ScriptNotice(say))  # type: ignore[arg-type]  # the loop answers a notice on the same queue
     return number

@@ -30,7 +30,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     else:
         print("[ok] catalog: the card data is valid")
     from drivers.doctor import Check
-    from table.app.run import wants_fullscreen     # only now: the config is good
+    from table.ui.screen import wants_fullscreen     # only now: the config is good
     from table.cli.checks import display_checks, hardware_checks
     from table.storage.doctor import check_journal
     from table.storage.paths import JOURNAL_FILE

@@ -19,12 +19,17 @@ import sys
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+from cards.names import LANGUAGES     # the translated ones; English is the source
+
+if TYPE_CHECKING:
+    from babel.messages.catalog import Catalog
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCALE_DIR = ROOT / "table" / "locale"
 DOMAIN = "munchkin_table"
 POT = LOCALE_DIR / f"{DOMAIN}.pot"
-LANGUAGES = ("es", "zh")
 SOURCES = ("engine", "cards", "drivers", "table")
 CARD_DATA = ROOT / "cards" / "data"
 
@@ -58,7 +63,7 @@ def _card_texts() -> Iterator[tuple[str, int, str]]:
                     yield str(path.relative_to(ROOT)), number, text
 
 
-def extract():
+def extract() -> Catalog:
     """The template catalog: every message the code and the card data hold."""
     from babel.messages.catalog import Catalog
     from babel.messages.extract import extract_from_dir
@@ -78,14 +83,14 @@ def extract():
     return catalog
 
 
-def read(lang: str):
+def read(lang: str) -> Catalog:
     from babel.messages.pofile import read_po
 
     with po_path(lang).open("rb") as fh:
         return read_po(fh, locale=lang, domain=DOMAIN)
 
 
-def write(catalog, path: Path) -> None:
+def write(catalog: Catalog, path: Path) -> None:
     from babel.messages.pofile import write_po
 
     with path.open("wb") as fh:
@@ -123,20 +128,26 @@ def compile_all(locale_dir: Path = LOCALE_DIR) -> list[Path]:
     return written
 
 
-def problems(template, catalog, lang: str) -> list[str]:
+def _texts(value: str | list[str] | tuple[str, ...] | None) -> tuple[str, ...]:
+    """A message's id or string as its forms (one, or singular and plurals); "" for none."""
+    if isinstance(value, (tuple, list)):
+        return tuple(value)
+    return (value or "",)
+
+
+def problems(template: Catalog, catalog: Catalog, lang: str) -> list[str]:
     """What is wrong with ``catalog`` (``lang``'s) against the code: untranslated messages, placeholders that differ."""
     found = []
     for message in template:
         if not message.id:
             continue
         entry = catalog.get(message.id)
-        ids = message.id if isinstance(message.id, tuple) else (message.id,)
-        strings = entry.string if entry is not None else None
-        strings = strings if isinstance(strings, tuple) else (strings,)
+        ids = _texts(message.id)
+        strings = _texts(entry.string if entry is not None else None)
         if entry is None or entry.fuzzy or not all(strings):
             found.append(f"{lang}: no translation for {ids[0]!r}")
             continue
-        want = set().union(*(placeholders(i) for i in ids))
+        want: set[str] = set().union(*(placeholders(i) for i in ids))
         for string in strings:
             if placeholders(string) != want:
                 found.append(f"{lang}: {ids[0]!r} -> {string!r}: placeholders {sorted(placeholders(string))}, "

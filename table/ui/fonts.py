@@ -80,16 +80,16 @@ def find_font(language: str, configured: str = "") -> FontChoice:
         log.error("no Chinese font found (tried %s and the shipped %s); "
                   "Chinese text will show as boxes: run ./go or apt-get install fonts-wqy-microhei",
                   ", ".join(p for p, _i in CJK_FONTS), SHIPPED_CJK[0])
-    for path, index in LATIN_FONTS:
-        if Path(path).exists():
-            return FontChoice(path, index)
+    for latin, index in LATIN_FONTS:
+        if Path(latin).exists():
+            return FontChoice(latin, index)
     return FontChoice(None)
 
 
 def subset_text() -> str:
     """Every character the Chinese screen may need: the zh catalog, the zh card names, ASCII, GB 2312's common hanzi."""
     from cards.names import shipped_path
-    from table.ui.i18n import po_path
+    from table.ui.catalogs import po_path
 
     chars = set(po_path("zh").read_text(encoding="utf-8")) | set(shipped_path("zh").read_text(encoding="utf-8"))
     chars |= {chr(c) for c in range(0x20, 0x7F)}

@@ -14,19 +14,17 @@ from __future__ import annotations
 
 import gettext
 import logging
-from pathlib import Path
 from typing import Any
 
 from drivers.said import Said
 from engine.messages import CardRef, Msg, PlayerRef, Seq, Word, render_value
 from engine.players import default_token, is_default_name, token_number
+from table.config import LANGUAGES
 from table.control.said import from_driver
+from table.ui.catalogs import DOMAIN, LOCALE_DIR, po_path
 
 log = logging.getLogger(__name__)
 
-DOMAIN = "munchkin_table"
-LOCALE_DIR = Path(__file__).resolve().parents[1] / "locale"
-LANGUAGES = ("en", "es", "zh")
 
 _translation: gettext.NullTranslations = gettext.NullTranslations()
 _language = "en"
@@ -84,10 +82,6 @@ def _read_po(lang: str) -> gettext.NullTranslations:
     except (ImportError, OSError, ValueError) as exc:
         log.error("no compiled catalog for %r (%s); showing English; run ./go to compile it", lang, exc)
         return gettext.NullTranslations()
-
-
-def po_path(lang: str) -> Path:
-    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
 def set_card_names(names: dict[str, dict[str, str]]) -> None:

@@ -1,10 +1,16 @@
 """The simulator's card picker: type-ahead over card names, card ids and player tokens,
-and raw tag UIDs (4, 7 or 10 bytes in hex) tapped as they are, for trying unknown tags."""
+and raw tag UIDs (4, 7 or 10 bytes in hex) tapped as they are, for trying unknown tags.
+
+``Picker`` holds what is being typed and its suggestions; ``suggest`` ranks them."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from table.ui.view import View
 
 UID = re.compile(r"[0-9a-f]{8}(?:[0-9a-f]{6}(?:[0-9a-f]{6})?)?")
 
@@ -16,7 +22,7 @@ def as_uid(entry: str) -> str | None:
 
 
 def suggest(entry: str, names: dict[str, str], players: Iterable[tuple[str, str]] = (), *,
-            other_names: dict[str, Iterable[str]] | None = None, limit: int = 6) -> list[tuple[str, str]]:
+            other_names: Mapping[str, Iterable[str]] | None = None, limit: int = 6) -> list[tuple[str, str]]:
     """(id, label) pairs that ``entry`` could mean, best first.
 
     A digit 1-6 means that player's token; otherwise prefix matches of ids, names and
@@ -52,3 +58,25 @@ def _rank(typed: str, low_id: str, low_label: str) -> int | None:
     if typed in low_id or typed in low_label:
         return 3
     return None
+
+
+class Picker:
+    """The simulator's typed entry and its type-ahead suggestions."""
+
+    def __init__(self, other_names: dict[str, tuple[str, ...]] | None = None) -> None:
+        self.other_names = other_names or {}      # card id -> every name it has, in any language
+        self.entry = ""
+        self.pick = 0
+        self.suggestions: list[tuple[str, str]] = []
+        self._for: tuple[str, int] | None = None
+
+    def clear(self) -> None:
+        self.entry, self.pick = "", 0
+
+    def refresh(self, view: View) -> None:
+        key = (self.entry, len(view.state["players"]))
+        if key != self._for:
+            players = [(p["id"], p["name"]) for p in view.state["players"]]
+            self.suggestions = suggest(self.entry, view.names, players, other_names=self.other_names)
+            self.pick = min(self.pick, max(0, len(self.suggestions) - 1))
+            self._for = key

@@ -7,6 +7,12 @@ PLAYER_MENU is not a script: it opens the "player-menu" prompt on the table scen
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from table.control.controller import Controller
+    from table.ui.view import View
+
 JOIN4 = """
 tap player-1
 tap player-2
@@ -95,7 +101,7 @@ SCENES["name-choice"] = AFTER_A_GAME + JOIN4 + "tap player-2\npress roll\n"
 
 
 PLAYER_MENU = "player-menu"
-def open_player_menu(ctl, language: str = "en", player: str = "player-2"):  # type: ignore[no-untyped-def]
+def open_player_menu(ctl: Controller, language: str = "en", player: str = "player-2") -> View:
     """The View with ``player``'s menu open, as a tap of their token opens it."""
     from table.ui.view import build_view
 

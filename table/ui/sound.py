@@ -15,13 +15,17 @@ import sys
 import tempfile
 from array import array
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pygame
 
 log = logging.getLogger(__name__)
 
 RATE = 22050
 
 
-def synth_die(seed: int = 7) -> array:
+def synth_die(seed: int = 7) -> array[int]:
     """About 0.4 s of a die rattling: a few decaying clicks of filtered noise."""
     rng = random.Random(seed)
     out = array("h", [0] * int(RATE * 0.42))
@@ -39,7 +43,7 @@ def synth_die(seed: int = 7) -> array:
     return out
 
 
-def synth_victory() -> array:
+def synth_victory() -> array[int]:
     """A rising arpeggio (C E G C), about 0.8 s."""
     notes = [523.25, 659.25, 783.99, 1046.5]
     out = array("h")
@@ -78,7 +82,7 @@ def native_stderr_to_log() -> Iterator[None]:
 class Sounds:
     def __init__(self, enabled: bool) -> None:
         self.enabled = False
-        self._sounds: dict[str, object] = {}
+        self._sounds: dict[str, pygame.mixer.Sound] = {}
         if not enabled or os.environ.get("SDL_AUDIODRIVER") == "dummy":
             return
         try:
@@ -95,7 +99,7 @@ class Sounds:
     def play(self, name: str) -> None:
         sound = self._sounds.get(name)
         if self.enabled and sound is not None:
-            sound.play()  # type: ignore[attr-defined]
+            sound.play()
 
     def __repr__(self) -> str:
         return f"<Sounds {'on' if self.enabled else 'off'}>"

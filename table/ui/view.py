@@ -14,7 +14,6 @@ from table.control.controller import Controller
 from table.ui import i18n
 from table.ui.i18n import _, text as translate_message
 
-BUTTON_ORDER = ("roll", "help", "run", "next", "undo")
 ROLL_EVENTS = ("RunAwaySucceeded", "RunAwayFailed", "FirstPlayerChosen")
 
 

@@ -565,7 +565,8 @@ class Harness:
         """The simulator's keyboard: the same bytes typed as keys (and Enter at each newline)."""
         import pygame
 
-        from table.app.run import Picker, _key
+        from table.app.run import _key
+        from table.ui.picker import Picker
 
         picker = Picker()
         ctl = self._table.controller

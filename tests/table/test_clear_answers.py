@@ -304,12 +304,12 @@ def test_state_into_head_ends_quietly(tmp_path: Path) -> None:
 
 
 def test_run_without_a_desktop_or_a_driver_says_so_and_exits_2(monkeypatch, capsys, tmp_path: Path) -> None:
-    from table.app.run import no_screen_reason
+    from table.ui.screen import no_screen_reason
     from table.config import Config, StorageConfig
 
     for name in ("SDL_VIDEODRIVER", "DISPLAY", "WAYLAND_DISPLAY"):
         monkeypatch.delenv(name, raising=False)
-    monkeypatch.setattr("table.app.run.is_raspberry_pi", lambda: False)
+    monkeypatch.setattr("table.ui.screen.is_raspberry_pi", lambda: False)
     monkeypatch.setattr(sys, "platform", "linux")
     config = Config(storage=StorageConfig(state_dir=str(tmp_path / "state")))
     from table.app.run import run
@@ -356,7 +356,8 @@ def test_a_typed_superscript_digit_does_not_stop_the_simulator(tmp_path: Path) -
 
     from drivers.base import ManualClock
     from drivers.sim import SimButtons, SimReader
-    from table.app.run import Picker, _key
+    from table.app.run import _key
+    from table.ui.picker import Picker
     from table.config import Config, StorageConfig
     from table.control.assembly import build_table
 
@@ -534,7 +535,7 @@ def test_enroll_without_a_desktop_or_a_driver_says_so_and_exits_2(monkeypatch, c
 
     for name in ("SDL_VIDEODRIVER", "DISPLAY", "WAYLAND_DISPLAY"):
         monkeypatch.delenv(name, raising=False)
-    monkeypatch.setattr("table.app.run.is_raspberry_pi", lambda: False)
+    monkeypatch.setattr("table.ui.screen.is_raspberry_pi", lambda: False)
     monkeypatch.setattr(sys, "platform", "linux")
     assert enroll(Config(storage=StorageConfig(state_dir=str(tmp_path / "state"))), sim=True) == 2
     assert "munchkin-table enroll: no screen to draw on" in one_line(capsys.readouterr().err)

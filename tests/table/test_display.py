@@ -13,7 +13,8 @@ import pytest
 from drivers.base import ManualClock
 from drivers.sim import SimButtons, SimReader
 from table.config import parse_config
-from table.ui.display import Display, Drawn, Painter
+from table.ui.display import Display
+from table.ui.screens.kit import Drawn, Painter
 from table.ui.fonts import FontChoice, find_font
 from table.ui.scenes import SCENES
 from table.sim.script import parse_script
@@ -214,7 +215,7 @@ def test_picker_matches_names_ids_and_tokens() -> None:
 
 
 def test_touch_is_a_press_and_emulated_mouse_events_are_skipped() -> None:
-    from table.app.run import pointer_position
+    from table.ui.screen import pointer_position
 
     display = SimpleNamespace(window=SimpleNamespace(get_size=lambda: (800, 480)))
     finger = SimpleNamespace(type=pygame.FINGERDOWN, x=0.5, y=0.95)
@@ -239,7 +240,8 @@ def test_simulate_screenshot_writes_a_png_per_action(tmp_path: Path, capsys) -> 
 
 def test_typed_hex_uid_taps_that_tag_so_unknown_tags_can_be_enrolled_in_play(tmp_path: Path) -> None:
     """Simulator: 8, 14 or 20 hex digits and Enter tap that raw UID through the simulated reader."""
-    from table.app.run import Picker, _key
+    from table.app.run import _key
+    from table.ui.picker import Picker
     from table.ui.picker import as_uid
 
     assert as_uid("04a1b2c3") == "04A1B2C3"

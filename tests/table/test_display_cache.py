@@ -13,7 +13,8 @@ import pytest
 from drivers.base import ManualClock
 from drivers.sim import SimButtons, SimReader
 from table.config import parse_config
-from table.ui.display import DIE_MS, Display
+from table.ui.display import Display
+from table.ui.screens.kit import DIE_MS
 from table.ui.scenes import PLAYER_MENU, SCENES, open_player_menu
 from table.sim.script import parse_script
 from table.sim.harness import perform

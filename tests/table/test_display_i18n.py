@@ -25,7 +25,7 @@ def _english_afterwards():
 
 def test_compiled_mo_reads_back_through_gettext(tmp_path: Path) -> None:
     for lang in ("es", "zh"):
-        po = i18n.po_path(lang)
+        po = catalogs.po_path(lang)
         target = tmp_path / lang / "LC_MESSAGES"
         target.mkdir(parents=True)
         (target / po.name).write_text(po.read_text(encoding="utf-8"), encoding="utf-8")

@@ -153,7 +153,7 @@ def english_left(text: str, names: list[str]) -> list[str]:
 
 
 def assert_inside(app: EnrollApp) -> None:
-    display = app.screen.display
+    display = app.screen
     screen = display.window.get_rect()
     assert display.drawn
     for d in display.drawn:
@@ -199,7 +199,7 @@ def test_chinese_glyphs_are_real_not_boxes(tmp_path: Path) -> None:
     app.reader.scan(uid(1))
     app.process()
     app.render()
-    painter = app.screen.display.painter
+    painter = app.screen.painter
     assert painter.font_choice.has_cjk
     font = painter.font(32)
     box = pygame.image.tobytes(font.render("\U0010fffd", (255, 255, 255))[0], "RGBA")
@@ -226,7 +226,7 @@ def test_in_spanish_the_wizard_speaks_spanish(tmp_path: Path) -> None:
 @pytest.mark.parametrize("language", ["en", "es", "zh"])
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_layout_like_the_table_at_every_size(tmp_path: Path, size, language: str) -> None:
-    from table.ui.display import BUTTON_COLORS, GOOD, REFUSAL
+    from table.ui.screens.kit import BUTTON_COLORS, GOOD, REFUSAL
 
     app = app_for(tmp_path, size, language)
     for n in range(1, 60):
@@ -235,7 +235,7 @@ def test_layout_like_the_table_at_every_size(tmp_path: Path, size, language: str
     app.process()
     app.render()
     assert_inside(app)
-    display = app.screen.display
+    display = app.screen
     panels = display.panels
     w, h = display.size
     # the table's soft-key bar: five keys across the bottom, each with its button's colour strip
@@ -268,7 +268,7 @@ def test_a_long_name_wraps_on_a_portrait_screen_rather_than_cut(tmp_path: Path) 
         app.buttons.press("next")
         app.process()
     app.render()
-    card = app.screen.display.panels["card"]
+    card = app.screen.panels["card"]
     lines = [d.text for d in app.screen.drawn if card.contains(d.rect)]
     assert "Unspeakably Awful" in lines and "Indescribable Horror" in lines
     app.close()

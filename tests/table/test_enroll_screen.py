@@ -118,25 +118,25 @@ def test_docs_screenshot_comes_from_the_real_wizard(tmp_path: Path, monkeypatch)
 
     import pygame
 
-    from table.ui.display import GOOD, REFUSAL
-    from table.app.enroll import EnrollScreen
+    from table.ui.screens.kit import GOOD, REFUSAL
+    from table.ui.display import Display
 
     spec = importlib.util.spec_from_file_location("make_screens", Path(__file__).parents[2] / "docs" / "make_screens.py")
     make_screens = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(make_screens)
-    screens: list[EnrollScreen] = []
-    save = EnrollScreen.save
+    screens: list[Display] = []
+    save = Display.save
 
     def keep(self, path: Path) -> None:
         screens.append(self)
         save(self, path)
 
-    monkeypatch.setattr(EnrollScreen, "save", keep)
+    monkeypatch.setattr(Display, "save", keep)
     out = tmp_path / "enrollment.png"
     make_screens.render_enrollment((800, 480), "zh", tmp_path / "state", out)
     image = pygame.image.load(str(out))
     assert image.get_size() == (800, 480)
-    panels = screens[0].display.panels
+    panels = screens[0].panels
     bar, result = panels["progress"], panels["result"]
     assert image.get_at((bar.x + bar.w // 8, bar.centery))[:3] == GOOD
     assert image.get_at((result.centerx, result.bottom - 3))[:3] == REFUSAL
@@ -149,8 +149,8 @@ def test_touching_a_soft_key_works_as_its_button(config) -> None:
     app = EnrollApp(config, sim=True)
     app.process()
     app.render()
-    skip = next(rect for rect, action in app.screen.display.hits if action == ("button", "next"))
-    w, h = app.screen.display.window.get_size()
+    skip = next(rect for rect, action in app.screen.hits if action == ("button", "next"))
+    w, h = app.screen.window.get_size()
     app.touch(pygame.event.Event(pygame.FINGERDOWN, x=skip.centerx / w, y=skip.centery / h, touch_id=0,
                                  finger_id=0, dx=0, dy=0, pressure=1))
     app.touch(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=skip.center, button=1, touch=True))  # SDL's copy

@@ -10,7 +10,7 @@ import pytest
 
 from table.ui import catalogs
 from table.ui import i18n
-from table.ui.display import Painter
+from table.ui.screens.kit import Painter
 from table.ui.scenes import SCENES
 
 from tests.table.test_display import Rig

@@ -1,15 +1,18 @@
-"""The table's screens, one module each, drawn by ``table.display.Display``.
+"""The table's screens, one module each, drawn on a ``table.ui.frame.Frame``.
 
-- ``kit``: colours, fitted text (``Painter``), panels and the die, shared by every screen
+- ``kit``: colours, fitted text (``Painter``) and panels, shared by every screen
+- ``die``: the die and its tumble
 - ``bars``: the top bar, message line, soft keys and simulator strip around every screen
 - ``setup``, ``table``, ``combat``, ``run_away``, ``game_over``: the body of each phase
 - ``menus``: the prompt banner and the card and player menus drawn over the body
 - ``enroll``: the enrollment wizard's screen
 
-A screen is a module of functions taking the Display first (``draw_setup(d, view, body)``):
-it draws with ``d.t`` / ``d.painter`` into ``d.window`` and records its panels in ``d.panels``
-and its touch targets in ``d.hits``. A panel that should stay on the screen while its data stays
-is drawn through ``d.cached(key, rect, draw)``, the key naming everything it shows; whatever is
-drawn each frame over such panels clears its own area first (``d.clear``). This package imports no
+A screen is a module of functions taking the Frame first (``draw_setup(f, view, body)``); it never
+sees the Display. It draws with ``f.t`` / ``f.painter`` into ``f.window`` and records its panels in
+``f.panels`` and its touch targets in ``f.hits``. A panel that should stay on the screen while its
+data stays is drawn through ``f.cached(key, rect, draw)``, the key naming everything it shows;
+whatever is drawn each frame over such panels clears its own area first (``f.clear``). The die's
+face and tumble are ``f.die``. Screens import ``table.ui.frame`` for its type only, never the
+Display, so the display imports the screens one way. This package imports no
 pygame itself, so importing a screen module is what brings pygame in.
 """

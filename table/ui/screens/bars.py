@@ -7,24 +7,25 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from drivers.events import BUTTONS
 from table.ui.i18n import _, text as translate_label
 from table.ui.picker import as_uid
-from table.ui.screens.kit import (ACTIVE, BAD, BANNER_PROMPTS, BG, BUTTON_COLORS, DIM, FKEYS, GOOD, KEY, KEY_OFF, PANEL, REFUSAL,
+from table.ui.keys import FKEYS
+from table.ui.screens.kit import (ACTIVE, BAD, BANNER_PROMPTS, BG, BUTTON_COLORS, DIM, GOOD, KEY, KEY_OFF, PANEL, REFUSAL,
                                 TEXT, _phases)
-from table.ui.view import BUTTON_ORDER
 
 if TYPE_CHECKING:
-    from table.ui.display import Display
+    from table.ui.frame import Frame
     from table.ui.view import View
 
 
-def draw_top(d: Display, view: View, bar: pygame.Rect) -> None:
+def draw_top(f: Frame, view: View, bar: pygame.Rect) -> None:
     """The phases (left on the screen while the phase stays), the turn and the reader's state."""
-    s, state = d.s, view.state
+    s, state = f.s, view.state
     x = int(8 * s)
     chip_h = int(28 * s)
     phase = state["phase"]
-    if d.portrait:
+    if f.portrait:
         row = bar.h // 2
         y = (row - chip_h) // 2 + int(2 * s)
         strip = pygame.Rect(x, y, bar.w - 2 * x, chip_h)
@@ -34,35 +35,35 @@ def draw_top(d: Display, view: View, bar: pygame.Rect) -> None:
         status_w = int(bar.w * 0.3)
         strip = pygame.Rect(x, y, bar.w - status_w - x, chip_h)
         status = pygame.Rect(bar.w - status_w, 0, status_w - int(10 * s), bar.h)
-    d.cached(("phases", phase), strip, lambda: _draw_phases(d, phase, strip))
-    _draw_top_status(d, view, status)
+    f.cached(("phases", phase), strip, lambda: _draw_phases(f, phase, strip))
+    _draw_top_status(f, view, status)
 
 
-def _draw_phases(d: Display, phase: str, strip: pygame.Rect) -> None:
+def _draw_phases(f: Frame, phase: str, strip: pygame.Rect) -> None:
     """The turn's phases as chips, the current one lit."""
-    s = d.s
+    s = f.s
     x, y, chip_h = strip.x, strip.y, strip.h
     for i, (phases, label) in enumerate(_phases()):
         on = phase in phases
         if phase == "run-away" and on:
             label = _("Run away")
-        tw = d.painter.width(label, int(20 * s))
+        tw = f.painter.width(label, int(20 * s))
         rect = pygame.Rect(x, y, tw + int(16 * s), chip_h)
         if rect.right > strip.right:
             break
         if on:
-            d.painter.panel(rect, ACTIVE)
-        d.t(label, 20, BG if on else DIM, rect, x=rect.x + int(8 * s), y=rect.y + int(2 * s))
+            f.painter.panel(rect, ACTIVE)
+        f.t(label, 20, BG if on else DIM, rect, x=rect.x + int(8 * s), y=rect.y + int(2 * s))
         x = rect.right + int(4 * s)
         if i < 3:
             arrow = pygame.Rect(x, y, int(18 * s), chip_h)
-            d.t("→", 20, DIM, arrow, y=rect.y + int(2 * s))
+            f.t("→", 20, DIM, arrow, y=rect.y + int(2 * s))
             x = arrow.right + int(2 * s)
 
 
-def _draw_top_status(d: Display, view: View, status: pygame.Rect) -> None:
-    s, state = d.s, view.state
-    d.clear(status)
+def _draw_top_status(f: Frame, view: View, status: pygame.Rect) -> None:
+    s, state = f.s, view.state
+    f.clear(status)
     phase = state["phase"]
     if phase == "setup":
         right = _("Setup")
@@ -72,97 +73,98 @@ def _draw_top_status(d: Display, view: View, status: pygame.Rect) -> None:
         right = _("Turn {n}").format(n=state["turn"])
     reader = {True: (_("reader ok"), GOOD), False: (_("READER OFFLINE"), BAD), None: ("", DIM)}[view.reader_online]
     if reader[0]:
-        r = d.t(reader[0], 18, reader[1], status, y=status.y + (status.h - d.painter.line_height(int(18 * s))) // 2,
+        r = f.t(reader[0], 18, reader[1], status, y=status.y + (status.h - f.painter.line_height(int(18 * s))) // 2,
                    align="right")
         status = pygame.Rect(status.x, status.y, max(0, r.x - status.x - int(12 * s)), status.h)
-    d.t(right, 22, TEXT, status, y=status.y + (status.h - d.painter.line_height(int(22 * s))) // 2, align="right")
+    f.t(right, 22, TEXT, status, y=status.y + (status.h - f.painter.line_height(int(22 * s))) // 2, align="right")
 
 
-def draw_message(d: Display, view: View, r: pygame.Rect) -> None:
+def draw_message(f: Frame, view: View, r: pygame.Rect) -> None:
     """The message line: the last result or refusal, a prompt, or what is being typed (drawn each
     frame: it changes with nearly every action)."""
-    s = d.s
-    d.clear(r)
+    s = f.s
+    f.clear(r)
     text, color = view.message, TEXT
     if view.entry:
         text, color = _("tap: {entry}_").format(entry=view.entry), ACTIVE
     elif view.prompt and view.prompt_kind in BANNER_PROMPTS:
         text, color = view.prompt, ACTIVE
     elif view.message_kind == "refusal":
-        d.painter.panel(r, REFUSAL)
-        if d.painter.has_glyph("✗", int(22 * s)):
+        f.painter.panel(r, REFUSAL)
+        if f.painter.has_glyph("✗", int(22 * s)):
             text = "✗ " + text
         color = TEXT
-    d.panels["message"] = r
+    f.panels["message"] = r
     inner = r.inflate(-int(12 * s), 0)
-    if text and d.portrait and d.painter.width(text, int(22 * s)) > inner.w:
-        d.painter.wrap(text, 20 * s, color, inner, y=r.y + (r.h - 2 * d.painter.line_height(int(20 * s))) // 2,
+    if text and f.portrait and f.painter.width(text, int(22 * s)) > inner.w:
+        f.painter.wrap(text, 20 * s, color, inner, y=r.y + (r.h - 2 * f.painter.line_height(int(20 * s))) // 2,
                           max_lines=2)
     elif text:
-        d.t(text, 22, color, inner, y=r.y + (r.h - d.painter.line_height(int(22 * s))) // 2, shrink=0.6)
+        f.t(text, 22, color, inner, y=r.y + (r.h - f.painter.line_height(int(22 * s))) // 2, shrink=0.6)
 
 
-def draw_soft_keys(d: Display, view: View, bar: pygame.Rect) -> None:
-    """The five soft keys, each with what it does now (each left on the screen while its label stays)."""
-    s = d.s
-    kw = bar.w // len(BUTTON_ORDER)
-    for i, button in enumerate(BUTTON_ORDER):
+def draw_soft_keys(f: Frame, soft_keys: dict[str, str], bar: pygame.Rect) -> None:
+    """The five soft keys, each with what it does now (``soft_keys``: button -> its English label;
+    each key is left on the screen while its label stays)."""
+    s = f.s
+    kw = bar.w // len(BUTTONS)
+    for i, button in enumerate(BUTTONS):
         r = pygame.Rect(bar.x + i * kw + int(4 * s), bar.y + int(2 * s), kw - int(8 * s), bar.h - int(6 * s))
-        label = view.soft_keys.get(button, "")
-        d.cached(("soft-key", button, label), r, lambda: _draw_soft_key(d, button, label, r))
+        label = soft_keys.get(button, "")
+        f.cached(("soft-key", button, label), r, lambda: _draw_soft_key(f, button, label, r))
 
 
-def _draw_soft_key(d: Display, button: str, label: str, r: pygame.Rect) -> None:
-    s = d.s
-    d.painter.panel(r, KEY if label else KEY_OFF)
-    pygame.draw.rect(d.window, BUTTON_COLORS[button], (r.x, r.y, r.w, int(5 * s)),
+def _draw_soft_key(f: Frame, button: str, label: str, r: pygame.Rect) -> None:
+    s = f.s
+    f.painter.panel(r, KEY if label else KEY_OFF)
+    pygame.draw.rect(f.window, BUTTON_COLORS[button], (r.x, r.y, r.w, int(5 * s)),
                      border_top_left_radius=int(8 * s), border_top_right_radius=int(8 * s))
-    d.panels[f"key-{button}"] = r
-    d.hits.append((r, ("button", button)))
+    f.panels[f"key-{button}"] = r
+    f.hits.append((r, ("button", button)))
     inner = r.inflate(-int(12 * s), -int(8 * s))
-    d.t(_(button.upper()), 15, DIM, inner, y=inner.y + int(3 * s))
-    d.t(translate_label(label) if label else "—", 22, TEXT if label else DIM, inner,
-           y=inner.bottom - d.painter.line_height(int(22 * s)), shrink=0.6)
+    f.t(_(button.upper()), 15, DIM, inner, y=inner.y + int(3 * s))
+    f.t(translate_label(label) if label else "—", 22, TEXT if label else DIM, inner,
+           y=inner.bottom - f.painter.line_height(int(22 * s)), shrink=0.6)
 
 
-def draw_strip(d: Display, view: View, strip: pygame.Rect) -> None:
+def draw_strip(f: Frame, view: View, strip: pygame.Rect) -> None:
     """The simulator's strip: clickable buttons, the typed entry and its suggestions (left on the screen while they stay)."""
     key = ("strip", view.entry, repr(view.suggestions), view.pick)
-    d.cached(key, strip, lambda: _draw_strip(d, view, strip))
+    f.cached(key, strip, lambda: _draw_strip(f, view, strip))
 
 
-def _draw_strip(d: Display, view: View, strip: pygame.Rect) -> None:
-    s = d.s
-    pygame.draw.rect(d.window, (8, 8, 10), strip)
-    pygame.draw.line(d.window, DIM, strip.topleft, strip.topright, 1)
+def _draw_strip(f: Frame, view: View, strip: pygame.Rect) -> None:
+    s = f.s
+    pygame.draw.rect(f.window, (8, 8, 10), strip)
+    pygame.draw.line(f.window, DIM, strip.topleft, strip.topright, 1)
     row = int(strip.h / 2)
     bw = int(strip.w * 0.5) // 5
-    for i, button in enumerate(BUTTON_ORDER):
+    for i, button in enumerate(BUTTONS):
         r = pygame.Rect(strip.x + int(6 * s) + i * bw, strip.y + int(6 * s), bw - int(6 * s), row - int(10 * s))
-        pygame.draw.rect(d.window, BUTTON_COLORS[button], r, border_radius=int(6 * s))
-        d.hits.append((r, ("button", button)))
-        d.t(f"{FKEYS[button]} {_(button.upper())}", 15, BG, r, y=r.y + (r.h - d.painter.line_height(int(15 * s))) // 2,
+        pygame.draw.rect(f.window, BUTTON_COLORS[button], r, border_radius=int(6 * s))
+        f.hits.append((r, ("button", button)))
+        f.t(f"{FKEYS[button]} {_(button.upper())}", 15, BG, r, y=r.y + (r.h - f.painter.line_height(int(15 * s))) // 2,
                align="center")
     entry = pygame.Rect(strip.x + int(strip.w * 0.5) + int(8 * s), strip.y + int(6 * s), int(strip.w * 0.5) - int(14 * s),
                         row - int(10 * s))
-    pygame.draw.rect(d.window, PANEL, entry, border_radius=int(4 * s))
+    pygame.draw.rect(f.window, PANEL, entry, border_radius=int(4 * s))
     uid = as_uid(view.entry)
     if uid:
         hint = _("tap a tag UID: {uid}").format(uid=uid) + "_"
     else:
         hint = _("type a card, id or player, Enter taps") if not view.entry else view.entry + "_"
-    d.t(hint, 16, TEXT if view.entry else DIM, entry.inflate(-int(12 * s), 0),
-           y=entry.y + (entry.h - d.painter.line_height(int(16 * s))) // 2)
+    f.t(hint, 16, TEXT if view.entry else DIM, entry.inflate(-int(12 * s), 0),
+           y=entry.y + (entry.h - f.painter.line_height(int(16 * s))) // 2)
     x = strip.x + int(6 * s)
     y = strip.y + row
     lane = pygame.Rect(x, y, strip.w - int(12 * s), row - int(6 * s))
     for i, (cid, label) in enumerate(view.suggestions):
-        tw = d.painter.width(label, int(16 * s)) + int(16 * s)
+        tw = f.painter.width(label, int(16 * s)) + int(16 * s)
         r = pygame.Rect(x, y, tw, lane.h)
         if r.right > lane.right:
             break
-        pygame.draw.rect(d.window, ACTIVE if i == view.pick else KEY, r, border_radius=int(4 * s))
-        d.hits.append((r, ("card", cid)))
-        d.t(label, 16, BG if i == view.pick else TEXT, r, x=r.x + int(8 * s),
-               y=r.y + (r.h - d.painter.line_height(int(16 * s))) // 2)
+        pygame.draw.rect(f.window, ACTIVE if i == view.pick else KEY, r, border_radius=int(4 * s))
+        f.hits.append((r, ("card", cid)))
+        f.t(label, 16, BG if i == view.pick else TEXT, r, x=r.x + int(8 * s),
+               y=r.y + (r.h - f.painter.line_height(int(16 * s))) // 2)
         x = r.right + int(6 * s)

@@ -10,7 +10,7 @@ import pygame
 from table.ui.screens.kit import DIM
 
 if TYPE_CHECKING:
-    from table.ui.display import Display
+    from table.ui.frame import Frame
     from table.ui.view import View
 
 TEXT_SIZE = 14
@@ -30,39 +30,39 @@ def address_lines(url: str) -> list[str]:
     return [where, "?" + key] if key else [where]
 
 
-def _text_height(d: Display) -> int:
-    return TEXT_LINES * d.painter.line_height(int(TEXT_SIZE * d.s)) + int(4 * d.s)
+def _text_height(f: Frame) -> int:
+    return TEXT_LINES * f.painter.line_height(int(TEXT_SIZE * f.s)) + int(4 * f.s)
 
 
-def join_room(d: Display, view: View, most_w: int, room_h: int) -> int:
+def join_room(f: Frame, view: View, most_w: int, room_h: int) -> int:
     """The width to set aside for the join code in a column ``room_h`` high, at most ``most_w``
     (0: no web view, or too little room for a code a camera reads)."""
     from table.ui.qr import qr_side
 
     url = join_url(view, "player-6")            # the longest address the code may hold
-    if not url or not qr_side(url, min(most_w, room_h - _text_height(d))):
+    if not url or not qr_side(url, min(most_w, room_h - _text_height(f))):
         return 0
     return most_w
 
 
-def draw_join(d: Display, view: View, room: pygame.Rect, *, player: str = "") -> pygame.Rect | None:
+def draw_join(f: Frame, view: View, room: pygame.Rect, *, player: str = "") -> pygame.Rect | None:
     """The code as large as fits in ``room``, the address in text under it; returns the code's rect."""
     from table.ui.qr import qr_side, qr_surface
 
     url = join_url(view, player)
     if not url:
         return None
-    s = d.s
-    line = d.painter.line_height(int(TEXT_SIZE * s))
-    side = qr_side(url, min(room.w, room.h - _text_height(d)))
+    s = f.s
+    line = f.painter.line_height(int(TEXT_SIZE * s))
+    side = qr_side(url, min(room.w, room.h - _text_height(f)))
     if not side:
         return None
     rect = pygame.Rect(0, 0, side, side)
     rect.midtop = (room.centerx, room.y)
-    d.window.blit(qr_surface(url, side), rect)
+    f.window.blit(qr_surface(url, side), rect)
     y = rect.bottom + int(4 * s)
     for text in address_lines(url):
-        d.painter.text(text, TEXT_SIZE * s, DIM, pygame.Rect(room.x, y, room.w, line), y=y, align="center", shrink=0.6)
+        f.painter.text(text, TEXT_SIZE * s, DIM, pygame.Rect(room.x, y, room.w, line), y=y, align="center", shrink=0.6)
         y += line
-    d.panels["join-code"] = rect
+    f.panels["join-code"] = rect
     return rect

@@ -1,4 +1,4 @@
-"""The screens' shared drawing kit: colours, fitted text (``Painter``), panels and the die.
+"""The screens' shared drawing kit: colours, fitted text (``Painter``) and panels.
 
 Every piece of text goes through ``Painter.text``, which fits it into the box it
 belongs to (smaller type, then an ellipsis) and records ``(text, rect, box)`` in
@@ -9,16 +9,13 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pygame
 import pygame.freetype
 
 from table.ui.fonts import FontChoice
 from table.ui.i18n import _
-
-if TYPE_CHECKING:
-    from table.ui.display import Display
 
 log = logging.getLogger("table.ui.display")
 
@@ -36,7 +33,6 @@ REFUSAL = (110, 24, 20)         # behind a refused action's reason
 PLAYER_COLORS = [(90, 160, 255), (255, 120, 90), (120, 220, 120), (230, 120, 230), (250, 210, 80), (80, 220, 220)]
 BUTTON_COLORS = {"roll": (220, 60, 60), "help": (60, 140, 240), "run": (240, 200, 40), "next": (70, 200, 90),
                  "undo": (200, 200, 200)}
-FKEYS = {"roll": "F1", "help": "F2", "run": "F3", "next": "F4", "undo": "F5"}
 BANNER_PROMPTS = ("helper", "victim", "target", "item", "value", "give", "promise", "receiver", "side", "sell")   # prompts that wait for a tap or a number
 DIE_MS = 600                    # the die tumbles this long; its face is the result from the first frame
 SIM_STRIP = 86                  # simulator strip height at 480 lines
@@ -237,34 +233,3 @@ class Painter:
         pygame.draw.rect(surface, color, rect, border_radius=radius)
         if border is not None:
             pygame.draw.rect(surface, border, rect, width=max(2, width), border_radius=radius)
-
-
-def draw_die(d: Display, r: pygame.Rect, value: int | None = None) -> None:
-    """A die showing ``value`` (the result), tumbling for DIE_MS after a roll. The faces and the
-    turned frames are kept (a few), so the frame that first shows a roll does not build them again."""
-    value = value or d._die_value or 1
-    size = max(8, min(r.w, r.h))
-    angle, zoom = 0, 1.0
-    if d.animating():
-        t = d.die_progress()
-        angle, zoom = round(360 * (1 - t) ** 2 * 1.5), round(0.75 + 0.25 * t, 2)
-    key = (int(value), size, angle, zoom)
-    surf = _DIE_FRAMES.pop(key, None)
-    if surf is None:
-        surf = pygame.Surface((size, size), pygame.SRCALPHA)
-        pygame.draw.rect(surf, TEXT, (0, 0, size, size), border_radius=size // 6)
-        pip = max(2, size // 10)
-        spots = {1: [(1, 1)], 2: [(0, 0), (2, 2)], 3: [(0, 0), (1, 1), (2, 2)], 4: [(0, 0), (2, 0), (0, 2), (2, 2)],
-                 5: [(0, 0), (2, 0), (1, 1), (0, 2), (2, 2)], 6: [(0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)]}
-        for cx, cy in spots.get(int(value), []):
-            pygame.draw.circle(surf, BG, (int(size * (0.25 + 0.25 * cx)), int(size * (0.25 + 0.25 * cy))), pip)
-        if (angle, zoom) != (0, 1.0):
-            surf = pygame.transform.rotozoom(surf, angle, zoom)
-        while len(_DIE_FRAMES) >= DIE_FRAMES_KEPT:
-            _DIE_FRAMES.pop(next(iter(_DIE_FRAMES)))
-    _DIE_FRAMES[key] = surf
-    d.window.blit(surf, surf.get_rect(center=r.center))
-
-
-DIE_FRAMES_KEPT = 4
-_DIE_FRAMES: dict[tuple[int, int, int, float], pygame.Surface] = {}

@@ -7,37 +7,37 @@ from typing import TYPE_CHECKING
 import pygame
 
 from table.ui.i18n import _, shown_name
-from table.ui.screens import kit
+from table.ui.screens.die import draw_die
 from table.ui.screens.kit import ACTIVE, BAD, GOOD, TEXT
 
 if TYPE_CHECKING:
-    from table.ui.display import Display
+    from table.ui.frame import Frame
     from table.ui.view import View
 
 
-def draw_run_away(d: Display, view: View, r: pygame.Rect) -> None:
+def draw_run_away(f: Frame, view: View, r: pygame.Rect) -> None:
     """Running away, then the die over it. Not kept: nearly every roll changes the panel, and a
     panel this big would push the players' panels out of the cache."""
     state = view.state
     flight = state["run_away"]
-    d.clear(r)
-    die = _draw_run_away(d, view, r)
-    if state.get("last_roll") and (flight["results"] or d.animating()):
-        kit.draw_die(d, die, state["last_roll"])
+    f.clear(r)
+    die = _draw_run_away(f, view, r)
+    if state.get("last_roll") and (flight["results"] or f.die.animating()):
+        draw_die(f, die, state["last_roll"])
 
 
-def _draw_run_away(d: Display, view: View, r: pygame.Rect) -> pygame.Rect:
+def _draw_run_away(f: Frame, view: View, r: pygame.Rect) -> pygame.Rect:
     """The run-away panel but the die; returns where the die goes."""
-    s, state = d.s, view.state
+    s, state = f.s, view.state
     flight = state["run_away"]
-    d.painter.panel(r)
-    d.panels["run-away"] = r
+    f.painter.panel(r)
+    f.panels["run-away"] = r
     inner = r.inflate(-int(20 * s), -int(16 * s))
     # portrait: bigger type over the full width, the die large in the space left below
-    k = 1.35 if d.portrait else 1.0
-    d.t(_("Running away"), 32 * k, ACTIVE, inner)
-    y = inner.y + d.painter.line_height(int(32 * k * s)) + int(4 * s)
-    if d.portrait:
+    k = 1.35 if f.portrait else 1.0
+    f.t(_("Running away"), 32 * k, ACTIVE, inner)
+    y = inner.y + f.painter.line_height(int(32 * k * s)) + int(4 * s)
+    if f.portrait:
         text_box = pygame.Rect(inner.x, y, inner.w, inner.bottom - y)
         die = pygame.Rect(inner.x, inner.bottom, inner.w, 0)     # placed once the text is drawn
     else:
@@ -48,32 +48,32 @@ def _draw_run_away(d: Display, view: View, r: pygame.Rect) -> pygame.Rect:
     if flight["pending"]:
         cur = flight["pending"][0]
         who = shown_name(byid.get(cur["player"], {}).get("name", cur["player"]))
-        d.t(_("{who} rolls").format(who=who), 26 * k, TEXT, text_box, y=y)
-        y += d.painter.line_height(int(26 * k * s))
-        d.t(_("against {monster}").format(monster=view.names.get(cur["monster"], cur["monster"] or "")), 20 * k, TEXT,
+        f.t(_("{who} rolls").format(who=who), 26 * k, TEXT, text_box, y=y)
+        y += f.painter.line_height(int(26 * k * s))
+        f.t(_("against {monster}").format(monster=view.names.get(cur["monster"], cur["monster"] or "")), 20 * k, TEXT,
                text_box, y=y)
-        y += d.painter.line_height(int(20 * k * s))
+        y += f.painter.line_height(int(20 * k * s))
         need = view.run_needs.get(cur["player"], 5)
-        d.t(_("needs {n} or more").format(n=need), 30 * k, ACTIVE, text_box, y=y)
-        y += d.painter.line_height(int(30 * k * s))
+        f.t(_("needs {n} or more").format(n=need), 30 * k, ACTIVE, text_box, y=y)
+        y += f.painter.line_height(int(30 * k * s))
         info = view.monsters.get(cur["monster"] or "", {})
         if info.get("bad_stuff"):
-            y = d.painter.wrap(_("Bad stuff: {text}").format(text=info["bad_stuff"]), 17 * k * s, BAD, text_box, y=y,
-                                  max_lines=4 if d.portrait else 2)
+            y = f.painter.wrap(_("Bad stuff: {text}").format(text=info["bad_stuff"]), 17 * k * s, BAD, text_box, y=y,
+                                  max_lines=4 if f.portrait else 2)
     y += int(6 * s)
-    lh = d.painter.line_height(int(17 * k * s))
+    lh = f.painter.line_height(int(17 * k * s))
     monsters = state["combat"]["monsters"] if state["combat"] else []
     for res in flight["results"]:
         who = shown_name(byid.get(res["player"], {}).get("name", res["player"]))
         idx = res["monster"]
         mname = view.names.get(monsters[idx]["card"], "") if isinstance(idx, int) and idx < len(monsters) else ""
         outcome = _("escaped") if res["escaped"] else _("caught")
-        d.t(_("{who} rolled {roll} vs {monster}: {outcome}").format(who=who, roll=res["roll"], monster=mname, outcome=outcome),
+        f.t(_("{who} rolled {roll} vs {monster}: {outcome}").format(who=who, roll=res["roll"], monster=mname, outcome=outcome),
                17 * k, GOOD if res["escaped"] else BAD, text_box, y=y)
         y += lh
-    if d.portrait:
+    if f.portrait:
         y += int(12 * s)
         die_size = max(0, min(inner.bottom - y, int(inner.w * 0.5)))
         die = pygame.Rect(inner.centerx - die_size // 2, y + (inner.bottom - y - die_size) // 2, die_size, die_size)
-        d.panels["die"] = die
+        f.panels["die"] = die
     return die

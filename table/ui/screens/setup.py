@@ -11,29 +11,29 @@ from table.ui.screens.join import draw_join, join_room
 from table.ui.screens.kit import ACTIVE, DIM, GOOD, PANEL, PLAYER_COLORS, TEXT
 
 if TYPE_CHECKING:
-    from table.ui.display import Display
+    from table.ui.frame import Frame
     from table.ui.view import View
 
 
-def draw_setup(d: Display, view: View, body: pygame.Rect) -> None:
+def draw_setup(f: Frame, view: View, body: pygame.Rect) -> None:
     """The seats and how to start (drawn each frame: the whole body, too big to keep for the few frames of setup)."""
-    s, state = d.s, view.state
+    s, state = f.s, view.state
     gap = int(8 * s)
-    if d.portrait:
+    if f.portrait:
         left = pygame.Rect(body.x, body.y, body.w, int(body.h * 0.55) - gap)
         right = pygame.Rect(body.x, left.bottom + gap, body.w, body.bottom - left.bottom - gap)
     else:
         left = pygame.Rect(body.x, body.y, int(body.w * 0.55) - gap, body.h)
         right = pygame.Rect(left.right + gap, body.y, body.right - left.right - gap, body.h)
-    d.painter.panel(left)
-    d.panels["seats"] = left
+    f.painter.panel(left)
+    f.panels["seats"] = left
     inner = left.inflate(-int(24 * s), -int(20 * s))
-    d.t(_("Seats"), 24, DIM, inner)
+    f.t(_("Seats"), 24, DIM, inner)
     if view.web_url:        # the phones' join code at the seats' right
         top = inner.y + int(34 * s)
-        room_w = join_room(d, view, int(inner.w * 0.4), inner.bottom - top)
+        room_w = join_room(f, view, int(inner.w * 0.4), inner.bottom - top)
         if room_w:
-            draw_join(d, view, pygame.Rect(inner.right - room_w, top, room_w, inner.bottom - top))
+            draw_join(f, view, pygame.Rect(inner.right - room_w, top, room_w, inner.bottom - top))
             inner = pygame.Rect(inner.x, inner.y, inner.w - room_w - gap, inner.h)
     rules = state["ruleset"]
     rows = rules["max_players"]
@@ -43,34 +43,34 @@ def draw_setup(d: Display, view: View, body: pygame.Rect) -> None:
         r = pygame.Rect(inner.x, inner.y + int(34 * s) + i * row_h, inner.w, row_h - int(4 * s))
         if i < len(state["players"]):
             p = state["players"][i]
-            pygame.draw.rect(d.window, PLAYER_COLORS[i % 6], (r.x, r.y, int(8 * s), r.h), border_radius=3)
+            pygame.draw.rect(f.window, PLAYER_COLORS[i % 6], (r.x, r.y, int(8 * s), r.h), border_radius=3)
             line = pygame.Rect(r.x + int(16 * s), r.y, r.w - int(16 * s), r.h)
             label = f"{i + 1}. {shown_name(p['name'])}"
-            name_r = d.t(label, 26, TEXT, line, y=r.y + (r.h - d.painter.line_height(int(26 * s))) // 2)
+            name_r = f.t(label, 26, TEXT, line, y=r.y + (r.h - f.painter.line_height(int(26 * s))) // 2)
             if p["id"] == first:
                 tag = pygame.Rect(name_r.right + int(12 * s), r.y, line.right - name_r.right - int(12 * s), r.h)
-                d.t(_("starts"), 20, ACTIVE, tag, y=r.y + (r.h - d.painter.line_height(int(20 * s))) // 2)
+                f.t(_("starts"), 20, ACTIVE, tag, y=r.y + (r.h - f.painter.line_height(int(20 * s))) // 2)
         else:
-            d.t(f"{i + 1}. " + _("(empty seat)"), 22, DIM, r, x=r.x + int(16 * s),
-                   y=r.y + (r.h - d.painter.line_height(int(22 * s))) // 2)
-    d.painter.panel(right, PANEL)
-    d.panels["setup-help"] = right
+            f.t(f"{i + 1}. " + _("(empty seat)"), 22, DIM, r, x=r.x + int(16 * s),
+                   y=r.y + (r.h - f.painter.line_height(int(22 * s))) // 2)
+    f.painter.panel(right, PANEL)
+    f.panels["setup-help"] = right
     inner = right.inflate(-int(24 * s), -int(20 * s))
     n = len(state["players"])
     y = inner.y
-    d.t(_("New game"), 34, ACTIVE, inner, y=y)
+    f.t(_("New game"), 34, ACTIVE, inner, y=y)
     y += int(46 * s)
     lines = [_("Tap your player token to join ({lo}–{hi} players)").format(lo=rules["min_players"], hi=rules["max_players"]),
              _("ROLL: the die picks who starts"),
              _("NEXT: start the game")]
-    for line in lines:
-        y = d.painter.wrap(line, 22 * s, TEXT, inner, y=y, max_lines=2) + int(8 * s)
+    for words in lines:
+        y = f.painter.wrap(words, 22 * s, TEXT, inner, y=y, max_lines=2) + int(8 * s)
     joined = _("{n} joined").format(n=n)
     if n < rules["min_players"]:
         joined += " · " + _("{k} more needed").format(k=rules["min_players"] - n)
-    d.t(joined, 26, GOOD if n >= rules["min_players"] else DIM, inner, y=inner.bottom - int(70 * s))
+    f.t(joined, 26, GOOD if n >= rules["min_players"] else DIM, inner, y=inner.bottom - int(70 * s))
     starter = shown_name(state["players"][0]["name"]) if state["players"] and not first else ""
     if first:
         starter = next((shown_name(p["name"]) for p in state["players"] if p["id"] == first), first)
     if starter:
-        d.t(_("First player: {name}").format(name=starter), 24, TEXT, inner, y=inner.bottom - int(36 * s))
+        f.t(_("First player: {name}").format(name=starter), 24, TEXT, inner, y=inner.bottom - int(36 * s))

@@ -11,52 +11,52 @@ from table.ui.screens import menus
 from table.ui.screens.kit import ACTIVE, BAD, DIM, GOOD, PANEL, PANEL_HI, TEXT, player_color
 
 if TYPE_CHECKING:
-    from table.ui.display import Display
+    from table.ui.frame import Frame
     from table.ui.view import View
 
 
-def draw_table(d: Display, view: View, body: pygame.Rect) -> None:
-    s, state = d.s, view.state
+def draw_table(f: Frame, view: View, body: pygame.Rect) -> None:
+    s, state = f.s, view.state
     players = state["players"]
     if state["phase"] == "charity":
-        band_h = d.painter.line_height(int(22 * s)) + d.painter.line_height(int(20 * s)) + int(12 * s)
+        band_h = f.painter.line_height(int(22 * s)) + f.painter.line_height(int(20 * s)) + int(12 * s)
         band = pygame.Rect(body.x, body.y, body.w, band_h)
-        draw_charity(d, view, band)
+        draw_charity(f, view, band)
         body = pygame.Rect(body.x, band.bottom + int(6 * s), body.w, body.bottom - band.bottom - int(6 * s))
     if view.basket and view.menu is None:
-        band_h = d.painter.line_height(int(20 * s)) + int(12 * s)
+        band_h = f.painter.line_height(int(20 * s)) + int(12 * s)
         band = pygame.Rect(body.x, body.bottom - band_h, body.w, band_h)
-        draw_basket_band(d, view, band)
+        draw_basket_band(f, view, band)
         body = pygame.Rect(body.x, body.y, body.w, band.y - body.y - int(6 * s))
     n = max(1, len(players))
-    cols = (1 if n <= 3 else 2) if d.portrait else {1: 1, 2: 2, 3: 3, 4: 2}.get(n, 3)
+    cols = (1 if n <= 3 else 2) if f.portrait else {1: 1, 2: 2, 3: 3, 4: 2}.get(n, 3)
     rows = -(-n // cols)
     gap = int(8 * s)
     pw = (body.w - gap * (cols - 1)) // cols
     ph = (body.h - gap * (rows - 1)) // rows
     for i, p in enumerate(players):
         r = pygame.Rect(body.x + (i % cols) * (pw + gap), body.y + (i // cols) * (ph + gap), pw, ph)
-        draw_player(d, view, p, r)
+        draw_player(f, view, p, r)
 
 
-def draw_player(d: Display, view: View, p: dict[str, Any], r: pygame.Rect) -> None:
+def draw_player(f: Frame, view: View, p: dict[str, Any], r: pygame.Rect) -> None:
     """A player's panel: name, level, strength, race and class, and their cards (left on the screen while they stay)."""
     state = view.state
     cards = [*p["races"], *p["classes"], *p["equipped"], *p["carried"], *p["curses"]]
     shown = [p[k] for k in ("id", "name", "sex", "level", "combat_strength", "alive")]
     key = ("player", repr(shown), repr([p[k] for k in ("races", "classes", "equipped", "carried", "curses")]), state["active_player"] == p["id"], view.acting == p["id"],
            player_color(state, p["id"]), repr([(view.names.get(c), view.bonus.get(c)) for c in cards]))
-    d.cached(key, r, lambda: _draw_player(d, view, p, r))
+    f.cached(key, r, lambda: _draw_player(f, view, p, r))
 
 
-def _draw_player(d: Display, view: View, p: dict[str, Any], r: pygame.Rect) -> None:
-    s, state = d.s, view.state
+def _draw_player(f: Frame, view: View, p: dict[str, Any], r: pygame.Rect) -> None:
+    s, state = f.s, view.state
     active = state["active_player"] == p["id"]
     acting = view.acting == p["id"] and not active
-    d.painter.panel(r, PANEL_HI if active else PANEL, border=ACTIVE if active else (GOOD if acting else None),
+    f.painter.panel(r, PANEL_HI if active else PANEL, border=ACTIVE if active else (GOOD if acting else None),
                        width=int(4 * s))
-    d.panels[p["id"]] = r
-    pygame.draw.rect(d.window, player_color(state, p["id"]), (r.x + int(4 * s), r.y + int(8 * s), int(6 * s), r.h - int(16 * s)),
+    f.panels[p["id"]] = r
+    pygame.draw.rect(f.window, player_color(state, p["id"]), (r.x + int(4 * s), r.y + int(8 * s), int(6 * s), r.h - int(16 * s)),
                      border_radius=3)
     inner = pygame.Rect(r.x + int(16 * s), r.y + int(6 * s), r.w - int(24 * s), r.h - int(12 * s))
     alive = p["alive"]
@@ -64,27 +64,27 @@ def _draw_player(d: Display, view: View, p: dict[str, Any], r: pygame.Rect) -> N
     tag = _("acting") if acting else (_("DEAD") if not alive else "")
     name_box = inner
     if tag:
-        tr = d.t(tag, 16, GOOD if acting else BAD, inner, y=inner.y + int(4 * s), align="right")
+        tr = f.t(tag, 16, GOOD if acting else BAD, inner, y=inner.y + int(4 * s), align="right")
         name_box = pygame.Rect(inner.x, inner.y, max(0, tr.x - inner.x - int(6 * s)), inner.h)
-    d.t(shown_name(p["name"]), name_size, TEXT if alive else DIM, name_box)
-    y = inner.y + d.painter.line_height(int(name_size * s))
+    f.t(shown_name(p["name"]), name_size, TEXT if alive else DIM, name_box)
+    y = inner.y + f.painter.line_height(int(name_size * s))
     level_size = min(80, max(28, (r.h / s) * (0.30 if r.h > 220 * s else 0.22)))
-    level_box = pygame.Rect(inner.x, y, inner.w // 2, int(d.painter.line_height(int(level_size * s))))
-    lr = d.t(str(p["level"]), level_size, ACTIVE if active else TEXT, level_box)
-    d.level_rects[p["id"]] = level_box
+    level_box = pygame.Rect(inner.x, y, inner.w // 2, int(f.painter.line_height(int(level_size * s))))
+    lr = f.t(str(p["level"]), level_size, ACTIVE if active else TEXT, level_box)
+    f.level_rects[p["id"]] = level_box
     lab = pygame.Rect(lr.right + int(6 * s), y + int(level_box.h * 0.45), level_box.right - lr.right - int(6 * s), int(22 * s))
-    d.t(_("level"), 16, DIM, lab)
+    f.t(_("level"), 16, DIM, lab)
     strength = p["combat_strength"]
     sb = pygame.Rect(inner.x + inner.w // 2, y + int(level_box.h * 0.15), inner.w - inner.w // 2,
-                     int(d.painter.line_height(int(level_size * 0.7 * s))))
-    sr = d.t(str(strength), level_size * 0.7, GOOD, sb)
+                     int(f.painter.line_height(int(level_size * 0.7 * s))))
+    sr = f.t(str(strength), level_size * 0.7, GOOD, sb)
     lab = pygame.Rect(sr.right + int(6 * s), sb.y + int(sb.h * 0.4), sb.right - sr.right - int(6 * s), int(22 * s))
-    d.t(_("strength"), 16, DIM, lab)
+    f.t(_("strength"), 16, DIM, lab)
     y = level_box.bottom
     who = " ".join(view.names.get(x, x) for x in [*p["races"], *p["classes"]]) or _("Human")
     gear = 17 if r.h > 220 * s else 15
-    line_h = d.painter.line_height(int(gear * s))
-    d.t(f"{_(p['sex'])} · {who}", gear, DIM, inner, y=y)
+    line_h = f.painter.line_height(int(gear * s))
+    f.t(f"{_(p['sex'])} · {who}", gear, DIM, inner, y=y)
     y += line_h
     lines: list[tuple[str, tuple[int, int, int]]] = []
     for card in p["equipped"]:
@@ -98,21 +98,21 @@ def _draw_player(d: Display, view: View, p: dict[str, Any], r: pygame.Rect) -> N
     if len(lines) > room and room > 1:
         lines = lines[:room - 1] + [(_("+{n} more").format(n=len(lines) - room + 1), DIM)]
     for text, color in lines[:room]:
-        d.t(text, gear, color, inner, y=y)
+        f.t(text, gear, color, inner, y=y)
         y += line_h
 
 
-def draw_charity(d: Display, view: View, band: pygame.Rect) -> None:
+def draw_charity(f: Frame, view: View, band: pygame.Rect) -> None:
     state = view.state
     key = ("charity", repr([(p["id"], p["name"], p["level"], p["races"]) for p in state["players"]]), state["active_player"],
            state["ruleset"]["hand_limit"])
-    d.cached(key, band, lambda: _draw_charity(d, view, band))
+    f.cached(key, band, lambda: _draw_charity(f, view, band))
 
 
-def _draw_charity(d: Display, view: View, band: pygame.Rect) -> None:
-    s, state = d.s, view.state
-    d.painter.panel(band, PANEL_HI, border=ACTIVE, width=int(2 * s))
-    d.panels["charity"] = band
+def _draw_charity(f: Frame, view: View, band: pygame.Rect) -> None:
+    s, state = f.s, view.state
+    f.painter.panel(band, PANEL_HI, border=ACTIVE, width=int(2 * s))
+    f.panels["charity"] = band
     inner = band.inflate(-int(20 * s), -int(8 * s))
     active = next((p for p in state["players"] if p["id"] == state["active_player"]), None)
     limit = state["ruleset"]["hand_limit"] + (1 if active and "dwarf" in active["races"] else 0)
@@ -126,25 +126,25 @@ def _draw_charity(d: Display, view: View, band: pygame.Rect) -> None:
         receivers = [shown_name(p["name"]) for p in others if p["level"] == lowest]
         to = _("extra cards go to: {names}").format(names=", ".join(receivers))
     name = shown_name(active["name"]) if active else ""
-    d.t(_("Charity: {name} keeps at most {n} cards").format(name=name, n=limit), 22, ACTIVE, inner)
-    d.t(to, 20, TEXT, inner, y=inner.y + d.painter.line_height(int(22 * s)))
+    f.t(_("Charity: {name} keeps at most {n} cards").format(name=name, n=limit), 22, ACTIVE, inner)
+    f.t(to, 20, TEXT, inner, y=inner.y + f.painter.line_height(int(22 * s)))
 
 
-def draw_basket_band(d: Display, view: View, band: pygame.Rect) -> None:
+def draw_basket_band(f: Frame, view: View, band: pygame.Rect) -> None:
     """The sales basket in one line under the players, while no card menu is open."""
     key = ("basket-band", repr(view.basket), view.basket_gold, view.basket_levels)
-    d.cached(key, band, lambda: _draw_basket_band(d, view, band))
+    f.cached(key, band, lambda: _draw_basket_band(f, view, band))
 
 
-def _draw_basket_band(d: Display, view: View, band: pygame.Rect) -> None:
-    s = d.s
-    d.painter.panel(band, PANEL_HI, border=GOOD, width=int(2 * s))
-    d.panels["basket"] = band
+def _draw_basket_band(f: Frame, view: View, band: pygame.Rect) -> None:
+    s = f.s
+    f.painter.panel(band, PANEL_HI, border=GOOD, width=int(2 * s))
+    f.panels["basket"] = band
     inner = band.inflate(-int(20 * s), 0)
-    total, buys, color = menus.basket_summary(d, view)
-    y = band.y + (band.h - d.painter.line_height(int(20 * s))) // 2
-    right = d.t(" · ".join([total, *buys]), 20, color, pygame.Rect(inner.x + inner.w // 2, band.y, inner.w - inner.w // 2, band.h),
+    total, buys, color = menus.basket_summary(f, view)
+    y = band.y + (band.h - f.painter.line_height(int(20 * s))) // 2
+    right = f.t(" · ".join([total, *buys]), 20, color, pygame.Rect(inner.x + inner.w // 2, band.y, inner.w - inner.w // 2, band.h),
                    y=y, align="right")
     names = ", ".join(item["name"] for item in view.basket)
-    d.t(f"{_('Sales basket')}: {names}", 20, TEXT, pygame.Rect(inner.x, band.y, max(0, right.x - inner.x - int(12 * s)), band.h),
+    f.t(f"{_('Sales basket')}: {names}", 20, TEXT, pygame.Rect(inner.x, band.y, max(0, right.x - inner.x - int(12 * s)), band.h),
            y=y)

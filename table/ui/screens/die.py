@@ -1,0 +1,43 @@
+"""The die: a face with its pips, tumbling for DIE_MS after a roll (the Frame's ``die`` says how far)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pygame
+
+from table.ui.screens.kit import BG, TEXT
+
+if TYPE_CHECKING:
+    from table.ui.frame import Frame
+
+
+def draw_die(f: Frame, r: pygame.Rect, value: int | None = None) -> None:
+    """A die showing ``value`` (the result), tumbling for DIE_MS after a roll. The faces and the
+    turned frames are kept (a few), so the frame that first shows a roll does not build them again."""
+    value = value or f.die.value or 1
+    size = max(8, min(r.w, r.h))
+    angle, zoom = 0, 1.0
+    if f.die.animating():
+        t = f.die.progress()
+        angle, zoom = round(360 * (1 - t) ** 2 * 1.5), round(0.75 + 0.25 * t, 2)
+    key = (int(value), size, angle, zoom)
+    surf = _DIE_FRAMES.pop(key, None)
+    if surf is None:
+        surf = pygame.Surface((size, size), pygame.SRCALPHA)
+        pygame.draw.rect(surf, TEXT, (0, 0, size, size), border_radius=size // 6)
+        pip = max(2, size // 10)
+        spots = {1: [(1, 1)], 2: [(0, 0), (2, 2)], 3: [(0, 0), (1, 1), (2, 2)], 4: [(0, 0), (2, 0), (0, 2), (2, 2)],
+                 5: [(0, 0), (2, 0), (1, 1), (0, 2), (2, 2)], 6: [(0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)]}
+        for cx, cy in spots.get(int(value), []):
+            pygame.draw.circle(surf, BG, (int(size * (0.25 + 0.25 * cx)), int(size * (0.25 + 0.25 * cy))), pip)
+        if (angle, zoom) != (0, 1.0):
+            surf = pygame.transform.rotozoom(surf, angle, zoom)
+        while len(_DIE_FRAMES) >= DIE_FRAMES_KEPT:
+            _DIE_FRAMES.pop(next(iter(_DIE_FRAMES)))
+    _DIE_FRAMES[key] = surf
+    f.window.blit(surf, surf.get_rect(center=r.center))
+
+
+DIE_FRAMES_KEPT = 4
+_DIE_FRAMES: dict[tuple[int, int, int, float], pygame.Surface] = {}

@@ -1,0 +1,191 @@
+"""The Frame the screens draw on, the die it shows, opening the screen once, and the screens' imports."""
+
+from __future__ import annotations
+
+import ast
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pygame
+import pytest
+
+from drivers.events import BUTTONS
+from table.config import parse_config
+from table.ui.display import Display
+from table.ui.frame import DieRoll, Frame
+from table.ui.keys import FKEYS, KEYS
+from table.ui.screen import NoScreen, ScreenPlan, headless_display
+from table.ui.screens.kit import BG, DIE_MS, Painter
+from table.ui.fonts import FontChoice
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def frame():  # type: ignore[no-untyped-def]
+    pygame.display.init()
+    window = pygame.display.set_mode((400, 240))
+    yield Frame(window, Painter(window, FontChoice(None)), size=(400, 240), s=0.5, portrait=False,
+                die=DieRoll(lambda: 0.0))
+    pygame.display.quit()
+
+
+def draw_box(f: Frame, rect: pygame.Rect, color: tuple[int, int, int]) -> str:
+    f.window.fill(color, rect)
+    f.panels["box"] = rect
+    f.hits.append((rect, ("button", "next")))
+    f.t("hello", 20, (255, 255, 255), rect)
+    return "drawn"
+
+
+def test_a_kept_panel_is_left_on_the_screen_and_its_records_replayed(frame: Frame) -> None:
+    rect = pygame.Rect(10, 10, 100, 50)
+    calls: list[int] = []
+
+    def draw() -> str:
+        calls.append(1)
+        return draw_box(frame, rect, (200, 0, 0))
+
+    frame.begin(reuse=False)
+    assert frame.cached(("box", 1), rect, draw) == "drawn"
+    frame.end()
+    frame.begin(reuse=True)
+    assert frame.panels == {} and frame.hits == [] and frame.drawn == []
+    assert frame.cached(("box", 1), rect, draw) == "drawn"       # the same data: not drawn again
+    assert len(calls) == 1 and frame.cache_hits == 1
+    assert frame.panels == {"box": rect} and frame.hit(rect.center) == ("button", "next")
+    assert [d.text for d in frame.drawn] == ["hello"]
+    frame.cached(("box", 2), rect, draw)                        # other data: drawn afresh
+    assert len(calls) == 2 and frame.cache_misses == 2
+
+
+def test_clear_blanks_only_over_a_kept_frame(frame: Frame) -> None:
+    rect = pygame.Rect(0, 0, 20, 20)
+    frame.begin(reuse=False)
+    frame.window.fill((1, 2, 3), rect)
+    frame.clear(rect)                                           # a full frame starts on the background anyway
+    assert frame.window.get_at((5, 5))[:3] == (1, 2, 3)
+    frame.begin(reuse=True)
+    frame.clear(rect)
+    assert frame.window.get_at((5, 5))[:3] == BG
+
+
+def test_a_panel_not_drawn_in_a_frame_is_no_longer_kept(frame: Frame) -> None:
+    rect = pygame.Rect(10, 10, 100, 50)
+    calls: list[int] = []
+
+    def draw() -> str:
+        calls.append(1)
+        return draw_box(frame, rect, (0, 200, 0))
+
+    frame.begin(reuse=False)
+    frame.cached(("box",), rect, draw)
+    frame.end()
+    frame.begin(reuse=True)                                     # a frame without the panel
+    frame.end()
+    frame.begin(reuse=True)
+    frame.cached(("box",), rect, draw)
+    assert len(calls) == 2
+
+
+def test_the_die_tumbles_for_die_ms_after_a_roll() -> None:
+    now = [10.0]
+    die = DieRoll(lambda: now[0])
+    assert not die.animating() and die.progress() == 1.0 and die.value is None
+    die.roll(4)
+    assert die.animating() and die.value == 4 and die.progress() == 0.0
+    now[0] += DIE_MS / 2000
+    assert die.progress() == pytest.approx(0.5)
+    now[0] += DIE_MS / 1000
+    assert not die.animating()
+
+
+def test_show_draws_a_whole_frame_that_is_not_a_view() -> None:
+    display = Display((400, 240))
+    try:
+        display.show(lambda f: draw_box(f, pygame.Rect(0, 0, 50, 50), (9, 9, 9)) and None)
+        assert display.panels == {"box": pygame.Rect(0, 0, 50, 50)}
+        assert display.window.get_at((25, 25))[:3] == (9, 9, 9)
+        assert display.window.get_at((200, 200))[:3] == BG
+        assert display.hit((25, 25)) == ("button", "next") and display.frames == 1
+    finally:
+        display.close()
+
+
+def test_a_screenshot_that_cannot_be_written_is_an_os_error(tmp_path: Path) -> None:
+    """Callers (simulate --screenshot) catch OSError alone, with no pygame of their own."""
+    display = Display((400, 240))
+    try:
+        display.save(tmp_path / "shot.png")
+        assert pygame.image.load(str(tmp_path / "shot.png")).get_size() == (400, 240)
+        with pytest.raises(OSError):
+            display.save(tmp_path / "no-such-folder" / "shot.png")
+    finally:
+        display.close()
+
+
+def test_the_simulators_keys_are_the_buttons_in_order() -> None:
+    assert list(KEYS) == ["f1", "f2", "f3", "f4", "f5"]
+    assert list(KEYS.values()) == list(BUTTONS)
+    assert {key.upper(): button for key, button in KEYS.items()} == {v: k for k, v in FKEYS.items()}
+
+
+def test_no_screen_is_said_before_anything_is_opened(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    for name in ("SDL_VIDEODRIVER", "DISPLAY", "WAYLAND_DISPLAY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr("table.ui.screen.is_raspberry_pi", lambda: False)
+    monkeypatch.setattr(sys, "platform", "linux")
+    with pytest.raises(NoScreen, match="no desktop session"):
+        ScreenPlan(parse_config({})).check()
+
+
+def test_full_screen_on_a_console_asks_sdl_for_kms(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    for name in ("SDL_VIDEODRIVER", "DISPLAY", "WAYLAND_DISPLAY"):
+        monkeypatch.delenv(name, raising=False)
+    ScreenPlan(parse_config({"display": {"fullscreen": "yes"}})).check()
+    assert os.environ["SDL_VIDEODRIVER"] == "kmsdrm"
+
+
+def test_the_headless_display_has_the_configs_size_and_draws(tmp_path: Path) -> None:
+    display = headless_display(parse_config({"display": {"width": 720, "height": 1280}}))
+    try:
+        assert display.size == (720, 1280) and display.frame.portrait
+        assert os.environ["SDL_VIDEODRIVER"] == "dummy"
+    finally:
+        display.close()
+
+
+def imported_modules(path: Path) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+    return names
+
+
+def test_screens_never_import_the_display_or_the_app() -> None:
+    """Screens draw on the Frame they are handed (type-only import); the Display and the app import them."""
+    bad = {str(p.relative_to(ROOT)): sorted(n for n in imported_modules(p)
+                                             if n == "table.ui.display" or n.startswith("table.app"))
+           for p in sorted((ROOT / "table" / "ui" / "screens").glob("*.py"))}
+    assert {k: v for k, v in bad.items() if v} == {}
+    assert "table.ui.frame" in imported_modules(ROOT / "table" / "ui" / "screens" / "bars.py")   # the walker sees imports
+
+
+TYPED = ["table/ui/frame.py", "table/ui/screen.py", "table/ui/keys.py", "table/ui/display.py", "table/ui/screens", "table/ui/picker.py",
+         "table/ui/fonts.py", "table/ui/sound.py", "table/ui/qr.py", "table/ui/catalogs.py", "table/ui/i18n.py",
+         "table/ui/scenes.py", "table/app"]
+
+
+def test_the_screens_and_the_run_loop_are_clean_under_mypy_strict(tmp_path: Path) -> None:
+    pytest.importorskip("mypy", reason="mypy is a development dependency")
+    mypy = shutil.which("mypy", path=str(Path(sys.executable).parent)) or "mypy"
+    done = subprocess.run([mypy, "--strict", "--follow-imports=silent", "--ignore-missing-imports",
+                           "--cache-dir", str(tmp_path / "cache"), *TYPED],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
