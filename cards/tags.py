@@ -122,8 +122,8 @@ def parse_tag_csv(text: str, known: Container[str], bound: dict[str, str], *,
             problems.append(ImportProblem(number, f"unknown card id {card!r} (not in the catalog, not player-1 … player-6)"))
             continue
         if uid in first_in_file and first_in_file[uid][0] != card:
-            other, line = first_in_file[uid]
-            problems.append(ImportProblem(number, f"tag {uid} is bound to {other!r} on line {line} of the same file"))
+            other, first_line = first_in_file[uid]
+            problems.append(ImportProblem(number, f"tag {uid} is bound to {other!r} on line {first_line} of the same file"))
             continue
         if bound.get(uid, card) != card:
             problems.append(ImportProblem(number, f"tag {uid} already belongs to {bound[uid]!r} in the registry"))

@@ -70,7 +70,7 @@ def read_bytes(path: Path | str, *, what: str = "file", limit: int = MAX_BYTES) 
             raise TextFileError(f"cannot read {what} {shown!r}: {exc}") from None
     if len(raw) > limit:
         raise TextFileError(f"{what} {shown} is larger than {limit // (1024 * 1024)} MB; is it the right file?")
-    return raw
+    return bytes(raw)
 
 
 def read_text(path: Path | str, *, what: str = "file", limit: int = MAX_BYTES) -> str:

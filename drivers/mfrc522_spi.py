@@ -162,7 +162,7 @@ class Mfrc522Reader(PollingReader):
                 if handler not in handlers:
                     logger.removeHandler(handler)
         try:
-            version = chip.Read_MFRC522(VERSION_REG)
+            version = int(chip.Read_MFRC522(VERSION_REG))
         except OSError as exc:
             self.chip = chip
             self._release()
@@ -180,7 +180,7 @@ class Mfrc522Reader(PollingReader):
         chip = self.chip
         prescaler = ((chip.Read_MFRC522(T_MODE_REG) & 0x0F) << 8) | chip.Read_MFRC522(T_PRESCALER_REG)
         reload = (chip.Read_MFRC522(T_RELOAD_H_REG) << 8) | chip.Read_MFRC522(T_RELOAD_L_REG)
-        return (2 * prescaler + 1) * (reload + 1) / 13_560_000
+        return float((2 * prescaler + 1) * (reload + 1) / 13_560_000)
 
     def connect(self) -> bool:
         try:

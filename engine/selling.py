@@ -20,6 +20,16 @@ def levels_for_gold(gold: int) -> int:
     return gold // GOLD_PER_LEVEL
 
 
+def gold_left_over(gold: int) -> int:
+    """The gold a sale of ``gold`` wastes: no change is given."""
+    return gold % GOLD_PER_LEVEL
+
+
+def gold_short_of_a_level(gold: int) -> int:
+    """How much more gold would buy one more level."""
+    return GOLD_PER_LEVEL - gold % GOLD_PER_LEVEL
+
+
 def do_sell(state: GameState, cmd: c.Sell, catalog: Catalog, events: list[GameEvent]) -> None:
     player = acting(state, cmd)
     require_active(state, cmd, "sell items")

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from cards.names import LANGUAGES as TRANSLATED
 from drivers.events import DEFAULT_BUTTON_PINS
 from engine.errors import MunchkinError
 from engine.rules import Ruleset
@@ -17,7 +18,7 @@ from engine.state import PLAYER_TOKENS
 
 # The installed box's config; the tests point it elsewhere, so a box's own config cannot leak into them.
 SYSTEM_CONFIG = Path(os.environ.get("MUNCHKIN_SYSTEM_CONFIG") or "/etc/munchkin-table/config.toml")
-LANGUAGES = ("en", "es", "zh")
+LANGUAGES = ("en", *TRANSLATED)    # English, and the languages the catalogs and card names come in
 
 
 class ConfigError(MunchkinError, ValueError):
@@ -357,10 +358,10 @@ def _check(cfg: Config, data: dict[str, Any], problems: list[str]) -> None:
         clash = "; ".join(f"{' and '.join(names)} on BCM {pin}" for pin, names in shared.items() if len(names) > 1)
         problems.append(f"[buttons] two buttons share a pin: {clash}")
     for name in ("buzzer", "led"):
-        pin = cfg.feedback.pin(name)
-        taken = [button for button, used in pins.items() if used == pin]
-        if pin is not None and taken:
-            problems.append(f"[feedback] {name} = {pin} is the pin of the {taken[0]} button; give it a pin of its own")
+        wired = cfg.feedback.pin(name)
+        taken = [button for button, used in pins.items() if used == wired]
+        if wired is not None and taken:
+            problems.append(f"[feedback] {name} = {wired} is the pin of the {taken[0]} button; give it a pin of its own")
     rules = cfg.rules
     if rules.min_players > rules.max_players:
         problems.append(f"[rules] min_players = {rules.min_players} is more than max_players = {rules.max_players}; "

@@ -1,8 +1,10 @@
-"""The engine type-checks under ``mypy --strict``: an event ``describe`` forgets, a rule called with
-the wrong types, an ``Any`` leaking out, each fails here rather than at the table."""
+"""Our code type-checks under ``mypy --strict`` (settings in pyproject.toml): an event ``describe``
+forgets, a rule called with the wrong types, an ``Any`` leaking out of a layer, each fails here
+rather than at the table."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -23,14 +25,15 @@ def have_mypy() -> None:
         pytest.fail("mypy is not installed: it is in the dev extra (./go installs it)")
 
 
-def test_the_engine_is_clean_under_mypy_strict(have_mypy: None, tmp_path: Path) -> None:
+def test_the_engine_is_clean_under_mypy_strict_on_its_own(have_mypy: None, tmp_path: Path) -> None:
     done = _mypy(tmp_path, "--strict", "engine")
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-def test_the_event_descriptions_are_clean_under_mypy_strict(have_mypy: None, tmp_path: Path) -> None:
-    done = _mypy(tmp_path, "--strict", "table/session/describe.py")
+def test_every_package_is_clean_under_mypy_strict(have_mypy: None, tmp_path: Path) -> None:
+    done = _mypy(tmp_path, "--strict", "engine", "cards", "drivers", "table")
     assert done.returncode == 0, done.stdout + done.stderr
+    assert "no issues found in" in done.stdout and " 1 source file" not in done.stdout
 
 
 def test_an_unhandled_event_fails_type_checking(have_mypy: None, tmp_path: Path) -> None:
@@ -47,3 +50,16 @@ def test_an_unhandled_event_fails_type_checking(have_mypy: None, tmp_path: Path)
         "            assert_never(event)\n")
     done = _mypy(tmp_path, "--strict", str(probe))
     assert done.returncode == 1 and "assert_never" in done.stdout, done.stdout + done.stderr
+
+
+def test_every_type_ignore_says_why_on_its_line() -> None:
+    """``# type: ignore[code]`` must be followed on the same line by ``# the reason``."""
+    pattern = re.compile(r"type:\s*ignore(\[[^\]]*\])?(?P<rest>.*)$")
+    bare = []
+    for package in ("engine", "cards", "drivers", "table"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                found = pattern.search(line)
+                if found and (not found.group(1) or not re.match(r"\s+#\s*\S", found.group("rest"))):
+                    bare.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert bare == []

@@ -313,7 +313,7 @@ class FakeHardware:
     outputs: dict[int, int] = field(default_factory=dict)
     opened: list[tuple[int, int]] = field(default_factory=list)
     open_handles: int = 0  # SpiDev objects opened and not yet closed: a leak shows here
-    log: list[tuple] = field(default_factory=list)
+    log: list[tuple[object, ...]] = field(default_factory=list)
 
     def attach(self, chip: Mfrc522Chip, *, bus: int = 0, device: int = 0) -> Mfrc522Chip:
         self.chips[(bus, device)] = chip
@@ -377,14 +377,14 @@ def _make_spidev(hw: FakeHardware) -> types.ModuleType:
                 hw.open_handles -= 1
             self.chip = None
 
-    mod.SpiDev = SpiDev  # type: ignore[attr-defined]
+    mod.SpiDev = SpiDev  # type: ignore[attr-defined]  # a module made here, its attributes set one by one
     return mod
 
 
 def _make_gpio(hw: FakeHardware) -> types.ModuleType:
     mod = types.ModuleType("RPi.GPIO")
     mod.__doc__ = "Fake RPi.GPIO for the MFRC522 emulator (drivers.emulators.mfrc522)."
-    mod.BCM, mod.BOARD, mod.OUT, mod.IN, mod.HIGH, mod.LOW = BCM, BOARD, 0, 1, 1, 0  # type: ignore[attr-defined]
+    mod.BCM, mod.BOARD, mod.OUT, mod.IN, mod.HIGH, mod.LOW = BCM, BOARD, 0, 1, 1, 0  # type: ignore[attr-defined]  # a module made here, its attributes set one by one
 
     def getmode() -> int | None:
         return hw.gpio_mode
@@ -434,7 +434,7 @@ def install_fakes() -> FakeHardware:
         gpio = _make_gpio(HARDWARE)
         rpi = types.ModuleType("RPi")
         rpi.__doc__ = "Fake RPi package for the MFRC522 emulator."
-        rpi.GPIO = gpio  # type: ignore[attr-defined]
+        rpi.GPIO = gpio  # type: ignore[attr-defined]  # the fake RPi package gets its GPIO module
         sys.modules["spidev"] = _make_spidev(HARDWARE)
         sys.modules["RPi"] = rpi
         sys.modules["RPi.GPIO"] = gpio

@@ -22,7 +22,9 @@ from engine.cards import Catalog
 from engine.game import legal_buttons
 from engine.legal import Need, card_needs, may_sell, menu_holder
 from engine.messages import PlayerRef, Seq, msg, word
-from engine.results import Event, Rejected
+from engine.players import default_name
+from engine.events import GameEvent
+from engine.results import Rejected
 from engine.rules import Ruleset
 from engine.state import GameState, Phase
 from table.control import buttons, card_menu, choices, enrolment, player_menu, sale
@@ -89,7 +91,7 @@ class Controller:
         self.forced_die: int | None = None
         self.reader_online: bool | None = None
         self.reader_message: Any = ""
-        self.last_events: tuple[Event, ...] = ()
+        self.last_events: tuple[GameEvent, ...] = ()
         self.basket: list[str] = []           # items chosen for selling; NEXT sells them (never changed in place)
         self.roll_against: int | None = None       # running away: the monster the next ROLL is against
         self.session = GameSession(catalog, journal, clock, ruleset=self.ruleset, wall=wall,
@@ -188,7 +190,7 @@ class Controller:
         """A player token as a message names it: the player at the table, else the engine's default name."""
         if self.state.has_player(token):
             return PlayerRef(token, self.state.player(token).name)
-        return PlayerRef(token, records_menu.default_name(token))
+        return PlayerRef(token, default_name(token))
 
     # ------------------------------------------------------------ messages
 

@@ -17,7 +17,7 @@ from cards.tags import TagRegistry
 from drivers.base import Feedback
 from engine import commands as c
 from engine.cards import Catalog
-from engine.results import Event
+from engine.events import GameEvent
 from engine.state import GameState
 from table.storage.facts import FactsStore
 
@@ -86,7 +86,7 @@ class Message:
 class Outcome:
     accepted: bool
     message: Message | None = None
-    events: tuple[Event, ...] = ()
+    events: tuple[GameEvent, ...] = ()
 
 
 @dataclass

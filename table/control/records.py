@@ -10,12 +10,12 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from typing import Any
 
 from engine import commands as c
 from engine.messages import PlayerRef, Seq, msg, word
+from engine.players import default_name, default_token
 from engine.state import Phase
 from table.control.prompts import Desk, Keys, Outcome, Prompt, PromptKind
 from table.session.facts import history_rows, stats
@@ -23,12 +23,6 @@ from table.session.facts import history_rows, stats
 PAGE = 8                                   # rows on one page of the standings or the past games
 SCREENS = (PromptKind.STANDINGS, PromptKind.GAMES)
 PROMPTS = (*SCREENS, PromptKind.NAME, PromptKind.RESUME)
-DEFAULT_NAME = re.compile(r"Player \d+")   # the engine's name for a token nobody named (engine.setup)
-
-
-def default_name(token: str) -> str:
-    """The name the engine gives ``token`` when nobody named it (engine.setup's ``Join``)."""
-    return f"Player {token.split('-')[-1]}"
 
 
 # ------------------------------------------------------------------ standings and past games
@@ -78,7 +72,7 @@ def name_choices(desk: Desk, token: str) -> tuple[str, ...]:
     own = default_name(token)
     out = [current]
     for name in [*seen, *configured, own]:
-        if DEFAULT_NAME.fullmatch(name) and name != own:
+        if default_token(name) is not None and name != own:
             continue
         if name.casefold() not in taken and name.casefold() not in {n.casefold() for n in out}:
             out.append(name)

@@ -26,8 +26,10 @@ from typing import Any, Protocol
 
 from engine import commands as c
 from engine.cards import Catalog
-from engine.events import CombatEnd
-from engine.results import Event
+from engine.events import (CombatEnd, CombatEnded, EscapeUndone, GameStarted, GameWon, HelperJoined, LevelGained,
+                           PlayerDied, RollRetaken, RunAwayFailed, RunAwaySucceeded)
+from engine.game import new_game, replay_steps
+from engine.results import Event, Rejected
 from engine.state import GameState, Phase
 from table.storage.facts import ABANDONED, FINISHED, SETUP, UNFINISHED, FactsStore, FactsUnwritable
 from table.storage.journal import GameRecord
@@ -67,39 +69,43 @@ class GameFacts:
         self.last = at
 
     def _event(self, n: int, e: Event, before: GameState, after: GameState, catalog: Catalog, at: float) -> None:
-        d = e.data
-        name = e.name
-        if name == "GameStarted":
-            self.entries.append(["start", n, {"players": [[p.id, p.name] for p in after.players]}])
-            self.started = at
-        elif name == "CombatEnded":
-            how = str(d.get("how", ""))
-            if how == CombatEnd.IGNORED:
-                return
-            combat = before.combat
-            if combat is None and before.flight is not None and isinstance(before.flight.before_roll, GameState):
-                combat = before.flight.before_roll.combat      # a roll taken again after the fight had ended
-            if combat is None:
-                return
-            ps, ms = _totals(before, combat, catalog)
-            self.entries.append(["fight", n, {"monsters": [m.card for m in combat.monsters],
-                                              "fighters": list(combat.fighters), "how": how,
-                                              "players": ps, "monsters_strength": ms}])
-        elif name in ("RunAwaySucceeded", "RunAwayFailed"):
-            self.entries.append(["run", n, {"player": d.get("player"), "monster": d.get("monster"),
-                                            "escaped": name == "RunAwaySucceeded"}])
-        elif name == "PlayerDied":
-            self.entries.append(["death", n, {"player": d.get("player")}])
-        elif name == "HelperJoined":
-            combat = after.combat
-            helped = combat.fighters[0] if combat is not None and combat.fighters else ""
-            self.entries.append(["help", n, {"helper": d.get("player"), "player": helped}])
-        elif name == "LevelGained":
-            self.entries.append(["level", n, {"player": d.get("player"), "to": d.get("to")}])
-        elif name in ("RollRetaken", "EscapeUndone"):
-            self.entries.append(["retract", n, {}])
-        elif name == "GameWon":
-            self.ended = at
+        match e:
+            case GameStarted():
+                self.entries.append(["start", n, {"players": [[p.id, p.name] for p in after.players]}])
+                self.started = at
+            case CombatEnded():
+                self._fight(n, e, before, catalog)
+            case RunAwaySucceeded() | RunAwayFailed():
+                self.entries.append(["run", n, {"player": e.player, "monster": e.monster,
+                                                "escaped": isinstance(e, RunAwaySucceeded)}])
+            case PlayerDied():
+                self.entries.append(["death", n, {"player": e.player}])
+            case HelperJoined():
+                combat = after.combat
+                helped = combat.fighters[0] if combat is not None and combat.fighters else ""
+                self.entries.append(["help", n, {"helper": e.player, "player": helped}])
+            case LevelGained():
+                self.entries.append(["level", n, {"player": e.player, "to": e.to}])
+            case RollRetaken() | EscapeUndone():
+                self.entries.append(["retract", n, {}])
+            case GameWon():
+                self.ended = at
+            case _:
+                pass                    # the other events leave no fact
+
+    def _fight(self, n: int, e: CombatEnded, before: GameState, catalog: Catalog) -> None:
+        if e.how is CombatEnd.IGNORED:
+            return
+        how = str(e.card if e.how is CombatEnd.BY_CARD else e.how)      # as stored: the card that ended it
+        combat = before.combat
+        if combat is None and before.flight is not None and isinstance(before.flight.before_roll, GameState):
+            combat = before.flight.before_roll.combat      # a roll taken again after the fight had ended
+        if combat is None:
+            return
+        ps, ms = _totals(before, combat, catalog)
+        self.entries.append(["fight", n, {"monsters": [m.card for m in combat.monsters],
+                                          "fighters": list(combat.fighters), "how": how,
+                                          "players": ps, "monsters_strength": ms}])
 
     def undo_to(self, n: int, state: GameState, at: float) -> None:
         """Every action after number ``n`` was taken back."""
@@ -251,23 +257,19 @@ def fold_commands(catalog: Catalog, seed: int, ruleset: Any, commands: Iterable[
     Wall times are not in the journal: the game's creation time stands in for its start, and the
     table clock's differences between actions for the rest.
     """
-    from engine.game import apply, new_game
-    from engine.results import Rejected
-
     facts = GameFacts()
     state = new_game(seed, ruleset)
     first_at: float | None = None
     n = 0
-    for cmd in commands:
-        result = apply(state, cmd, catalog)
-        if isinstance(result, Rejected):
+    for step in replay_steps(catalog, state, commands):
+        if isinstance(step.result, Rejected):
             break
-        n += 1
+        n = step.n
         if first_at is None:
-            first_at = cmd.at
-        wall = (started or 0.0) + max(0.0, cmd.at - first_at)
-        facts.add(n, state, result.events, result.state, catalog, wall)
-        state = result.state
+            first_at = step.command.at
+        wall = (started or 0.0) + max(0.0, step.command.at - first_at)
+        facts.add(n, step.before, step.result.events, step.result.state, catalog, wall)
+        state = step.result.state
     return facts, state, n
 
 

@@ -20,7 +20,8 @@ from engine import commands as c
 from engine.cards import Catalog
 from engine.game import apply
 from engine.messages import Msg
-from engine.results import Accepted, Event, Rejected
+from engine.events import GameEvent
+from engine.results import Accepted, Rejected
 from engine.rules import Ruleset
 from engine.state import GameState
 from drivers.said import Said
@@ -47,7 +48,7 @@ class Saved:
     """A command the engine accepted and the journal stored."""
 
     before: GameState
-    events: tuple[Event, ...]
+    events: tuple[GameEvent, ...]
     reopened: bool = False      # the journal had to be opened again first (after a disk fault)
 
 
@@ -199,7 +200,7 @@ class GameSession:
                                        encode_state(self.history.snapshots[newest]))
         self._open_records()
         # Records.resume only takes the length and iterates: the lazy Commands list serves, unread
-        self.facts().resume(record, self.history.commands, self.state)  # type: ignore[arg-type]  # a lazy list
+        self.facts().resume(record, self.history.commands, self.state)
         return notice
 
     def _load(self, record: GameRecord) -> tuple[Commands, dict[int, Any], int, int]:

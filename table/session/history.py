@@ -22,7 +22,7 @@ from typing import Any, overload
 
 from engine import commands as c
 from engine.cards import Catalog
-from engine.game import apply, new_game
+from engine.game import new_game, replay_steps
 from engine.results import Rejected
 from engine.rules import Ruleset
 from engine.state import GameState
@@ -82,14 +82,12 @@ def decode_state(body: bytes) -> GameState | None:
 
 
 def replayed(state: GameState, commands: Iterable[c.Command], catalog: Catalog) -> Iterator[tuple[c.Command, GameState]]:
-    """The one replay fold: each command with the state after it, from ``state``, up to (not
-    including) the first command the engine refuses."""
-    for cmd in commands:
-        result = apply(state, cmd, catalog)
-        if isinstance(result, Rejected):
+    """Each command with the state after it, from ``state``, up to (not including) the first
+    command the engine refuses: the engine's one replay (``replay_steps``), as undo and load want it."""
+    for step in replay_steps(catalog, state, commands):
+        if isinstance(step.result, Rejected):
             return
-        state = result.state
-        yield cmd, state
+        yield step.command, step.state
 
 
 class Commands:

@@ -38,7 +38,7 @@ from table.ui.frame import DieRoll, Frame, Hit
 from table.ui.i18n import set_language
 from table.ui.screens import bars, combat, die, game_over, menus, records, setup, table
 from table.ui.screens.kit import BANNER_PROMPTS, SIM_STRIP, Drawn, Painter, scale
-from table.ui.view import ROLL_EVENTS, View
+from table.ui.view import View
 
 log = logging.getLogger(__name__)
 
@@ -141,11 +141,11 @@ class Display:
     def _notice(self, view: View) -> None:
         """Start the die animation and play sounds for a newly accepted action."""
         if self._seen_actions is not None and view.actions > self._seen_actions:
-            if any(e in ROLL_EVENTS for e in view.events):
+            if view.rolled:
                 self.die.roll(view.state.get("last_roll"))
                 if self.sounds is not None:
                     self.sounds.play("die")
-            if "GameWon" in view.events and self.sounds is not None:
+            if view.won and self.sounds is not None:
                 self.sounds.play("victory")
         self._seen_actions = view.actions
 

@@ -7,14 +7,18 @@ from typing import Any
 
 from engine.cards import Catalog, Effect
 from engine.selling import levels_for_gold
+from engine.events import FirstPlayerChosen, GameWon, RunAwayFailed, RunAwaySucceeded
+from engine.run_away import roll_to_escape
 from engine.serialize import state_to_json
 from engine.state import Phase
+from engine.strength import Part, monster_parts
 from table.control import records as records_menu
 from table.control.controller import Controller
+from table.control.prompts import Message, PromptKind
 from table.ui import i18n
 from table.ui.i18n import _, text as translate_message
 
-ROLL_EVENTS = ("RunAwaySucceeded", "RunAwayFailed", "FirstPlayerChosen")
+ROLL_EVENTS = (RunAwaySucceeded, RunAwayFailed, FirstPlayerChosen)      # the events that show the die rolling
 
 
 @dataclass
@@ -37,7 +41,8 @@ class View:
     menu: dict[str, Any] | None = None    # the open card menu
     run_needs: dict[str, int] = field(default_factory=dict)      # fleeing player -> die roll needed
     actions: int = 0                      # accepted actions so far (changes with every one, and with undo)
-    events: tuple[str, ...] = ()          # names of the last accepted action's events
+    rolled: bool = False                  # the last accepted action rolled the die
+    won: bool = False                     # the last accepted action won the game
     suggestions: list[tuple[str, str]] = field(default_factory=list)  # simulator picker: (id, label)
     pick: int = 0                         # simulator picker: highlighted suggestion
     first_player: str | None = None       # setup: the player the die chose
@@ -88,70 +93,20 @@ def fighter_breakdown(state: Any, combat: Any, player: Any, catalog: Catalog, la
 def build_view(ctl: Controller, *, entry: str = "", language: str = "en") -> View:
     catalog = ctl.catalog
     i18n.use_catalog_names(catalog)
-    state = state_to_json(ctl.state, catalog)
-    now = ctl.now
+    state = ctl.state
+    combat = state.combat
     window_left = None
-    combat = ctl.state.combat
     if combat is not None and combat.window_until is not None:
-        window_left = max(0.0, combat.window_until - now)
-    message = ctl.message
-    fault = ctl.storage_fault
-    if fault and (message is None or fault not in message.text):
-        # while the game cannot be saved, the screen says so whatever else happened
-        from table.control.prompts import Message
-
-        message = Message(f"the game cannot be saved: {fault}", "refusal")
-    bonus = {}
-    for p in ctl.state.players:
-        for cid in [*p.equipped, *p.carried]:
-            b = catalog[cid].bonus if cid in catalog else None
-            if b:
-                bonus[cid] = b
-    monsters = {}
-    breakdown = {}
-    if combat is not None:
-        for m in combat.monsters:
-            card = catalog[m.card]
-            monsters[m.card] = {
-                "level": card.level, "treasures": card.treasures or 0, "levels": card.levels_gained or 1,
-                "bad_stuff": "; ".join(t for t in (describe_effect(e, catalog) for e in card.bad_stuff) if t),
-                "enhancers": [(catalog[e].name_in(language), catalog[e].bonus or 0) for e in m.enhancers if e in catalog],
-            }
-        from engine.strength import Part, monster_parts
-
-        fighters = [ctl.state.player(f) for f in combat.fighters if ctl.state.has_player(f)]
-        for m in combat.monsters:
-            # what the level and enhancers leave unexplained: bonuses against these fighters, the floor of 1
-            monsters[m.card]["rest"] = sum(p.value for p in monster_parts(m, fighters, catalog)
-                                           if p.part not in (Part.MONSTER, Part.ENHANCER))
-        for pid in combat.fighters:
-            if ctl.state.has_player(pid):
-                breakdown[pid] = fighter_breakdown(ctl.state, combat, ctl.state.player(pid), catalog, language)
-    menu = None
+        window_left = max(0.0, combat.window_until - ctl.now)
+    message = _message(ctl)
     prompt = ctl.prompt
     standing = ctl.standing_prompt()
-    if prompt is not None and prompt.kind == "card-menu" and ctl.state.has_player(prompt.player):
-        card = catalog[prompt.card]
-        holder = ctl.state.player(prompt.player)
-        menu = {"card": card.id, "name": card.name_in(language), "kind": card.kind.value,
-                "holder": holder.name, "holder_id": holder.id, "bonus": card.bonus, "gold": card.gold,
-                "equipped": card.id in holder.equipped,
-                "slot": card.slot.value if card.slot is not None else None, "big": card.big}
-    basket = [{"card": cid, "name": catalog[cid].name_in(language), "gold": catalog[cid].gold or 0}
-              for cid in ctl.basket if cid in catalog]
+    basket: list[dict[str, Any]] = [{"card": cid, "name": catalog[cid].name_in(language), "gold": catalog[cid].gold or 0}
+                                    for cid in ctl.basket if cid in catalog]
     basket_gold = sum(item["gold"] for item in basket)
-    player_menu = None
-    if prompt is not None and prompt.kind == "player-menu" and ctl.state.has_player(prompt.player):
-        p = ctl.state.player(prompt.player)
-        player_menu = {"id": p.id, "name": p.name, "level": p.level, "sex": p.sex, "alive": p.alive}
-    run_needs = {}
-    if ctl.state.flight is not None and combat is not None:
-        from engine.run_away import roll_to_escape
-
-        for pid, index in reversed(ctl.state.flight.pending):        # the first one left: each player's next roll
-            run_needs[pid] = roll_to_escape(ctl.state, ctl.state.player(pid), combat.monsters[index], catalog)
+    monsters, breakdown, run_needs = _fight(ctl, language)
     return View(
-        state=state,
+        state=state_to_json(state, catalog),
         names={cid: catalog[cid].name_in(language) for cid in catalog},
         message=translate_message(message.text) if message else "",
         message_kind=message.kind if message else "info",
@@ -162,22 +117,80 @@ def build_view(ctl: Controller, *, entry: str = "", language: str = "en") -> Vie
         reader_online=ctl.reader_online,
         reader_message=ctl.reader_message,
         window_left=window_left,
-        window_total=ctl.state.ruleset.interference_seconds,
+        window_total=state.ruleset.interference_seconds,
         entry=entry,
-        bonus=bonus,
+        bonus={cid: bonus for p in state.players for cid in [*p.equipped, *p.carried]
+               if cid in catalog and (bonus := catalog[cid].bonus)},
         monsters=monsters,
-        menu=menu,
+        menu=_card_menu(ctl, language),
         run_needs=run_needs,
         actions=ctl.history_len,
-        events=tuple(e.name for e in ctl.last_events),
-        first_player=getattr(ctl.state, "first_player", None),
+        rolled=any(isinstance(e, ROLL_EVENTS) for e in ctl.last_events),
+        won=any(isinstance(e, GameWon) for e in ctl.last_events),
+        first_player=getattr(state, "first_player", None),
         basket=basket,
         basket_gold=basket_gold,
         basket_levels=levels_for_gold(basket_gold),
-        player_menu=player_menu,
+        player_menu=_player_menu(ctl),
         breakdown=breakdown,
         records=records_menu.screen_view(ctl),
         name_choice=records_menu.name_view(ctl),
-        game_facts=ctl.records.summary(ctl.state, ctl.history_len) if ctl.state.phase is Phase.GAME_OVER else None,
+        game_facts=ctl.records.summary(state, ctl.history_len) if state.phase is Phase.GAME_OVER else None,
     )
 
+
+def _message(ctl: Controller) -> Message | None:
+    """The message line: while the game cannot be saved, it says so whatever else happened."""
+    message = ctl.message
+    fault = ctl.storage_fault
+    if fault and (message is None or fault not in message.text):
+        return Message(f"the game cannot be saved: {fault}", "refusal")
+    return message
+
+
+def _fight(ctl: Controller, language: str) -> tuple[dict[str, Any], dict[str, Any], dict[str, int]]:
+    """The monsters as the combat screen shows them, each fighter's strength part by part, and the
+    roll each fleeing player needs next."""
+    state, catalog = ctl.state, ctl.catalog
+    combat = state.combat
+    monsters: dict[str, Any] = {}
+    breakdown: dict[str, Any] = {}
+    run_needs: dict[str, int] = {}
+    if combat is None:
+        return monsters, breakdown, run_needs
+    fighters = [state.player(f) for f in combat.fighters if state.has_player(f)]
+    for m in combat.monsters:
+        card = catalog[m.card]
+        monsters[m.card] = {
+            "level": card.level, "treasures": card.treasures or 0, "levels": card.levels_gained or 1,
+            "bad_stuff": "; ".join(t for t in (describe_effect(e, catalog) for e in card.bad_stuff) if t),
+            "enhancers": [(catalog[e].name_in(language), catalog[e].bonus or 0) for e in m.enhancers if e in catalog],
+            # what the level and enhancers leave unexplained: bonuses against these fighters, the floor of 1
+            "rest": sum(p.value for p in monster_parts(m, fighters, catalog) if p.part not in (Part.MONSTER, Part.ENHANCER)),
+        }
+    for player in fighters:
+        breakdown[player.id] = fighter_breakdown(state, combat, player, catalog, language)
+    if state.flight is not None:
+        for pid, index in reversed(state.flight.pending):        # the first one left: each player's next roll
+            run_needs[pid] = roll_to_escape(state, state.player(pid), combat.monsters[index], catalog)
+    return monsters, breakdown, run_needs
+
+
+def _card_menu(ctl: Controller, language: str) -> dict[str, Any] | None:
+    prompt, state = ctl.prompt, ctl.state
+    if prompt is None or prompt.kind != PromptKind.CARD_MENU or not state.has_player(prompt.player):
+        return None
+    card = ctl.catalog[prompt.card]
+    holder = state.player(prompt.player)
+    return {"card": card.id, "name": card.name_in(language), "kind": card.kind.value,
+            "holder": holder.name, "holder_id": holder.id, "bonus": card.bonus, "gold": card.gold,
+            "equipped": card.id in holder.equipped,
+            "slot": card.slot.value if card.slot is not None else None, "big": card.big}
+
+
+def _player_menu(ctl: Controller) -> dict[str, Any] | None:
+    prompt, state = ctl.prompt, ctl.state
+    if prompt is None or prompt.kind != PromptKind.PLAYER_MENU or not state.has_player(prompt.player):
+        return None
+    p = state.player(prompt.player)
+    return {"id": p.id, "name": p.name, "level": p.level, "sex": p.sex, "alive": p.alive}

@@ -12,27 +12,11 @@ from pathlib import Path
 
 from drivers.doctor import Check
 from table.config import Config
+from table.storage.paths import table_running
 
 # The installed unit's directory; the tests point it elsewhere, so a box's own unit cannot leak into them.
 UNIT_DIR = Path(os.environ.get("MUNCHKIN_UNIT_DIR") or "/etc/systemd/system")
 DROPIN = "munchkin-table.service.d/web.conf"
-
-
-def table_running(state_dir: Path) -> bool:
-    """Whether a table holds the state directory's lock (tested without taking it for long, writing nothing)."""
-    import fcntl
-
-    try:
-        handle = open(state_dir / "table.lock", encoding="utf-8")
-    except OSError:
-        return False
-    with handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_SH | fcntl.LOCK_NB)
-        except OSError:
-            return True
-        fcntl.flock(handle, fcntl.LOCK_UN)
-        return False
 
 
 def web_check(config: Config, *, unit_dir: Path = UNIT_DIR, timeout: float = 3.0) -> Check:

@@ -6,8 +6,6 @@ from __future__ import annotations
 import ast
 import json
 import sqlite3
-import subprocess
-import sys
 import zlib
 from pathlib import Path
 
@@ -141,11 +139,3 @@ def test_database_trouble_answers_for_sqlite_errors_only() -> None:
     assert database_trouble(sqlite3.OperationalError("disk I/O error")) == \
         "the game journal cannot be used: disk I/O error"
     assert database_trouble(ValueError("a bug")) is None
-
-
-def test_table_storage_and_the_facts_fold_are_clean_under_mypy_strict() -> None:
-    pytest.importorskip("mypy")
-    run = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent", "--cache-dir=/dev/null",
-                          "table/storage", "table/session/facts.py"], cwd=ROOT, capture_output=True, text=True,
-                         timeout=300)
-    assert run.returncode == 0, run.stdout + run.stderr

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from drivers.events import BUTTONS
+from engine.selling import gold_left_over, gold_short_of_a_level
 from table.ui.i18n import _, ngettext, shown_name, text as translate_label
 from table.ui.screens.join import draw_join, join_room
 from table.ui.screens.kit import ACTIVE, BG, BUTTON_COLORS, DIM, GOOD, PANEL_HI, TEXT, player_color
@@ -147,9 +148,9 @@ def basket_summary(f: Frame, view: View) -> tuple[str, list[str], tuple[int, int
     """The basket's total, and what it buys (and the gold it wastes) or how much it lacks."""
     total = _("{n} gold").format(n=f"{view.basket_gold:,}")
     if view.basket_levels == 0:
-        return total, [_("{n} gold short of a level").format(n=f"{1000 - view.basket_gold:,}")], DIM
+        return total, [_("{n} gold short of a level").format(n=f"{gold_short_of_a_level(view.basket_gold):,}")], DIM
     buys = [ngettext("buys {n} level", "buys {n} levels", view.basket_levels).format(n=view.basket_levels)]
-    rest = view.basket_gold % 1000
+    rest = gold_left_over(view.basket_gold)
     if rest:
         buys.append(_("{n} gold left over (no change)").format(n=rest))
     return total, buys, GOOD

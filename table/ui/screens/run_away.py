@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from engine.run_away import ESCAPE_ON
 from table.ui.i18n import _, shown_name
 from table.ui.screens.die import draw_die
 from table.ui.screens.kit import ACTIVE, BAD, GOOD, TEXT
@@ -53,7 +54,7 @@ def _draw_run_away(f: Frame, view: View, r: pygame.Rect) -> pygame.Rect:
         f.t(_("against {monster}").format(monster=view.names.get(cur["monster"], cur["monster"] or "")), 20 * k, TEXT,
                text_box, y=y)
         y += f.painter.line_height(int(20 * k * s))
-        need = view.run_needs.get(cur["player"], 5)
+        need = view.run_needs.get(cur["player"], ESCAPE_ON)
         f.t(_("needs {n} or more").format(n=need), 30 * k, ACTIVE, text_box, y=y)
         y += f.painter.line_height(int(30 * k * s))
         info = view.monsters.get(cur["monster"] or "", {})
