@@ -55,7 +55,7 @@ def render_scene(name: str, size: tuple[int, int], language: str, tmp: Path) -> 
     from drivers.sim import SimButtons, SimReader
     from table.config import parse_config
     from table.sim.script import parse_script
-    from table.sim.simulate import perform
+    from table.sim.harness import perform
     from table.ui.view import build_view
     from table.control.assembly import build_table
 

@@ -135,7 +135,7 @@ def test_the_breakdown_sums_to_the_strengths_along_every_golden_game(tmp_path: P
     from table.config import parse_config
     from table.control.assembly import build_table
     from table.sim.script import parse_script
-    from table.sim.simulate import perform
+    from table.sim.harness import perform
 
     fights = 0
     for index, script in enumerate(GOLDEN):
