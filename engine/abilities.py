@@ -142,7 +142,8 @@ def ability_theft(state: GameState, cmd: c.UseAbility, player: Player, catalog: 
         raise refuse(RejectCode.WRONG_PHASE, "theft: not while anyone is in combat")
     victim = other_player(state, cmd, player, "theft: tap the token of the player to rob")
     card = card_of(catalog, cmd.card) if cmd.card else None
-    if card is None or card.id not in victim.carried or card.big:
+    # Both rulebooks: every item in play is carried, worn or not.
+    if card is None or card.id not in [*victim.equipped, *victim.carried] or card.big:
         raise refuse(RejectCode.ILLEGAL_TARGET, "theft: tap a small item that {victim} carries", victim=victim)
     roll = die_roll(state, cmd.forced)
     if roll >= 4 and not big_problem(card, player, catalog):

@@ -69,6 +69,7 @@ OPS: dict[str, dict[str, type]] = {
     "discard-to-escape": {"max_level": int},          # discard (even carried) to escape; 0 = any monster
     "treasure-on-escape": {"n": int},
     "extra-big-item": {},                             # Hireling: carry one more Big item
+    "any-time": {},                                   # Hireling: played at any time, even in a fight
     "curse-immunity-door": {},                        # Sandals of Protection
     # one-shots and specials
     "combat-bonus-per-trait": {"trait": str, "bonus": int},  # Yuppie Water

@@ -27,12 +27,25 @@ from engine.game import apply, next_command
 from engine.results import Rejected
 from engine.state import GameState, Phase
 
-# A race or class card's ability, by the phase it may be used in.
+# A race or class card's abilities, in the order its card menu offers them (HELP, then RUN).
+CARD_ABILITIES: dict[str, tuple[str, ...]] = {
+    "warrior": ("berserk",), "cleric": ("turning", "chase"), "wizard": ("charm", "flight"),
+    "thief": ("backstab", "theft"), "halfling": ("reroll",)}
+
+# The phases each ability may be used in, as its card says (theft: at any time out of combat).
+_OUT_OF_COMBAT = (Phase.KICK_OPEN_THE_DOOR, Phase.LOOK_FOR_TROUBLE, Phase.CHARITY)
+ABILITY_PHASES: dict[str, tuple[Phase, ...]] = {
+    "berserk": (Phase.COMBAT,), "turning": (Phase.COMBAT,), "chase": (Phase.COMBAT,), "charm": (Phase.COMBAT,),
+    "flight": (Phase.RUN_AWAY,), "backstab": (Phase.COMBAT,), "theft": _OUT_OF_COMBAT,
+    "reroll": (Phase.RUN_AWAY, Phase.CHARITY)}
+
+# A race or class card's ability, by the phase it may be used in (the first its menu offers).
 ABILITY_BY_PHASE: dict[tuple[str, Phase], str] = {
-    ("warrior", Phase.COMBAT): "berserk", ("cleric", Phase.COMBAT): "turning",
-    ("wizard", Phase.COMBAT): "charm", ("wizard", Phase.RUN_AWAY): "flight",
-    ("thief", Phase.COMBAT): "backstab", ("halfling", Phase.RUN_AWAY): "reroll",
-    ("halfling", Phase.CHARITY): "reroll"}
+    (card, phase): ability for card, abilities in reversed(CARD_ABILITIES.items())
+    for ability in reversed(abilities) for phase in ABILITY_PHASES[ability]}
+
+# The abilities that need a player's token before they can be used.
+NEEDS_TOKEN = frozenset({"backstab", "theft"})
 
 # How many discards one use of an ability pays (Charm pays with the whole hand the table cannot see: 3).
 DISCARDS_PER_USE = {"charm": 3}
@@ -66,7 +79,41 @@ def ability_of(card_id: str, phase: Phase) -> str | None:
 
 def ability_card(ability: str) -> str | None:
     """The race or class card whose ability ``ability`` is, whatever the phase."""
-    return next((card for (card, _phase), name in ABILITY_BY_PHASE.items() if name == ability), None)
+    return next((card for card, names in CARD_ABILITIES.items() if ability in names), None)
+
+
+def abilities_of(card_id: str, phase: Phase) -> tuple[str, ...]:
+    """Every ability race or class ``card_id`` gives during ``phase``, in its menu's order."""
+    return tuple(a for a in CARD_ABILITIES.get(card_id, ()) if phase in ABILITY_PHASES[a])
+
+
+def abilities_now(state: GameState, catalog: Catalog, player: str, card_id: str, at: float) -> tuple[str, ...]:
+    """The abilities of ``card_id`` that ``player`` can use now: those the engine would accept (for one
+    that needs a token, with some player's token; for theft, some small item in play)."""
+    return tuple(a for a in abilities_of(card_id, state.phase) if _usable(state, catalog, player, a, at))
+
+
+def _usable(state: GameState, catalog: Catalog, player: str, ability: str, at: float) -> bool:
+    if ability == "theft":
+        return any(is_legal(state, catalog, c.UseAbility(player=player, ability=ability, target=p.id, card=item,
+                                                          forced=6, at=at))
+                   for p in state.players for item in [*p.equipped, *p.carried])
+    if ability in NEEDS_TOKEN:
+        return any(is_legal(state, catalog, c.UseAbility(player=player, ability=ability, target=p.id, at=at))
+                   for p in state.players)
+    cmd = ability_use(state, catalog, player, ability, at)
+    return is_legal(state, catalog, cmd)
+
+
+def ability_use(state: GameState, catalog: Catalog, player: str, ability: str, at: float,
+                target: str = "", card: str = "", monster: int = -1, forced: int | None = None) -> c.UseAbility:
+    """The command that uses ``ability`` once now (Charm pays with the whole hand, counted as 3; a chase
+    is of the monster whose card says so)."""
+    combat = state.combat
+    if ability == "chase" and combat is not None and monster < 0:
+        monster = next((i for i, m in enumerate(combat.monsters) if catalog[m.card].has_effect("cleric-chases")), -1)
+    return c.UseAbility(player=player, ability=ability, count=DISCARDS_PER_USE.get(ability, 1), target=target,
+                        card=card, monster=monster, forced=forced, at=at)
 
 
 def usable_abilities(state: GameState, player: str) -> tuple[str, ...]:

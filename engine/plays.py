@@ -208,7 +208,7 @@ def play_combat_special(state: GameState, cmd: c.PlayCard, card: CardDef, player
 
 def play_item(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player, catalog: Catalog,
               events: list[GameEvent]) -> None:
-    if state.phase in (Phase.COMBAT, Phase.RUN_AWAY):
+    if state.phase in (Phase.COMBAT, Phase.RUN_AWAY) and not card.has_effect("any-time"):
         raise refuse(RejectCode.WRONG_PHASE,
                      "cannot bring out {card} during {phase}: equipment is fixed in a fight", card=card, phase=state.phase)
     big = big_problem(card, player, catalog)

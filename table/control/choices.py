@@ -8,9 +8,9 @@ from typing import Any
 
 from engine import commands as c
 from engine.card_menu import big_item_receivers
-from engine.cards import CardDef
+from engine.cards import CardDef, Kind
 from engine.items import BIG_LIMIT
-from engine.legal import Need
+from engine.legal import Need, ability_use
 from engine.state import Phase
 from engine.messages import Seq, msg, word
 from table.control.prompts import Desk, Keys, Outcome, Prompt, PromptKind
@@ -55,6 +55,8 @@ def tap_token(desk: Desk, prompt: Prompt, token: str) -> Outcome | None:
     desk.close()
     if kind is PromptKind.HELPER:
         return desk.submit(c.AddHelper(player=state.active_player or "", helper=token, at=now))
+    if kind is PromptKind.TARGET and _is_ability(desk, prompt):
+        return _ability_token(desk, prompt, token)
     if kind in (PromptKind.VICTIM, PromptKind.TARGET):
         return desk.submit(c.PlayCard(player=prompt.player, card=prompt.card, target=token, at=now))
     if kind in (PromptKind.GIVE, PromptKind.PROMISE):
@@ -62,9 +64,45 @@ def tap_token(desk: Desk, prompt: Prompt, token: str) -> Outcome | None:
     return desk.submit(c.LoseItem(player=prompt.player, card=prompt.card, target=token, at=now))
 
 
+def _is_ability(desk: Desk, prompt: Prompt) -> bool:
+    """Whether the open choice is for a race or class ability (the prompt's card is the race or class)."""
+    return bool(prompt.card) and desk.catalog[prompt.card].kind in (Kind.RACE, Kind.CLASS)
+
+
+def _ability_token(desk: Desk, prompt: Prompt, token: str) -> Outcome:
+    """Backstab: the token is the victim; the ability is used. Steal: the token is the victim; the item
+    they have in play is tapped next."""
+    state = desk.state
+    if state.phase is Phase.COMBAT:
+        return desk.submit(ability_use(state, desk.catalog, prompt.player, "backstab", desk.now, target=token))
+    victim = state.player(token)
+    return desk.show(Prompt(PromptKind.ITEM, msg("Steal: tap the small item of {victim}'s to steal", victim=victim),
+                            card=prompt.card, player=prompt.player, choices=(token,)))
+
+
+def _steal_item(desk: Desk, prompt: Prompt, card_id: str) -> Outcome:
+    """Steal: the item tapped; ROLL then rolls for it (4 or more takes it, else a level is lost)."""
+    victim = desk.state.player(prompt.choices[0])
+    if card_id not in [*victim.equipped, *victim.carried]:
+        return desk.refuse(msg("Steal: tap the small item of {victim}'s to steal", victim=victim))
+    item = desk.catalog[card_id]
+    return desk.show(Prompt(PromptKind.ITEM, msg("Steal {item} from {victim}: press ROLL (4 or more takes it, less "
+                                                 "costs a level)", item=item, victim=victim),
+                            card=prompt.card, player=prompt.player, choices=(victim.id, card_id)))
+
+
+def _steal_roll(desk: Desk, prompt: Prompt) -> Outcome:
+    forced, desk.forced_die = desk.forced_die, None
+    desk.close()
+    return desk.submit(ability_use(desk.state, desk.catalog, prompt.player, "theft", desk.now, target=prompt.choices[0],
+                                   card=prompt.choices[1], forced=forced))
+
+
 def tap_card(desk: Desk, prompt: Prompt, card_id: str) -> Outcome | None:
     """A card tapped while a choice is open: the item, the monster or the monsters' side; else None."""
     combat = desk.state.combat
+    if prompt.kind is PromptKind.ITEM and _is_ability(desk, prompt):
+        return _steal_item(desk, prompt, card_id)
     if prompt.kind is PromptKind.ITEM:
         desk.close()
         return desk.submit(c.PlayCard(player=prompt.player, card=prompt.card, item=card_id, at=desk.now))
@@ -79,6 +117,9 @@ def tap_card(desk: Desk, prompt: Prompt, card_id: str) -> Outcome | None:
 
 def play(desk: Desk, prompt: Prompt, **choice: Any) -> Outcome:
     desk.close()
+    if _is_ability(desk, prompt):                  # Charm: the monster chosen
+        return desk.submit(ability_use(desk.state, desk.catalog, prompt.player, "charm", desk.now,
+                                       monster=int(choice.get("monster", -1))))
     return desk.submit(c.PlayCard(player=prompt.player, card=prompt.card, at=desk.now, **choice))
 
 
@@ -91,6 +132,8 @@ def monster_text(desk: Desk, prompt: Prompt) -> Any:
 
 
 def press(desk: Desk, prompt: Prompt, button: str) -> Outcome | None:
+    if prompt.kind is PromptKind.ITEM and _is_ability(desk, prompt) and len(prompt.choices) == 2 and button == "roll":
+        return _steal_roll(desk, prompt)
     if prompt.kind is PromptKind.VALUE:
         return _press_value(desk, prompt, button)
     if prompt.kind is PromptKind.MONSTER:
@@ -125,6 +168,8 @@ def _press_value(desk: Desk, prompt: Prompt, button: str) -> Outcome:
 
 
 def soft_keys(desk: Desk, prompt: Prompt) -> Keys | None:
+    if prompt.kind is PromptKind.ITEM and len(prompt.choices) == 2:
+        return {"roll": word("Roll"), "help": "", "run": "", "next": "", "undo": word("Cancel")}
     if prompt.kind is PromptKind.VALUE:
         return {"roll": f"{prompt.value % 6 + 1}", "help": "", "run": "", "next": msg("Use {n}", n=prompt.value),
                 "undo": word("Cancel")}

@@ -47,14 +47,14 @@ Handler = Callable[[Desk, Prompt, str], "Outcome | None"]
 # A button while a prompt is open: its family answers; None means the button does nothing there.
 PRESS: dict[PromptKind, Handler] = {
     PromptKind.CARD_MENU: card_menu.press, PromptKind.PLAYER_MENU: player_menu.press, PromptKind.SELL: sale.press,
-    **{kind: choices.press for kind in (PromptKind.VALUE, PromptKind.MONSTER, PromptKind.SIDE)},
+    **{kind: choices.press for kind in (PromptKind.VALUE, PromptKind.MONSTER, PromptKind.SIDE, PromptKind.ITEM)},
     **{kind: records_menu.press for kind in records_menu.PROMPTS}}
 
 # The soft keys while a prompt is open; None (or no entry): only UNDO, which cancels.
 KEYS: dict[PromptKind, Callable[[Desk, Prompt], "Keys | None"]] = {
     PromptKind.CARD_MENU: card_menu.soft_keys, PromptKind.PLAYER_MENU: player_menu.soft_keys,
     PromptKind.SELL: sale.soft_keys,
-    **{kind: choices.soft_keys for kind in (PromptKind.VALUE, PromptKind.MONSTER, PromptKind.SIDE)},
+    **{kind: choices.soft_keys for kind in (PromptKind.VALUE, PromptKind.MONSTER, PromptKind.SIDE, PromptKind.ITEM)},
     **{kind: records_menu.soft_keys for kind in records_menu.PROMPTS}}
 
 # What the screen shows: a change to any of these is a new revision (the run loop redraws).
