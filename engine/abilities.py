@@ -78,14 +78,26 @@ def ability_turning(state: GameState, cmd: c.UseAbility, player: Player, catalog
 
 def ability_flight(state: GameState, cmd: c.UseAbility, player: Player, catalog: Catalog,
                    events: list[GameEvent]) -> None:
-    require_phase(state, "cast the Flight Spell", Phase.RUN_AWAY)
+    """The printed card: after the Run Away roll, up to 3 discards, +1 each to flee. Right after the
+    wizard's failed roll the roll is taken again with the bonus (the same die); before a roll the bonus
+    waits for it."""
     flight = state.flight
-    assert flight is not None                       # running away: there is a flight
-    if not any(p == player.id for p, _ in flight.pending):
-        raise refuse(RejectCode.ILLEGAL_PLAY, "{player} has no run-away roll left", player=player)
-    used = flight.bonus.get(player.id, 0)
+    if flight is None or state.phase not in (Phase.RUN_AWAY, Phase.CHARITY):
+        raise refuse(RejectCode.WRONG_PHASE, "the Flight Spell is cast after a run-away roll")
+    last = flight.results[-1] if flight.results else None
+    retake = last is not None and last[0] == player.id and not last[3] and isinstance(flight.before_roll, GameState)
+    before = flight.before_roll if retake else state
+    assert isinstance(before, GameState) and before.flight is not None    # a flight before the roll
+    used = before.flight.bonus.get(player.id, 0)
     if used + cmd.count > MAX_DISCARDS:
         raise refuse(RejectCode.ILLEGAL_PLAY, "flight: at most {limit} cards; {player} has used {used}", limit=MAX_DISCARDS, player=player, used=used)
+    if retake:
+        before.flight.bonus[player.id] = used + cmd.count
+        events.append(AbilityUsed(player=player.id, ability="flight", count=cmd.count, bonus=cmd.count))
+        redo_last_roll(state, catalog, events, value=state.last_roll, escaped=None, why="flight")
+        return
+    if state.phase is not Phase.RUN_AWAY or not any(p == player.id for p, _ in flight.pending):
+        raise refuse(RejectCode.ILLEGAL_PLAY, "{player} has no run-away roll to cast the Flight Spell on", player=player)
     flight.bonus[player.id] = used + cmd.count
     events.append(AbilityUsed(player=player.id, ability="flight", count=cmd.count, bonus=cmd.count))
 

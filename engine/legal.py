@@ -36,7 +36,7 @@ CARD_ABILITIES: dict[str, tuple[str, ...]] = {
 _OUT_OF_COMBAT = (Phase.KICK_OPEN_THE_DOOR, Phase.LOOK_FOR_TROUBLE, Phase.CHARITY)
 ABILITY_PHASES: dict[str, tuple[Phase, ...]] = {
     "berserk": (Phase.COMBAT,), "turning": (Phase.COMBAT,), "chase": (Phase.COMBAT,), "charm": (Phase.COMBAT,),
-    "flight": (Phase.RUN_AWAY,), "backstab": (Phase.COMBAT,), "theft": _OUT_OF_COMBAT,
+    "flight": (Phase.RUN_AWAY, Phase.CHARITY), "backstab": (Phase.COMBAT,), "theft": _OUT_OF_COMBAT,
     "reroll": (Phase.RUN_AWAY, Phase.CHARITY)}
 
 # A race or class card's ability, by the phase it may be used in (the first its menu offers).

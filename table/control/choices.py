@@ -109,7 +109,7 @@ def tap_card(desk: Desk, prompt: Prompt, card_id: str) -> Outcome | None:
     fighting = [m.card for m in combat.monsters] if combat is not None else []
     if prompt.kind is PromptKind.MONSTER and card_id in fighting:
         desk.close()
-        return desk.submit(c.PlayCard(player=prompt.player, card=prompt.card, monster=fighting.index(card_id), at=desk.now))
+        return play(desk, prompt, monster=fighting.index(card_id))
     if prompt.kind is PromptKind.SIDE and card_id in fighting:
         return play(desk, prompt, side="monsters")
     return None
