@@ -19,7 +19,7 @@ from pathlib import Path
 
 from engine import commands as c
 from engine.errors import MunchkinError
-from engine.legal import ability_of
+from engine.legal import abilities_now, abilities_of
 from engine.rules import Ruleset
 from engine.state import GameState
 from table.config import Config
@@ -210,13 +210,27 @@ class Exporter:
             self.tap(cmd.target)
 
     def use_ability(self, cmd: c.UseAbility, state: GameState) -> None:
+        """The card's tap, HELP (RUN for the second ability possible now), then what it asks: the
+        victim's token, the item and the ROLL of a theft, the monster charmed among several."""
         held = state.player(cmd.player).in_play() if state.has_player(cmd.player) else []
-        card = next((k for k in held if ability_of(k, state.phase) == cmd.ability), None)
-        if card is not None:
-            self.as_player(cmd.player)
-            self.tap(card)
-            self.press("help")
-            self.close_menu()
+        card = next((k for k in held if cmd.ability in abilities_of(k, state.phase)), None)
+        if card is None:
+            return
+        now = abilities_now(state, self.ctl.catalog, cmd.player, card, cmd.at)
+        self.as_player(cmd.player)
+        self.tap(card)
+        self.press("run" if now[1:2] == (cmd.ability,) else "help")
+        if cmd.ability in ("backstab", "theft"):
+            self.tap(cmd.target)
+        if cmd.ability == "theft":
+            self.tap(cmd.card)
+            if cmd.forced is not None:
+                self.emit(f"die {cmd.forced}")
+            self.press("roll")
+        combat = state.combat
+        if look(self.ctl).prompt == "monster" and combat is not None and 0 <= cmd.monster < len(combat.monsters):
+            self.tap(combat.monsters[cmd.monster].card)
+        self.close_menu()
 
     def sell(self, cmd: c.Sell, state: GameState) -> None:
         self.press("help")

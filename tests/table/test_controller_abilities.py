@@ -5,12 +5,14 @@ in one it does not, with a refusal that says when it can be used."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from pathlib import Path
 
 from drivers.base import ManualClock
 from drivers.sim import SimButtons, SimReader
 from engine.rules import Ruleset
+from table.cli import main
 from table.config import Config, StorageConfig
 from table.control.assembly import build_table
 from table.sim.harness import perform
@@ -244,3 +246,29 @@ def test_race_and_class_names_in_the_tables_language(tmp_path: Path) -> None:
         i18n.set_language("en")
         i18n.set_card_names({})
     t.close()
+
+
+def test_a_game_with_every_ability_exports_and_simulates_to_the_same_state(tmp_path: Path, capsys) -> None:
+    """The abilities that ask for a token, an item, a roll or a monster travel through export: the
+    script it writes, simulated, comes back to the same game."""
+    state_dir = tmp_path / "table"
+    t = Table(state_dir)
+    t.go(START + "tap thief\ntap player-2\ntap sneaky-bastard-sword\ntap player-1\ntap thief\npress help\n"
+         "tap player-2\ntap sneaky-bastard-sword\ndie 5\npress roll\n"                     # Steal
+         "wait 10\ntap player-2\ntap wizard\ntap player-3\ntap cleric\nwait 10\n"
+         "press next\ntap net-troll\ntap wandering-monster\ntap maul-rat\npress help\ntap player-2\n"
+         "tap player-1\ntap thief\npress help\ntap player-2\n"                             # Backstab the helper
+         "tap player-2\ntap wizard\npress help\ntap maul-rat\n"                            # Charm one of two
+         "wait 10\n")
+    assert t.p(1).carried == ["sneaky-bastard-sword"] and t.combat.backstabs == [("player-1", "player-2")]
+    assert [m.card for m in t.combat.monsters] == ["net-troll"]
+    expected = t.ctl.state_json()
+    t.close()
+    config = tmp_path / "c.toml"
+    config.write_text(f'[storage]\nstate_dir = "{state_dir}"\n')
+    assert main(["export", "--config", str(config)]) == 0
+    script = tmp_path / "game.txt"
+    script.write_text(capsys.readouterr().out)
+    assert main(["simulate", str(script)]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert {k: got[k] for k in ("players", "combat", "phase")} == {k: expected[k] for k in ("players", "combat", "phase")}
