@@ -157,3 +157,24 @@ def test_menu_actions_follow_the_card_and_the_moment(catalog):
     t.play("net-troll")
     assert menu_actions(t.state, catalog, "player-1", "wizard").ability == "charm"
     assert menu_actions(t.state, catalog, "player-1", "boots-of-butt-kicking").hand_over == "promise"
+
+
+# ---- every ability of a card, and which the engine would accept now
+
+def test_abilities_of_a_card_in_a_phase_in_menu_order():
+    from engine.legal import abilities_of
+    assert abilities_of("cleric", Phase.COMBAT) == ("turning", "chase")
+    assert abilities_of("thief", Phase.COMBAT) == ("backstab",)
+    assert abilities_of("thief", Phase.CHARITY) == ("theft",)
+    assert abilities_of("wizard", Phase.RUN_AWAY) == ("flight",)
+    assert abilities_of("elf", Phase.COMBAT) == () and abilities_of("cleric", Phase.SETUP) == ()
+
+
+def test_abilities_now_are_the_ones_the_engine_accepts(catalog):
+    from engine.legal import abilities_now
+    t = scenario(catalog, classes={1: ["cleric"]}, monster="wannabe-vampire")
+    assert abilities_now(t.state, catalog, "player-1", "cleric", 1.0) == ("chase",)   # no Undead: no Turning
+    t = scenario(catalog, classes={1: ["thief"]}, items={2: ["sneaky-bastard-sword"]})
+    assert abilities_now(t.state, catalog, "player-1", "thief", 1.0) == ("theft",)
+    t = scenario(catalog, classes={1: ["thief"]})
+    assert abilities_now(t.state, catalog, "player-1", "thief", 1.0) == ()             # nothing to steal

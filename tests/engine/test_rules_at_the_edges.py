@@ -277,3 +277,27 @@ def test_the_run_button_is_offered_only_when_the_players_cannot_win(catalog):
     assert legal_buttons(t.state, catalog)["run"] == "" and legal_buttons(t.state, catalog)["next"] == "Fight!"
     t.play("ancient", "player-2")
     assert legal_buttons(t.state, catalog)["run"] == "Run away" and legal_buttons(t.state, catalog)["next"] == ""
+
+
+# ---- abilities as printed
+
+def test_theft_takes_a_worn_small_item_every_item_in_play_is_carried(catalog):
+    t = scenario(catalog, classes={1: ["thief"]}, items={2: ["sneaky-bastard-sword"]})
+    assert t.p(2).equipped == ["sneaky-bastard-sword"]
+    t.ability("theft", target="player-2", card="sneaky-bastard-sword", forced=4)
+    assert t.p(1).carried == ["sneaky-bastard-sword"] and t.p(2).equipped == []
+
+
+def test_flight_after_the_failed_roll_takes_it_again_with_the_bonus(catalog):
+    t = scenario(catalog, classes={1: ["wizard"]}, monster="net-troll").run().roll(3)
+    assert t.state.flight.results[-1][3] is False
+    t.ability("flight", count=2)
+    assert t.state.flight.results[-1] == ("player-1", 0, 3, True)
+    assert isinstance(t.attempt(c.UseAbility(player="player-1", ability="flight", count=2)), Rejected)  # away: no roll left to cast it on
+
+
+def test_the_hireling_comes_into_play_in_a_fight_other_items_do_not(catalog):
+    t = scenario(catalog, monster="net-troll")
+    t.play("hireling")
+    assert "hireling" in t.p(1).equipped
+    assert isinstance(t.attempt(c.PlayCard(player="player-1", card="helm-of-courage")), Rejected)
