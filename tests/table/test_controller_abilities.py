@@ -209,10 +209,15 @@ def test_the_elf_runs_with_plus_one_and_levels_for_a_helped_kill(tmp_path: Path)
     t.close()
 
 
-def test_the_dwarf_carries_any_number_of_big_items(tmp_path: Path) -> None:
+def test_the_dwarf_carries_any_number_of_big_items_and_keeps_six_cards(tmp_path: Path) -> None:
     t = Table(tmp_path)
-    t.go(START + "tap dwarf\ntap huge-rock\ntap chainsaw-of-bloody-dismemberment\n")
+    t.go(START + "tap huge-rock\n")
+    said = t.last("tap chainsaw-of-bloody-dismemberment\n")                    # a human: one Big item
+    assert "Big" in said and "chainsaw-of-bloody-dismemberment" not in t.p(1).equipped + t.p(1).carried
+    t.go("tap dwarf\ntap chainsaw-of-bloody-dismemberment\n")
     assert set(t.p(1).equipped + t.p(1).carried) == {"huge-rock", "chainsaw-of-bloody-dismemberment"}
+    t.go("press next\npress next\n")                                            # loot the room: charity
+    assert t.ctl.state_json()["charity"]["hand_limit"] == 6
     t.close()
 
 
