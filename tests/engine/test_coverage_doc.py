@@ -11,6 +11,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "rules-coverage.md"
 CITED = re.compile(r"`([\w/]+\.py)::(test_\w+)`")
+GOLDEN = re.compile(r"`golden/test_golden\.py::test_golden_replay` \(([a-z_]+(?:, [a-z_]+)*)\)")
 THROUGH_THE_TABLE = ("table/", "golden/")
 # What a test file under tests/table or tests/golden uses when it drives the table.
 TABLE_DRIVERS = ("build_table", "Controller(", "SimTable", "simulate", "perform(", "parse_script")
@@ -42,6 +43,10 @@ def problems(text: str) -> list[str]:
             found.append(f"{where}: only engine tests, and the row does not say '(engine only)'")
         if through and "(engine only)" in answer:
             found.append(f"{where}: says '(engine only)' but cites a test through the table")
+    for names in GOLDEN.findall(text):
+        for name in names.split(", "):
+            if not (ROOT / "tests" / "golden" / f"{name}.txt").exists():
+                found.append(f"golden script {name} does not exist")
     for path, test in sorted(set(CITED.findall(text))):
         source = ROOT / "tests" / path
         body = source.read_text(encoding="utf-8") if source.exists() else ""
@@ -75,6 +80,11 @@ def test_every_named_test_exists() -> None:
 def test_a_cited_test_that_does_not_exist_fails() -> None:
     row = "| zh | 行动 | at any time: play a Hireling | `table/test_controller_abilities.py::test_no_such_thing` |\n"
     assert problems(row) == ["table/test_controller_abilities.py::test_no_such_thing does not exist"]
+
+
+def test_a_golden_script_that_does_not_exist_fails() -> None:
+    row = "| es | intro | 3 to 6 | `golden/test_golden.py::test_golden_replay` (win_by_kill, no_such_game) |\n"
+    assert problems(row) == ["golden script no_such_game does not exist"]
 
 
 def test_engine_only_is_said_exactly_when_true() -> None:
