@@ -5,7 +5,8 @@ never keeps its own copy of a rule (python-chess's ``legal_moves`` discipline). 
 pure: state, catalog, player or card in, answer out.
 
 - ``ability_of`` / ``usable_abilities`` / ``ability_command``: a race or class card's ability in
-  this phase, and the command that uses it.
+  this phase, and the command that uses it; ``abilities_of`` / ``abilities_now`` / ``ability_use``:
+  every ability a card gives in this phase, those the engine would accept now, and the command for one.
 - ``card_needs``: what a card needs before it can be played (a victim's or a target's token, an
   item in play, a number, one of several monsters, a side of the fight), or nothing.
 - ``may_sell``, ``sellable``, ``give_action``: the rules of selling and giving an item.
@@ -97,10 +98,11 @@ def _usable(state: GameState, catalog: Catalog, player: str, ability: str, at: f
     if ability == "theft":
         return any(is_legal(state, catalog, c.UseAbility(player=player, ability=ability, target=p.id, card=item,
                                                           forced=6, at=at))
-                   for p in state.players for item in [*p.equipped, *p.carried])
+                   for p in state.players if p.id != player
+                   for item in [*p.equipped, *p.carried] if not catalog[item].big)
     if ability in NEEDS_TOKEN:
         return any(is_legal(state, catalog, c.UseAbility(player=player, ability=ability, target=p.id, at=at))
-                   for p in state.players)
+                   for p in state.players if p.id != player)
     cmd = ability_use(state, catalog, player, ability, at)
     return is_legal(state, catalog, cmd)
 
