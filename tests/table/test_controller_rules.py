@@ -51,3 +51,19 @@ def test_one_headgear_is_worn_a_second_is_carried(tmp_path: Path) -> None:
     t.go(START + "tap helm-of-courage\ntap horny-helmet\n")
     assert t.p(1).equipped == ["helm-of-courage"] and t.p(1).carried == ["horny-helmet"]
     t.close()
+
+
+def test_a_game_needs_three_players(tmp_path: Path) -> None:
+    t = Table(tmp_path)
+    refused = t.go("tap player-1\ntap player-2\npress next\n")
+    assert not refused[-1].accepted and t.ctl.state.phase.value == "setup"     # two are not enough
+    t.go("tap player-3\npress next\n")
+    assert t.ctl.state.phase.value == "kick-open-the-door"
+    t.close()
+
+
+def test_a_carried_item_gives_no_bonus(tmp_path: Path) -> None:
+    t = Table(tmp_path)
+    t.go(START + "tap helm-of-courage\ntap horny-helmet\n")
+    assert t.ctl.state_json()["players"][0]["combat_strength"] == 2             # level 1 + the helm's 1 only
+    t.close()
