@@ -196,3 +196,39 @@ def test_the_board_links_to_past_games_and_standings(browser, running_table) -> 
     browser.find_element("link text", "Standings").click()
     wait_for(browser, "return location.pathname === '/stats'", 10)
     assert "Player 1" in browser.find_element("tag name", "body").text
+
+
+def _hold_streams(url: str, n: int) -> list:  # type: ignore[type-arg]
+    """n raw event-stream connections that have each been answered 200 (and so hold a place)."""
+    import socket
+
+    host, port = url.removeprefix("http://").rstrip("/").split(":")
+    held = []
+    for _ in range(n):
+        s = socket.create_connection((host, int(port)), timeout=5)
+        s.sendall(f"GET /events?key={KEY} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        assert s.recv(12) == b"HTTP/1.1 200"
+        held.append(s)
+    return held
+
+
+def test_the_33rd_follower_sees_the_board_and_a_notice_then_joins_when_a_place_frees(browser, running_table) -> None:
+    table = running_table()
+    table.send(*JOIN)
+    table.wait_state(lambda s: s["phase"] == "kick-open-the-door")
+    held = _hold_streams(table.url, 32)
+    try:
+        browser.get(table.page("/"))
+        wait_for(browser, "return document.querySelectorAll('#players .player').length === 3", 10)
+        assert browser.execute_script("return document.documentElement.dataset.snapshot") == "1"
+        wait_for(browser, "return !document.getElementById('status').hidden", 10)
+        assert browser.find_element("id", "status").text == "The table is busy; trying again…"
+        assert browser.execute_script("return document.documentElement.dataset.status") == "busy"
+        held.pop().close()                                  # a place frees
+        wait_for(browser, "return document.documentElement.dataset.status === 'live'", 40)
+        assert browser.execute_script("return document.getElementById('status').hidden")
+        table.send("tap 1000-gold-pieces")                  # and now it follows the game
+        wait_for(browser, "return document.querySelector('#card-player-1 .lvl').dataset.level === '2'", 10)
+    finally:
+        for s in held:
+            s.close()

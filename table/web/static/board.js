@@ -207,24 +207,57 @@
       }
       frag.append(nav);
     }
-    const off = el("div", "offline", L.offline);
-    off.id = "offline";
-    off.hidden = true;
-    frag.append(off);
     root.replaceChildren(frag);
     root.dataset.actions = String(board.actions === undefined ? "" : board.actions);
   }
 
+  // Not blank, ever: the board from /api/state first, then the event stream; a refusal (the table
+  // busy, a 503 that EventSource would never retry) or a drop shows a notice at the top and tries
+  // again, waiting longer each time (1 s doubling to 30 s, with some jitter).
+  const status = document.getElementById("status");
+  let source = null, wait = 1000, retryTimer = null, live = false;
+  function notice(text) {
+    status.textContent = text || "";
+    status.hidden = !text;
+    document.documentElement.dataset.status = text ? (live ? "offline" : "busy") : "live";
+  }
+  function show(state) {
+    last = state;
+    render(last);
+    document.documentElement.dataset.updates = String((Number(document.documentElement.dataset.updates) || 0) + 1);
+  }
+  function snapshot() {
+    if (last && last.board) return Promise.resolve();
+    return fetch("/api/state?key=" + encodeURIComponent(cfg.key), {cache: "no-store", credentials: "same-origin"})
+      .then((r) => (r.ok ? r.json() : null))
+      .then((state) => { if (state && !(last && last.board)) { show(state); document.documentElement.dataset.snapshot = "1"; } })
+      .catch(() => {});
+  }
+  function retry() {
+    if (source) { source.close(); source = null; }
+    if (retryTimer) return;
+    notice(live ? L.offline : L.busy);
+    live = false;
+    const delay = wait * (0.8 + 0.4 * Math.random());
+    wait = Math.min(30000, wait * 2);
+    retryTimer = setTimeout(() => { retryTimer = null; snapshot().then(connect); }, delay);
+  }
   function connect() {
-    const source = new EventSource("/events?key=" + encodeURIComponent(cfg.key));
+    source = new EventSource("/events?key=" + encodeURIComponent(cfg.key));
     source.onmessage = (ev) => {
-      try { last = JSON.parse(ev.data); } catch (e) { return; }
-      render(last);
-      document.documentElement.dataset.updates = String((Number(document.documentElement.dataset.updates) || 0) + 1);
+      let state;
+      try { state = JSON.parse(ev.data); } catch (e) { return; }
+      if (!live) { live = true; wait = 1000; notice(""); }
+      show(state);
     };
-    source.onerror = () => { const o = document.getElementById("offline"); if (o) o.hidden = false; };
-    source.onopen = () => { const o = document.getElementById("offline"); if (o) o.hidden = true; };
+    source.onerror = () => {
+      // CLOSED: refused (503) or ended; CONNECTING: the browser retries on its own, but the
+      // notice shows meanwhile, and a stream that does not come back is retried here.
+      if (!source || source.readyState === EventSource.CLOSED) retry();
+      else { notice(L.offline); live = false; }
+    };
   }
   document.title = L.title;
-  connect();
+  notice("");
+  snapshot().then(connect);
 })();
