@@ -5,7 +5,9 @@ silent sockets from anyone kept every phone at 503; and its keep-alive timer sto
 connection's first byte, so a half-sent second request was never timed out. Here instead:
 
 - a connection that is not being answered (idle, or still sending its request) is *waiting*; an
-  address may hold at most ``per_address`` waiting connections, and when the server holds
+  address may hold at most ``per_address`` connections that have waited longer than ``grace``
+  (a burst of new ones is let in: thirty phones behind one address, or a laptop's tests, open
+  their streams at once), and when the server holds
   ``total`` connections the one that has waited longest is closed to make room (a stream being
   answered is never closed for room: the hub limits those, and they need the key);
 - every request, from its first byte to its last (headers and body), has ``request_timeout``
@@ -28,6 +30,7 @@ from typing import Any
 log = logging.getLogger("table.web")
 
 PER_ADDRESS = 16            # waiting connections one address may hold (a browser uses about 6)
+GRACE = 1.0                 # seconds a new or idle connection waits before it counts against its address
 TOTAL = 160                 # connections in all (32 event streams among them at most)
 REQUEST_TIMEOUT = 10.0      # seconds from a request's first byte to its last
 SEND_BUFFER = 32 * 1024     # the kernel's send buffer per connection, in bytes
@@ -66,9 +69,9 @@ class _Minutely:
 class Doorman:
     """The connections the server holds, by address, and what was refused."""
 
-    def __init__(self, *, per_address: int = PER_ADDRESS, total: int = TOTAL,
+    def __init__(self, *, per_address: int = PER_ADDRESS, total: int = TOTAL, grace: float = GRACE,
                  request_timeout: float = REQUEST_TIMEOUT, wrong_keys: int = WRONG_KEYS) -> None:
-        self.per_address, self.total = per_address, total
+        self.per_address, self.total, self.grace = per_address, total, grace
         self.request_timeout, self.wrong_keys = request_timeout, wrong_keys
         self.connections: dict[Any, str] = {}       # protocol → its client's address, oldest first
         self.refused = 0
@@ -80,7 +83,8 @@ class Doorman:
 
     def admit(self, conn: Any, address: str) -> bool:
         """Make room for a new connection (closing the longest-waiting one if need be); False: refuse it."""
-        mine = [c for c, a in self.connections.items() if a == address and c.waiting()]
+        now = time.monotonic()
+        mine = [c for c, a in self.connections.items() if a == address and c.waiting() and now - c.since > self.grace]
         if len(mine) >= self.per_address:
             self._refuse(address, f"more than {self.per_address} connections at once")
             return False
@@ -120,6 +124,7 @@ def bounded_h11(doorman: Doorman) -> type:
     class BoundedH11Protocol(H11Protocol):
         _deadline: Any = None
         _refused = False
+        since = 0.0                     # when it began to wait (connected, or its last response ended)
 
         def connection_made(self, transport: Any) -> None:
             super().connection_made(transport)
@@ -132,6 +137,7 @@ def bounded_h11(doorman: Doorman) -> type:
                     pass
             transport.set_write_buffer_limits(high=WRITE_HIGH)
             address = self.client[0] if self.client else ""
+            self.since = time.monotonic()
             if not doorman.admit(self, address):
                 self._refused = True
                 transport.write(REFUSAL)
@@ -142,6 +148,10 @@ def bounded_h11(doorman: Doorman) -> type:
         def waiting(self) -> bool:
             """Not being answered now: idle, or still sending its request."""
             return self.cycle is None or self.cycle.response_complete
+
+        def on_response_complete(self) -> None:
+            self.since = time.monotonic()
+            super().on_response_complete()
 
         def evict(self) -> None:
             doorman.gone(self)

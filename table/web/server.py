@@ -277,7 +277,8 @@ class WebApp:
     async def api_state(self, request: Any) -> Any:
         from starlette.responses import PlainTextResponse, Response
 
-        state = self.hub.state_json()
+        # ?board=1: the whole payload an event carries (the page's first drawing, before its stream)
+        state = self.hub.board_json() if request.query_params.get("board") == "1" else self.hub.state_json()
         if state is None:
             return PlainTextResponse("the table has not started yet\n", status_code=503)
         return Response(state, media_type="application/json", headers={"cache-control": "no-store"})

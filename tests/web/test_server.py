@@ -262,7 +262,10 @@ def test_one_address_holds_only_so_many_waiting_connections_and_others_still_get
     port = _port(base)
     hostile = []
     try:
-        for _ in range(12):
+        for _ in range(8):
+            hostile.append(_from("127.0.0.2", port))
+        time.sleep(1.2)                                     # they have waited past the grace
+        for _ in range(4):
             hostile.append(_from("127.0.0.2", port))
         refused = [s for s in hostile[8:] if _closed(s, 3)]
         assert len(refused) == 4                            # beyond the eight: a 503 and closed

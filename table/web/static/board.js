@@ -28,7 +28,10 @@
     const i = state.players.findIndex((p) => p.id === pid);
     return COLORS[(i < 0 ? 0 : i) % COLORS.length];
   }
+  // The name as the box's screen shows it (the default "Player N" in the table's language).
   function playerName(state, pid) {
+    const shown = state.board && state.board.names ? state.board.names[pid] : undefined;
+    if (shown) return shown;
     const p = state.players.find((q) => q.id === pid);
     return p ? p.name : pid;
   }
@@ -40,7 +43,7 @@
     box.dataset.player = p.id;
     box.style.setProperty("--c", colorOf(state, p.id));
     const head = el("div", "head");
-    const name = el(mine ? "span" : "a", "name", p.name);
+    const name = el(mine ? "span" : "a", "name", playerName(state, p.id));
     if (!mine) name.href = "/p/" + p.id + "?key=" + encodeURIComponent(cfg.key);   // your own page, large
     if (last && last.board && last.board.acting === p.id && p.id !== state.active_player) name.append(el("span", "tag", L.acting));
     if (!p.alive) name.append(el("span", "tag", L.dead));
@@ -180,7 +183,7 @@
       over.append(chart(state));
       const legend = el("div", "legend");
       state.players.forEach((p, i) => {
-        const s = el("span", null, "■ " + p.name + " " + p.level);
+        const s = el("span", null, "■ " + playerName(state, p.id) + " " + p.level);
         s.style.color = COLORS[i % COLORS.length];
         legend.append(s);
       });
@@ -227,10 +230,9 @@
     document.documentElement.dataset.updates = String((Number(document.documentElement.dataset.updates) || 0) + 1);
   }
   function snapshot() {
-    if (last && last.board) return Promise.resolve();
-    return fetch("/api/state?key=" + encodeURIComponent(cfg.key), {cache: "no-store", credentials: "same-origin"})
+    return fetch("/api/state?board=1&key=" + encodeURIComponent(cfg.key), {cache: "no-store", credentials: "same-origin"})
       .then((r) => (r.ok ? r.json() : null))
-      .then((state) => { if (state && !(last && last.board)) { show(state); document.documentElement.dataset.snapshot = "1"; } })
+      .then((state) => { if (state) { show(state); document.documentElement.dataset.snapshot = "1"; } })
       .catch(() => {});
   }
   function retry() {
