@@ -232,3 +232,49 @@ def test_the_33rd_follower_sees_the_board_and_a_notice_then_joins_when_a_place_f
     finally:
         for s in held:
             s.close()
+
+
+FITS = """
+const out = [];
+const page = document.documentElement;
+if (page.scrollWidth > window.innerWidth) out.push('page ' + page.scrollWidth + ' px wide in ' + window.innerWidth);
+document.querySelectorAll('.name, th, td.title, .who, .line').forEach((e) => {
+  const words = (e.textContent.trim().match(/\\S+/g) || []).length;
+  const line = parseFloat(getComputedStyle(e).lineHeight) || 20;
+  const lines = Math.round(e.getBoundingClientRect().height / line);
+  const cjk = /[\\u3400-\\u9fff]/.test(e.textContent);
+  if (!cjk && words && lines > words) out.push(e.className + ' "' + e.textContent + '" on ' + lines + ' lines');
+  if (cjk && e.tagName === 'TH' && lines > 1) out.push('header "' + e.textContent + '" on ' + lines + ' lines');
+  if (e.scrollWidth > e.clientWidth + 1) out.push(e.className + ' "' + e.textContent + '" overflows');
+});
+return out;
+"""
+
+
+@pytest.mark.parametrize("language", ["en", "es", "zh"])
+def test_every_page_fits_a_phone_from_320_to_430_px_and_a_desktop(browser, running_table, language: str) -> None:
+    """No sideways scrolling, no name broken inside a word, no header one character a line: at 320,
+    390 and 1280 px, in each language, during a fight (the widest board). Screenshots go to docs/web/."""
+    table = running_table(language=language)
+    table.send(*JOIN, "tap 1000-gold-pieces", "tap boots-of-butt-kicking", "tap net-troll")
+    table.wait_state(lambda s: s["phase"] == "combat")
+    problems = []
+    try:
+        for width in (320, 390, 1280):
+            browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                    {"width": width, "height": 800, "deviceScaleFactor": 1, "mobile": width < 700})
+            for path in ("/", "/p/player-1", "/history", "/stats"):
+                browser.get(table.page(path))
+                ready = "!!document.querySelector('#combat')" if path in ("/", "/p/player-1") else "!!document.querySelector('h1')"
+                wait_for(browser, "return " + ready, 10)
+                problems += [f"{language} {width} px {path}: {p}" for p in browser.execute_script(FITS)]
+                if width in (320, 390):
+                    png = browser.get_screenshot_as_png()
+                    name = "board" if path == "/" else path.strip("/").replace("/", "-")
+                    out = ROOT / "docs" / "web" / f"{name}-{language}-{width}.png"
+                    if not out.exists() or out.read_bytes() != png:
+                        out.parent.mkdir(parents=True, exist_ok=True)
+                        out.write_bytes(png)
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    assert not problems, "\n".join(problems)
