@@ -423,3 +423,37 @@ def test_past_games_and_standings_are_served_read_only(served, table, tmp_path) 
 def test_without_a_state_directory_there_are_no_past_games(served) -> None:
     _hub, base = served()
     assert http(base + f"/history?key={KEY}")[0] == 404
+
+
+def test_a_stalled_stream_queues_little_in_the_kernel_and_is_dropped(served) -> None:
+    """The kernel's send buffer is kept small, so a phone that stops reading blocks its stream within an
+    event or two (and is dropped after the send timeout), rather than after 800 KB queued for it."""
+    import fcntl
+    import struct
+    import termios
+
+    doorman = Doorman()
+    hub, base = served(send_timeout=1.0, doorman=doorman)
+    stalled = SseReader(base, rcvbuf=4096)
+    try:
+        time.sleep(0.3)
+        mine = stalled.sock.getsockname()[1]
+        conn = next(c for c in doorman.connections if c.client and c.client[1] == mine)
+        sock = conn.transport.get_extra_info("socket")
+        worst = 0
+        for n in range(30):
+            hub.publish({"phase": "setup", "players": [], "n": n, "pad": "x" * 100_000})
+            time.sleep(0.02)
+            if hub.clients:
+                try:
+                    queued = struct.unpack("i", fcntl.ioctl(sock.fileno(), termios.TIOCOUTQ, b"\0" * 4))[0]
+                except OSError:
+                    break
+                worst = max(worst, queued)
+        assert worst < 200_000, worst              # unbounded before: the kernel grew the buffer past 800 KB
+        deadline = time.monotonic() + 10
+        while hub.clients and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not hub.clients
+    finally:
+        stalled.close()
