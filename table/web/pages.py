@@ -39,7 +39,8 @@ def page_context(catalog: Catalog, language: str) -> PageContext:
         "treasures": _("treasures {t} · +{l} level"), "seats": _("Seats"), "empty": _("(empty seat)"),
         "join": _("Tap your player token to join ({lo}–{hi} players)"), "gear": _("Gear"), "curses": _("Curses"),
         "offline": _("Connection to the table lost; reconnecting…"),
-        "busy": _("The table is busy; trying again…"), "title": _("Munchkin table"),
+        "busy": _("The table is busy; trying again…"),
+        "rekey": _("This page's key was changed: scan the code on the table's screen again"), "title": _("Munchkin table"),
         "history": _("Past games"), "stats": _("Standings"),
     }
     names = {cid: card.name_in(language) for cid, card in catalog.items()}

@@ -283,3 +283,22 @@ def test_every_page_fits_a_phone_from_320_to_430_px_and_a_desktop(browser, runni
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     assert not problems, "\n".join(problems)
+
+
+def test_a_rotated_key_shuts_out_the_open_page_and_it_says_so(browser, running_table, tmp_path) -> None:
+    import subprocess
+    import sys
+
+    table = running_table(key="")
+    key = (tmp_path / "state-0" / "web.key").read_text().strip()
+    table.send(*JOIN)
+    browser.get(table.page("/", key=key))
+    wait_for(browser, "return document.documentElement.dataset.status === 'live'", 10)
+    subprocess.run([sys.executable, "-m", "table", "web", "key", "--rotate", "--config", str(table.config)],
+                   cwd=ROOT, check=True, capture_output=True)
+    new = (tmp_path / "state-0" / "web.key").read_text().strip()
+    assert new != key
+    wait_for(browser, "return !document.getElementById('status').hidden && "
+                      "document.getElementById('status').textContent.includes('scan the code')", 30)
+    assert http(table.page("/api/state", key=key))[0] == 403
+    assert http(table.page("/api/state", key=new))[0] == 200

@@ -218,7 +218,7 @@
   // busy, a 503 that EventSource would never retry) or a drop shows a notice at the top and tries
   // again, waiting longer each time (1 s doubling to 30 s, with some jitter).
   const status = document.getElementById("status");
-  let source = null, wait = 1000, retryTimer = null, live = false;
+  let source = null, wait = 1000, retryTimer = null, live = false, shutOut = false;
   function notice(text) {
     status.textContent = text || "";
     status.hidden = !text;
@@ -231,7 +231,10 @@
   }
   function snapshot() {
     return fetch("/api/state?board=1&key=" + encodeURIComponent(cfg.key), {cache: "no-store", credentials: "same-origin"})
-      .then((r) => (r.ok ? r.json() : null))
+      .then((r) => {
+        if (r.status === 403) { shutOut = true; return null; }      // the key was rotated: no use retrying
+        return r.ok ? r.json() : null;
+      })
       .then((state) => { if (state) { show(state); document.documentElement.dataset.snapshot = "1"; } })
       .catch(() => {});
   }
@@ -242,7 +245,10 @@
     live = false;
     const delay = wait * (0.8 + 0.4 * Math.random());
     wait = Math.min(30000, wait * 2);
-    retryTimer = setTimeout(() => { retryTimer = null; snapshot().then(connect); }, delay);
+    retryTimer = setTimeout(() => {
+      retryTimer = null;
+      snapshot().then(() => { if (shutOut) notice(L.rekey); else connect(); });
+    }, delay);
   }
   function connect() {
     source = new EventSource("/events?key=" + encodeURIComponent(cfg.key));
