@@ -65,7 +65,7 @@ td.n { text-align: right; white-space: nowrap; }
   td, td.n { border: 0; padding: 2px 0; text-align: left; white-space: normal; }
   td[data-label] { display: flex; justify-content: space-between; gap: 8px; }
   td[data-label]::before { content: attr(data-label); color: #828898; }
-  td.title { font-weight: 700; font-size: 1.1em; }
+  td:first-child { font-weight: 700; font-size: 1.1em; }
 }
 """
 
@@ -110,7 +110,7 @@ def history_page(rows: list[dict[str, Any]], language: str = "en", key: str = ""
             outcome = status.get(r["status"], r["status"])
         when = (r["started"] or "")[:16].replace("T", " ")
         length = ngettext("{n} turn, {m} min", "{n} turns, {m} min", r["turns"]).format(n=r["turns"], m=r["minutes"])
-        out.append(f'<tr class="{html.escape(r["status"])}"><td class="title">#{r["id"]} · {html.escape(when)}</td>'
+        out.append(f'<tr class="{html.escape(r["status"])}"><td>#{r["id"]} · {html.escape(when)}</td>'
                    f'<td>{html.escape(", ".join(_names(r["players"])))}</td><td>{html.escape(outcome)}</td>'
                    f'<td class="n">{html.escape(length)}</td></tr>')
     out.append("</table>")
@@ -118,7 +118,7 @@ def history_page(rows: list[dict[str, Any]], language: str = "en", key: str = ""
 
 
 def _row(first: str, heads: list[str], cells: list[Any]) -> str:
-    return (f'<tr><td class="title">{html.escape(first)}</td>'
+    return (f'<tr><td>{html.escape(first)}</td>'
             + "".join(f'<td class="n" data-label="{html.escape(h, quote=True)}">{html.escape(str(c))}</td>'
                       for h, c in zip(heads, cells)) + "</tr>")
 

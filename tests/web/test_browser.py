@@ -238,7 +238,7 @@ FITS = """
 const out = [];
 const page = document.documentElement;
 if (page.scrollWidth > window.innerWidth) out.push('page ' + page.scrollWidth + ' px wide in ' + window.innerWidth);
-document.querySelectorAll('.name, th, td.title, .who, .line').forEach((e) => {
+document.querySelectorAll('.name, th, td:first-child, .who, .line').forEach((e) => {
   const words = (e.textContent.trim().match(/\\S+/g) || []).length;
   const range = document.createRange();
   range.selectNodeContents(e);
