@@ -89,7 +89,7 @@ class Doorman:
             self._refuse(address, f"more than {self.per_address} connections at once")
             return False
         if len(self.connections) >= self.total:
-            oldest = next((c for c in self.connections if c.waiting()), None)
+            oldest = min((c for c in self.connections if c.waiting()), key=lambda c: c.since, default=None)
             if oldest is None:
                 self._refuse(address, f"{self.total} connections are open, every one being answered")
                 return False
