@@ -273,7 +273,7 @@ def test_every_page_fits_a_phone_from_320_to_430_px_and_a_desktop(browser, runni
                 ready = "!!document.querySelector('#combat')" if path in ("/", "/p/player-1") else "!!document.querySelector('h1')"
                 wait_for(browser, "return " + ready, 10)
                 problems += [f"{language} {width} px {path}: {p}" for p in browser.execute_script(FITS)]
-                if width in (320, 390):
+                if width in (320, 390) and path != "/history":      # its dates change with every run
                     png = browser.get_screenshot_as_png()
                     name = "board" if path == "/" else path.strip("/").replace("/", "-")
                     out = ROOT / "docs" / "web" / f"{name}-{language}-{width}.png"
