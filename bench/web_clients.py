@@ -7,7 +7,14 @@ be), publishing after every frame as the table's loop does; the pair is played
 three times, alternating, and each side keeps its best run. Actions come PACE_S
 apart (a brisk table; real taps are seconds apart). Target: p99 with the web
 view within 10 % of the baseline, and every client ends on the final state.
-Prints figures; asserts nothing.
+
+The attack case: the same game with the 30 phones, and HOSTILE sockets from another
+address (127.0.0.2, still this machine) that never send the key: HOSTILE - SLOWLORIS
+silent ones that reconnect when closed, and SLOWLORIS that send a header line every
+0.5 s. Its figure is tap → event (a tap's time to its event arriving at a phone), p99
+over every phone and event, against the same 30 phones alone; target ratio <= 1.2.
+``--attack`` runs only that case. Prints figures (and records them in results.json);
+asserts nothing.
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -32,7 +40,10 @@ CLIENTS = 30
 ACTIONS = 600
 PACE_S = 0.025
 TARGET_RATIO = 1.10
-KEY = "bench-key-123"
+KEY = "bench-key-1234567"
+HOSTILE = 200
+SLOWLORIS = 64
+ATTACK_TARGET = 1.2
 
 
 def clients_main(port: int, count: int) -> None:
@@ -43,6 +54,7 @@ def clients_main(port: int, count: int) -> None:
     """
     last: list[bytes] = [b""] * count
     events = [0] * count
+    arrivals: list[list[tuple[int, float]]] = [[] for _ in range(count)]     # (event id, when it arrived)
 
     def follow(i: int) -> None:
         sock = socket.create_connection(("127.0.0.1", port))
@@ -52,12 +64,16 @@ def clients_main(port: int, count: int) -> None:
             chunk = sock.recv(1 << 16)
             if not chunk:
                 return
+            now = time.monotonic()
             buffer += chunk
             cut = buffer.rfind(b"\n\n")
             if cut < 0:
                 continue
             blocks, buffer = buffer[:cut], buffer[cut + 2:]
             events[i] += blocks.count(b"\ndata: ")
+            for line in blocks.split(b"\n"):
+                if line.startswith(b"id: "):
+                    arrivals[i].append((int(line[4:]), now))
             start = blocks.rfind(b"data: ")
             if start >= 0:
                 last[i] = blocks[start + 6:blocks.find(b"\n", start) if blocks.find(b"\n", start) > 0 else None]
@@ -77,10 +93,55 @@ def clients_main(port: int, count: int) -> None:
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline and not all(holds(x) for x in last):
         time.sleep(0.1)
-    print(json.dumps({"final": sum(holds(x) for x in last), "events": min(events)}), flush=True)
+    print(json.dumps({"final": sum(holds(x) for x in last), "events": min(events), "arrivals": arrivals}), flush=True)
 
 
-def play(size: tuple[int, int], *, web: bool) -> tuple[list[float], dict[str, int]]:
+def hostile_main(port: int, count: int, slow: int) -> None:
+    """Sockets that never send the key, from 127.0.0.2: ``count - slow`` silent ones and ``slow`` that
+    send a header line every 0.5 s; any the server closes is opened again. Until stdin closes."""
+    import selectors
+
+    def opened() -> socket.socket | None:
+        s = socket.socket()
+        s.setblocking(False)
+        try:
+            s.bind(("127.0.0.2", 0))
+            s.connect_ex(("127.0.0.1", port))
+        except OSError:
+            s.close()
+            return None
+        return s
+
+    socks: list[socket.socket | None] = [opened() for _ in range(count)]
+    started = [False] * count
+    sel = selectors.DefaultSelector()
+    sel.register(sys.stdin, selectors.EVENT_READ)
+    print("ready", flush=True)
+    while True:
+        if sel.select(timeout=0.5):
+            return                                      # stdin closed or written: stop
+        for i in range(count):
+            s = socks[i]
+            try:
+                if s is None:
+                    raise OSError
+                if i < slow:
+                    s.send(b"GET / HTTP/1.1\r\n" if not started[i] else b"X-a: b\r\n")
+                    started[i] = True
+                try:
+                    if s.recv(4096) == b"":
+                        raise OSError
+                except BlockingIOError:
+                    pass
+            except OSError:
+                if s is not None:
+                    s.close()
+                socks[i], started[i] = opened(), False
+
+
+def play(size: tuple[int, int], *, web: bool, hostile: int = 0) -> tuple[list[float], dict[str, Any]]:
+    """Long: one game start to end, with or without the web view, its phones and hostile sockets; the
+    steps share the table, the server and the two helper processes, and read best in one place."""
     from bench._games import long_script
     from drivers.base import SystemClock
     from drivers.sim import SimButtons, SimReader
@@ -116,6 +177,13 @@ def play(size: tuple[int, int], *, web: bool) -> tuple[list[float], dict[str, in
             deadline = time.monotonic() + 30
             while len(hub.clients) < CLIENTS and time.monotonic() < deadline:
                 time.sleep(0.05)
+        attack = None
+        if hostile:
+            attack = subprocess.Popen([sys.executable, __file__, "--hostile", str(server.port), str(hostile),  # type: ignore[union-attr]
+                                       str(SLOWLORIS)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+            assert attack.stdout is not None and attack.stdout.readline().strip() == "ready"
+            time.sleep(1.0)                                 # the sockets are open and trickling
+        tapped: dict[int, float] = {}                       # event id (the hub's revision) → the tap's time
         latencies = []
         for action in script[:ACTIONS]:
             time.sleep(PACE_S)
@@ -133,6 +201,7 @@ def play(size: tuple[int, int], *, web: bool) -> tuple[list[float], dict[str, in
                 latencies.append(clock.monotonic() - event.at)
                 if hub is not None:
                     hub.publish(board_payload(frame))      # after the frame, as the table's loop does
+                    tapped[hub.revision] = event.at
             if hub is not None:
                 hub.busy(False)
         result = {}
@@ -143,8 +212,13 @@ def play(size: tuple[int, int], *, web: bool) -> tuple[list[float], dict[str, in
             phones.stdin.flush()
             result = json.loads(phones.stdout.readline())
             result["connected"] = connected
+            result["to_event"] = [(t - tapped[n]) for client in result.pop("arrivals") for n, t in client if n in tapped]
             phones.kill()
             phones.wait()
+            if attack is not None:
+                result["refused"] = server.app.doorman.refused      # type: ignore[union-attr]
+                attack.kill()
+                attack.wait()
             server.stop()                                  # type: ignore[union-attr]
         display.close()
         table.journal.close()
@@ -160,8 +234,53 @@ def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--clients":
         clients_main(int(sys.argv[2]), int(sys.argv[3]))
         return
+    if len(sys.argv) > 1 and sys.argv[1] == "--hostile":
+        hostile_main(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]))
+        return
     logging.disable(logging.WARNING)
     size = (800, 480)
+    figures = [] if "--attack" in sys.argv else [tap_to_frame(size)]
+    figures.append(under_attack(size))
+    from bench._report import report
+
+    report("web_clients", figures, quiet=True)
+
+
+def under_attack(size: tuple[int, int]) -> Any:
+    """Tap → event p99 at the 30 phones with HOSTILE sockets held open against the server, and without."""
+    from bench._report import figure
+
+    runs: dict[int, list[float]] = {0: [], HOSTILE: []}
+    frames: dict[int, list[float]] = {0: [], HOSTILE: []}
+    final: dict[int, int] = {0: CLIENTS, HOSTILE: CLIENTS}
+    refused = 0
+    for hostile in (0, HOSTILE) * 3:
+        latencies, result = play(size, web=True, hostile=hostile)
+        runs[hostile].append(p99([t for t in result["to_event"]]))
+        frames[hostile].append(p99(latencies))
+        final[hostile] = min(final[hostile], result.get("final", 0))
+        refused = max(refused, result.get("refused", 0))
+    baseline, value = min(runs[0]), min(runs[HOSTILE])
+    ratio = value / baseline
+    met = ratio <= ATTACK_TARGET and final[HOSTILE] == CLIENTS
+    print(f"web view under attack, tap to event p99 at the phones, {CLIENTS} phones and {HOSTILE} hostile sockets "
+          f"({SLOWLORIS} slowloris) from one address: {value:.2f} ms; the same {CLIENTS} phones alone {baseline:.2f} ms; "
+          f"ratio {ratio:.2f} (target <= {ATTACK_TARGET:.2f}, every phone on the final state): {'met' if met else 'not met'}")
+    print(f"  each run: alone {', '.join(f'{v:.1f}' for v in runs[0])} ms; attacked "
+          f"{', '.join(f'{v:.1f}' for v in runs[HOSTILE])} ms; tap to frame p99 alone "
+          f"{min(frames[0]):.2f} ms, attacked {min(frames[HOSTILE]):.2f} ms; phones on the final state "
+          f"{final[HOSTILE]} of {CLIENTS}; hostile connections refused {refused}")
+    return figure(f"tap to event p99, {CLIENTS} phones and {HOSTILE} hostile sockets", value, "ms", baseline=baseline,
+                  baseline_is=f"the same {CLIENTS} phones, no hostile sockets", target=f"ratio <= {ATTACK_TARGET}",
+                  met=met, details={"alone": runs[0], "attacked": runs[HOSTILE], "frame_p99_alone": min(frames[0]),
+                                    "frame_p99_attacked": min(frames[HOSTILE]), "refused": refused,
+                                    "final": final[HOSTILE]})
+
+
+def tap_to_frame(size: tuple[int, int]) -> Any:
+    """The first case: tap to frame p99 with the 30 phones following, against no web view."""
+    from bench._report import figure
+
     runs: dict[bool, list[float]] = {False: [], True: []}
     phones: dict[str, int] = {}
     for web in (False, True) * 3:
@@ -179,6 +298,9 @@ def main() -> None:
     print(f"web view clients: {phones.get('connected', 0)} connected, {phones.get('final', 0)} of {CLIENTS} ended on "
           f"the final state, each read at least {phones.get('events', 0)} events (target {CLIENTS} of {CLIENTS}): "
           f"{'met' if phones.get('final') == CLIENTS else 'not met'}")
+    return figure(f"tap to frame p99 with {CLIENTS} phones following", value, "ms", baseline=baseline,
+                  baseline_is="the same game without the web view", target=f"ratio <= {TARGET_RATIO}",
+                  met=ratio <= TARGET_RATIO and phones.get("final") == CLIENTS)
 
 
 if __name__ == "__main__":

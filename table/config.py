@@ -122,6 +122,7 @@ class WebConfig:
     bind: str = "0.0.0.0"       # the address to listen on ("::" for IPv6 too, "127.0.0.1" for this box only)
     port: int = 8080            # 0: any free port
     key: str = ""               # empty: a random key, made once and kept in the state directory
+    url: str = ""               # the address phones open, when not this box's own (a DNS name, a forwarded port)
 
 
 @dataclass
@@ -376,9 +377,12 @@ def _check_web(web: WebConfig, problems: list[str]) -> None:
     except ValueError:
         problems.append(f"[web] bind must be an IP address such as \"0.0.0.0\" (every network), "
                         f"\"::\" or \"127.0.0.1\", got {web.bind!r}")
-    if web.key and not re.fullmatch(r"[A-Za-z0-9_-]{8,128}", web.key):
-        problems.append("[web] key must be 8-128 letters, digits, '-' or '_' (it goes in a URL), "
-                        "or empty for a random one")
+    if web.key and not re.fullmatch(r"[A-Za-z0-9_-]{16,128}", web.key):
+        problems.append("[web] key must be 16-128 letters, digits, '-' or '_' (it goes in a URL, and a shorter "
+                        "one can be guessed), or empty for a random one")
+    if web.url and not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", web.url):
+        problems.append(f"[web] url must be an address such as \"http://munchkin.lan:8080/\" (no key, no query), "
+                        f"or empty for this box's own, got {web.url!r}")
 
 
 def load_config(path: Path | None) -> Config:

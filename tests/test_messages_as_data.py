@@ -11,7 +11,15 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 # Calls whose text argument is a message template (or a message): (name, index of that argument).
-MESSAGE_CALLS = {"refuse": None, "Refusal": 1, "msg": 0, "nmsg": 0, "say": 0, "Said": 0, "word": 0, "Prompt": 1}
+MESSAGE_CALLS = {"refuse": None, "Refusal": 1, "msg": 0, "nmsg": 0, "say": 0, "Said": 0, "word": 0, "Prompt": 1,
+                 "Message": 0, "JournalError": 0, "Damage": 0}
+# f-string messages in code that other layers' owners are changing (table/storage: the journal's damage
+# reasons; engine: the practice-game warning). The test fails on any new one, and on one of these once
+# it is gone, so this list only shrinks.
+NOT_YET = {
+    "table/storage/journal.py": {"Damage", "JournalError"},
+    "engine/setup.py": {"warnings.append"},
+}
 
 
 def _f_string_messages(path: Path) -> list[str]:
@@ -21,10 +29,15 @@ def _f_string_messages(path: Path) -> list[str]:
             continue
         func = node.func
         name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
-        if name not in MESSAGE_CALLS:
+        if (name == "append" and isinstance(func, ast.Attribute) and isinstance(func.value, ast.Attribute)
+                and func.value.attr == "warnings"):
+            name, where = "warnings.append", 0         # state.warnings: words the screen and `state` show
+        elif name in MESSAGE_CALLS:
+            where = MESSAGE_CALLS[name]
+        else:
             continue
         args = node.args
-        for arg in args[:2] if MESSAGE_CALLS[name] is None else args[MESSAGE_CALLS[name]:MESSAGE_CALLS[name] + 1]:
+        for arg in args[:2] if where is None else args[where:where + 1]:
             if isinstance(arg, ast.JoinedStr) and any(isinstance(v, ast.FormattedValue) for v in arg.values):
                 found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {name}(f\"...\")")
     return found
@@ -33,7 +46,28 @@ def _f_string_messages(path: Path) -> list[str]:
 def test_no_message_is_built_as_an_f_string() -> None:
     files = [p for d in ("engine", "table", "cards", "drivers") for p in sorted((ROOT / d).rglob("*.py"))]
     found = [line for path in files for line in _f_string_messages(path)]
-    assert not found, "write a template and its values instead:\n" + "\n".join(found)
+    new = [line for line in found
+           if line.split(" ")[1].split("(")[0] not in NOT_YET.get(line.split(":")[0], set())]
+    assert not new, "write a template and its values instead:\n" + "\n".join(new)
+    fixed = {(f, n) for f, names in NOT_YET.items() for n in names
+             if not any(line.startswith(f + ":") and line.split(" ")[1].startswith(n + "(") for line in found)}
+    assert not fixed, f"these are templates now: take them off NOT_YET: {sorted(fixed)}"
+
+
+def test_the_check_sees_the_message_types_and_the_warnings(tmp_path: Path) -> None:
+    bad = ROOT / "table" / "_probe_for_test.py"
+    try:
+        bad.write_text('def f(fault, state, exc):\n'
+                       '    state.warnings.append(f"{fault} happened")\n'
+                       '    x = Message(f"the game cannot be saved: {fault}", "refusal")\n'
+                       '    y = Damage(f"unreadable: {exc}", 0, 0)\n'
+                       '    raise JournalError(f"damaged ({exc})")\n', encoding="utf-8")
+        assert _f_string_messages(bad) == ['table/_probe_for_test.py:2: warnings.append(f"...")',
+                                           'table/_probe_for_test.py:3: Message(f"...")',
+                                           'table/_probe_for_test.py:4: Damage(f"...")',
+                                           'table/_probe_for_test.py:5: JournalError(f"...")']
+    finally:
+        bad.unlink()
 
 
 def test_the_check_sees_an_f_string_refusal(tmp_path: Path) -> None:

@@ -26,17 +26,17 @@ import logging
 import sys
 from collections.abc import Callable
 
-from table.cli import cards, doctor, game, play, records, scripts, tags
+from table.cli import cards, doctor, game, play, records, scripts, tags, web
 from table.cli.common import Parser, Subparsers
 from table.cli.errors import quiet_stdout, run_command
 
 # The subcommands in the order ``--help`` lists them.
 COMMANDS: tuple[Callable[[Subparsers], None], ...] = (
     play.add_run, scripts.add_simulate, scripts.add_export, game.add_state, records.add_history_and_stats,
-    cards.add_cards, tags.add_tags, game.add_restore, doctor.add_doctor, play.add_enroll,
+    cards.add_cards, tags.add_tags, game.add_restore, doctor.add_doctor, play.add_enroll, web.add_web,
 )
 # Commands whose output is their answer: only errors are logged.
-QUIET = ("simulate", "state", "cards", "tags", "doctor", "history", "stats", "export", "restore")
+QUIET = ("simulate", "state", "cards", "tags", "doctor", "history", "stats", "export", "restore", "web")
 
 
 def build_parser() -> argparse.ArgumentParser:

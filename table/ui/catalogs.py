@@ -3,8 +3,10 @@
     python -m table.ui.catalogs extract   write table/locale/munchkin_table.pot from the code
     python -m table.ui.catalogs update    extract, then merge the template into each language's .po
     python -m table.ui.catalogs compile   compile every .po to the .mo that gettext reads (./go does this)
-    python -m table.ui.catalogs check     exit 1 when a message has no translation or a translation's
-                                       placeholders differ from the original's
+    python -m table.ui.catalogs check     exit 1 when a message has no translation, a translation's
+                                       placeholders differ from the original's, or the code hands
+                                       gettext an f-string (``_(f"...")``: Babel skips it, so it is
+                                       never translated, and no catalog would match it anyway)
 
 Messages are found where the code writes them: ``msg``/``nmsg`` (engine/messages.py), the engine's
 ``refuse``, ``word``, ``_``/``N_``/``ngettext``, the enrollment wizard's ``say``, and the words a
@@ -14,6 +16,7 @@ phase check names (``require_phase`` and friends). The cards' own instructions f
 
 from __future__ import annotations
 
+import ast
 import re
 import sys
 import tomllib
@@ -78,9 +81,44 @@ def extract() -> Catalog:
             if not message:
                 continue
             catalog.add(message, None, [(f"{source}/{filename}", lineno)], auto_comments=comments, context=context)
+    for filename, lineno, message in _calls_babel_misses():
+        if message not in catalog:
+            catalog.add(message, None, [(filename, lineno)])
     for filename, lineno, text in _card_texts():
         catalog.add(text, None, [(filename, lineno)], auto_comments=["A card's instruction to the players."])
     return catalog
+
+
+def _keyword_calls(tree: ast.AST) -> Iterator[tuple[ast.Call, str, list[ast.expr]]]:
+    """(call, keyword, its message arguments) of every call of a message keyword."""
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+        if name in KEYWORDS:
+            spec = KEYWORDS[name]
+            where = [0] if spec is None else [i - 1 for i in spec]
+            yield node, name, [node.args[i] for i in where if i < len(node.args)]
+
+
+def _calls_babel_misses() -> Iterator[tuple[str, int, str | tuple[str, str]]]:
+    """Messages written inside an f-string (``f"<a>{_('Game')}</a>"``): Babel's extractor does not look
+    inside f-strings, so they were never in the catalogs and stayed English on every page."""
+    for source in SOURCES:
+        for path in sorted((ROOT / source).rglob("*.py")):
+            try:
+                tree = ast.parse(path.read_text(encoding="utf-8"))
+            except (OSError, SyntaxError, UnicodeDecodeError):
+                continue
+            for fstring in ast.walk(tree):
+                if not isinstance(fstring, ast.JoinedStr):
+                    continue
+                for call, _name, args in _keyword_calls(fstring):
+                    texts = [a.value for a in args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+                    if texts and len(texts) == len(args):
+                        message = texts[0] if len(texts) == 1 else (texts[0], texts[1])
+                        yield str(path.relative_to(ROOT)), call.lineno, message
 
 
 def read(lang: str) -> Catalog:
@@ -155,6 +193,24 @@ def problems(template: Catalog, catalog: Catalog, lang: str) -> list[str]:
     return found
 
 
+def f_string_messages(roots: tuple[Path, ...] | None = None) -> list[str]:
+    """``file:line: _(f"...")`` for each call of a message keyword whose message is an f-string."""
+    found = []
+    for root in roots or tuple(ROOT / source for source in SOURCES):
+        for path in sorted(root.rglob("*.py")) if root.is_dir() else [root]:
+            try:
+                tree = ast.parse(path.read_text(encoding="utf-8"))
+            except (OSError, SyntaxError, UnicodeDecodeError):
+                continue
+            for node, name, args in _keyword_calls(tree):
+                if any(isinstance(a, ast.JoinedStr) and any(isinstance(v, ast.FormattedValue) for v in a.values)
+                       for a in args):
+                    shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+                    found.append(f"{shown}:{node.lineno}: {name}(f\"...\") cannot be translated: "
+                                 f"write {name}(\"... {{value}} ...\").format(value=...) instead")
+    return found
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     command = args[0] if args else ""
@@ -170,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"compiled {mo.relative_to(ROOT)}")
         elif command == "check":
             template = extract()
-            found = [p for lang in LANGUAGES for p in problems(template, read(lang), lang)]
+            found = f_string_messages() + [p for lang in LANGUAGES for p in problems(template, read(lang), lang)]
             for line in found:
                 print(line)
             return 1 if found else 0

@@ -7,6 +7,7 @@ from typing import Any
 
 from engine.cards import Catalog, Effect
 from engine.selling import levels_for_gold
+from engine.messages import msg
 from engine.events import FirstPlayerChosen, GameWon, RunAwayFailed, RunAwaySucceeded
 from engine.run_away import roll_to_escape
 from engine.serialize import state_to_json
@@ -144,7 +145,7 @@ def _message(ctl: Controller) -> Message | None:
     message = ctl.message
     fault = ctl.storage_fault
     if fault and (message is None or fault not in message.text):
-        return Message(f"the game cannot be saved: {fault}", "refusal")
+        return Message(msg("the game cannot be saved: {why}", why=fault), "refusal")
     return message
 
 

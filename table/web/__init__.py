@@ -18,10 +18,14 @@ import logging
 import os
 import re
 import secrets
-import socket
 import time
 from pathlib import Path
 from typing import Any
+
+from table.web.addresses import lan_address, lan_addresses
+
+__all__ = ["lan_address", "lan_addresses", "join_url", "base_url", "web_key", "read_key", "rotate_key", "start_web",
+           "WebView", "board_payload"]
 
 log = logging.getLogger(__name__)
 
@@ -33,21 +37,36 @@ class WebKeyError(OSError):
     """The web view's key file cannot be read or made."""
 
 
+KEY_PATTERN = r"[A-Za-z0-9_-]{16,128}"       # it goes in a URL; 16 characters at the least (96 bits random)
+
+
 def web_key(state_dir: Path, configured: str = "") -> str:
     """The key in the config, else the one kept in the state directory (made once, readable by the owner only)."""
     if configured:
         return configured
+    key = read_key(state_dir)
+    return key or rotate_key(state_dir)
+
+
+def read_key(state_dir: Path) -> str:
+    """The key kept in the state directory ('' when there is none, or it is not a usable key)."""
     path = state_dir / KEY_FILE
     try:
         text = path.read_text(encoding="ascii", errors="replace").strip()
-        if re.fullmatch(r"[A-Za-z0-9_-]{8,128}", text):
-            return text
-        log.warning("%s does not hold a usable key; making a new one", path)
     except FileNotFoundError:
-        pass
+        return ""
     except OSError as exc:
         raise WebKeyError(f"cannot read the web key {path}: {exc.strerror or exc}") from None
-    key = secrets.token_urlsafe(12)
+    if re.fullmatch(KEY_PATTERN, text):
+        return text
+    log.warning("%s does not hold a usable key (16-128 letters, digits, '-' or '_'); making a new one", path)
+    return ""
+
+
+def rotate_key(state_dir: Path) -> str:
+    """A new random key in the state directory, replacing the old one at once (written aside, then renamed)."""
+    key = secrets.token_urlsafe(18)     # 24 characters
+    path = state_dir / KEY_FILE
     try:
         state_dir.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(path.name + ".new")
@@ -62,35 +81,28 @@ def web_key(state_dir: Path, configured: str = "") -> str:
     return key
 
 
-def lan_address(bind: str) -> str:
-    """The address a phone on the table's network reaches the box at.
-
-    A specific bind address is itself; for "0.0.0.0" or "::" the address of the interface
-    holding the default route (a UDP socket's connect only consults the routing table: no
-    packet is sent), else the loopback address.
-    """
-    if bind not in ("0.0.0.0", "::", ""):
-        return bind
-    for family, probe in ((socket.AF_INET, ("10.254.254.254", 9)), (socket.AF_INET6, ("fd00::1", 9))):
-        try:
-            with socket.socket(family, socket.SOCK_DGRAM) as sock:
-                sock.connect(probe)
-                address = str(sock.getsockname()[0])
-        except OSError:
-            continue
-        if address and not address.startswith(("0.", "127.")) and address != "::1":
-            return address
-    return "127.0.0.1"
-
-
 def join_url(address: str, port: int, key: str, path: str = "/") -> str:
     host = f"[{address}]" if ":" in address else address
     return f"http://{host}:{port}{path}?key={key}"
 
 
+def base_url(address: str, port: int, configured: str = "") -> str:
+    """The address phones open, without the key: ``[web] url`` when set (a name in the local DNS,
+    a port forwarded elsewhere), else this box's address and port."""
+    if configured:
+        return configured.rstrip("/") + "/"
+    host = f"[{address}]" if ":" in address else address
+    return f"http://{host}:{port}/"
+
+
 def board_payload(view: Any) -> dict[str, Any]:
-    """What a page gets on each change: the state JSON, plus a ``board`` key with what the screen adds."""
+    """What a page gets on each change: the state JSON, plus a ``board`` key with what the screen adds
+    (among it each player's name as the screen shows it: "Player 1" in the table's language)."""
+    from table.ui.i18n import player_name
+
+    names = {p["id"]: player_name(p["id"], p["name"]) for p in view.state.get("players", [])}
     return {**view.state, "board": {
+        "names": names,
         "message": view.message, "message_kind": view.message_kind,
         "prompt": view.prompt, "prompt_kind": view.prompt_kind,
         "acting": view.acting, "actions": view.actions,
@@ -102,25 +114,48 @@ def board_payload(view: Any) -> dict[str, Any]:
 class WebView:
     """The running web view: its hub, its server and the address that joins it."""
 
-    def __init__(self, hub: Any, server: Any, key: str, address: str, *, bind: str = "") -> None:
+    def __init__(self, hub: Any, server: Any, key: str, address: str, *, bind: str = "", url: str = "",
+                 key_dir: Path | None = None) -> None:
         self.hub, self.server, self.key, self.address = hub, server, key, address
         self.bind = bind or address
+        self.configured_url = url
+        self.key_dir = key_dir          # where a rotated key appears (None: the key is the config's)
         self._looked = time.monotonic()
 
     def refresh_address(self, now: float | None = None) -> bool:
         """Look again, now and then, for the address phones reach (a box that boots before its
-        Wi-Fi is up starts on the loopback address); True when it changed and the screen should show it."""
-        if self.bind not in ("0.0.0.0", "::"):
-            return False
+        Wi-Fi is up starts on the loopback address) and for a rotated key; True when either changed
+        and the screen should show the new QR code."""
         now = time.monotonic() if now is None else now
         if now - self._looked < ADDRESS_EVERY:
             return False
         self._looked = now
+        changed = self.refresh_key()
+        if self.bind not in ("0.0.0.0", "::") or self.configured_url:
+            return changed
         address = lan_address(self.bind)
         if address == self.address:
-            return False
+            return changed
         log.info("web view now on %s", address)
         self.address = address
+        return True
+
+    def refresh_key(self) -> bool:
+        """Take up a key rotated by ``munchkin-table web key --rotate``: pages with the old one get 403
+        from now on, and the streams they hold end."""
+        if self.key_dir is None:
+            return False
+        try:
+            key = read_key(self.key_dir)
+        except WebKeyError as exc:
+            log.warning("%s", exc)
+            return False
+        if not key or key == self.key:
+            return False
+        self.key = key
+        self.server.app.key = key
+        self.hub.end_all()
+        log.info("web view: the key was rotated; phones join again with the new QR code")
         return True
 
     def __repr__(self) -> str:
@@ -132,13 +167,12 @@ class WebView:
 
     @property
     def url(self) -> str:
-        return join_url(self.address, self.port, self.key)
+        return f"{self.url_text}?key={self.key}"
 
     @property
     def url_text(self) -> str:
         """The address without the key, for showing beside the QR code."""
-        host = f"[{self.address}]" if ":" in self.address else self.address
-        return f"http://{host}:{self.port}/"
+        return base_url(self.address, self.port, self.configured_url)
 
     def publish(self, view: Any) -> None:
         self.hub.publish(board_payload(view))
@@ -163,6 +197,7 @@ def start_web(config: Any, catalog: Any, language: str, *, first: Any = None) ->
     app = WebApp(hub, key, page_context(catalog, language), state_dir=config.state_dir, catalog=catalog)
     server = WebServer(app, config.web.bind, config.web.port)
     server.start()
-    web = WebView(hub, server, key, lan_address(config.web.bind), bind=config.web.bind)
+    web = WebView(hub, server, key, lan_address(config.web.bind), bind=config.web.bind, url=config.web.url,
+                  key_dir=None if config.web.key else config.state_dir)
     log.info("web view on %s (bound to %s:%d)", web.url_text, config.web.bind, web.port)
     return web

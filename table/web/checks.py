@@ -20,14 +20,20 @@ DROPIN = "munchkin-table.service.d/web.conf"
 
 
 def web_check(config: Config, *, unit_dir: Path = UNIT_DIR, timeout: float = 3.0) -> Check:
-    from table.web import lan_address
+    from table.web import base_url, lan_address, lan_addresses
 
     web = config.web
     if not web.enabled:
         return Check("web view", True, "off ([web] enabled = false in the config turns it on)")
     address = lan_address(web.bind)
     host = f"[{address}]" if ":" in address else address
-    where = f"http://{host}:{web.port}/"
+    where = base_url(address, web.port, web.url)
+    others = [base_url(a, web.port) for a in lan_addresses(web.bind)]
+    others = [u for u in others if u != where]
+    if others:                          # every address it answers on, the one on the screen first
+        where += " (also " + ", ".join(others) + ")"
+    elif address == "127.0.0.1" and web.bind in ("0.0.0.0", "::"):
+        where += " (no network address yet: phones cannot reach it until this box joins a network)"
     if (unit_dir / "munchkin-table.service").exists() and not (unit_dir / DROPIN).exists():
         return Check("web view", False, f"on in the config ({where}), but the service's unit denies all network access",
                      f"sudo install -D -m 644 systemd/web.conf {unit_dir / DROPIN} && sudo systemctl daemon-reload "

@@ -129,6 +129,13 @@ class Hub:
         self._event = (revision, f"id: {revision}\ndata: {data}\n\n".encode())
         return self._event
 
+    def board_json(self) -> str | None:
+        """The newest payload whole (the state JSON and its ``board`` key), as one event carries it."""
+        event = self.event()
+        if event is None:
+            return None
+        return event[1].split(b"data: ", 1)[1].rstrip(b"\n").decode()
+
     def state_json(self) -> str | None:
         """The newest state JSON alone, as ``munchkin-table state`` prints it."""
         cached = self._state

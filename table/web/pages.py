@@ -38,7 +38,9 @@ def page_context(catalog: Catalog, language: str) -> PageContext:
         "helper": _("helper"), "acting": _("acting"), "bad_stuff": _("Bad stuff: {text}"),
         "treasures": _("treasures {t} · +{l} level"), "seats": _("Seats"), "empty": _("(empty seat)"),
         "join": _("Tap your player token to join ({lo}–{hi} players)"), "gear": _("Gear"), "curses": _("Curses"),
-        "offline": _("Connection to the table lost; reconnecting…"), "title": _("Munchkin table"),
+        "offline": _("Connection to the table lost; reconnecting…"),
+        "busy": _("The table is busy; trying again…"),
+        "rekey": _("This page's key was changed: scan the code on the table's screen again"), "title": _("Munchkin table"),
         "history": _("Past games"), "stats": _("Standings"),
     }
     names = {cid: card.name_in(language) for cid, card in catalog.items()}
@@ -63,6 +65,7 @@ def render_page(context: PageContext, key: str, mode: str, player: str = "") -> 
 <link rel="stylesheet" href="/static/board.css?key={k}">
 </head>
 <body class="mode-{mode}">
+<div id="status" class="status" role="status" hidden></div>
 <main id="board" aria-live="polite"></main>
 <script id="config" type="application/json">{data}</script>
 <script src="/static/board.js?key={k}"></script>

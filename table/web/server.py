@@ -6,11 +6,11 @@ the table has 80 MB in all.
 
 Everything is bounded. A method other than GET and HEAD gets 405; a URL longer
 than MAX_URL 414; more than MAX_HEADERS headers, or MAX_HEADER_BYTES of them, 431;
-a request still incomplete after H11_MAX_EVENT bytes 400 (h11); connections beyond
-MAX_CONNECTIONS 503 (uvicorn); event-stream clients beyond the hub's limit 503. A
-connection that has not sent its first request within REQUEST_TIMEOUT seconds is
-closed, and a client that does not take an event within SEND_TIMEOUT seconds is
-dropped. While the table's loop handles a tap and draws its frame, the fan-out
+a request still incomplete after H11_MAX_EVENT bytes 400 (h11); a key that is missing,
+wrong or malformed 403, and after limits.WRONG_KEYS wrong ones in a minute from one
+address 429; event-stream clients beyond the hub's limit 503. What one address may hold,
+the connections in all and each request's deadline are limits.py's (the Doorman); a
+client that does not take an event within SEND_TIMEOUT seconds is dropped. While the table's loop handles a tap and draws its frame, the fan-out
 steps back (YIELD_SECONDS at a time, YIELD_AT_MOST in all), so thirty phones do
 not slow the box's own screen.
 
@@ -34,6 +34,7 @@ from urllib.parse import parse_qs
 
 from engine.state import PLAYER_TOKENS
 from table.web.hub import Hub, TooManyClients
+from table.web.limits import Doorman, bounded_h11
 from table.web.pages import PageContext, render_page
 
 log = logging.getLogger(__name__)
@@ -46,9 +47,7 @@ MAX_URL = 2048                  # bytes of path and query
 MAX_HEADERS = 48
 MAX_HEADER_BYTES = 8 * 1024     # names and values together
 H11_MAX_EVENT = 16 * 1024       # request line and headers together
-MAX_CONNECTIONS = 64            # uvicorn answers 503 beyond this many connections and tasks
 KEEP_ALIVE = 5                  # seconds an idle kept-alive connection stays open
-REQUEST_TIMEOUT = 10.0          # seconds a new connection has to send its whole first request
 YIELD_SECONDS = 0.005           # while the table draws a frame, the fan-out steps back this long at a time
 YIELD_AT_MOST = 0.25            # and no longer than this in all, per event
 SEND_TIMEOUT = 5.0              # a client that takes no event for this long is dropped
@@ -70,9 +69,13 @@ class Guard:
     page's own requests need not repeat it) or in that cookie.
     """
 
-    def __init__(self, app: Any, key: str) -> None:
-        self.app = app
-        self.key = key.encode()
+    def __init__(self, app: Any, key: Any, doorman: Doorman) -> None:
+        self.app, self.doorman = app, doorman
+        self._key = key                 # called for the key on each request: it may be rotated
+
+    @property
+    def key(self) -> bytes:
+        return str(self._key()).encode()
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -88,17 +91,25 @@ class Guard:
         if len(scope["headers"]) > MAX_HEADERS or sum(len(k) + len(v) for k, v in scope["headers"]) > MAX_HEADER_BYTES:
             await _plain(send, 431, "too many headers\n")
             return
-        given = parse_qs(query.decode("latin-1")).get("key", [""])[0].encode("latin-1")
+        address = (scope.get("client") or ("",))[0]
+        if self.doorman.too_many_wrong_keys(address):
+            await _plain(send, 429, "too many wrong keys from this device; try again in a minute\n",
+                         [(b"retry-after", b"60")])
+            return
+        key = self.key
+        given = parse_qs(query.decode("latin-1")).get("key", [""])[0].encode("utf-8", "surrogateescape")
         from_query = bool(given)
         if not given:
-            given = _cookie(scope["headers"]).encode("latin-1")
-        if not given or not hmac.compare_digest(given, self.key):
+            given = _cookie(scope["headers"]).encode("utf-8", "surrogateescape")
+        if not given or not hmac.compare_digest(given, key):
+            if given:
+                self.doorman.wrong_key(address)
             await _plain(send, 403, "forbidden: open the address shown on the box's screen (it carries the key)\n")
             return
         if not from_query:
             await self.app(scope, receive, send)
             return
-        cookie = f"{COOKIE}={self.key.decode()}; Path=/; HttpOnly; SameSite=Strict".encode()
+        cookie = f"{COOKIE}={key.decode()}; Path=/; HttpOnly; SameSite=Strict".encode()
 
         async def send_with_cookie(message: dict[str, Any]) -> None:
             if message["type"] == "http.response.start":
@@ -206,8 +217,10 @@ class WebApp:
     """The routes of the web view, over one hub, one key and one page context."""
 
     def __init__(self, hub: Hub, key: str, context: PageContext, *, send_timeout: float = SEND_TIMEOUT,
-                 ping: float = PING_SECONDS, state_dir: Path | None = None, catalog: Any = None) -> None:
+                 ping: float = PING_SECONDS, state_dir: Path | None = None, catalog: Any = None,
+                 doorman: Doorman | None = None) -> None:
         self.hub, self.key, self.context = hub, key, context
+        self.doorman = doorman or Doorman()
         self.state_dir, self.catalog = state_dir, catalog        # the remembered games (/history, /stats)
         self.send_timeout, self.ping = send_timeout, ping
         self.assets = {name: (STATIC / name).read_bytes() for name in ASSETS}
@@ -243,7 +256,7 @@ class WebApp:
                 pinger.cancel()
                 self.hub.detach()
 
-        return Guard(Starlette(routes=self.routes(), lifespan=lifespan), self.key)
+        return Guard(Starlette(routes=self.routes(), lifespan=lifespan), lambda: self.key, self.doorman)
 
     # --- handlers ---------------------------------------------------------------------
     async def board(self, request: Any) -> Any:
@@ -264,7 +277,8 @@ class WebApp:
     async def api_state(self, request: Any) -> Any:
         from starlette.responses import PlainTextResponse, Response
 
-        state = self.hub.state_json()
+        # ?board=1: the whole payload an event carries (the page's first drawing, before its stream)
+        state = self.hub.board_json() if request.query_params.get("board") == "1" else self.hub.state_json()
         if state is None:
             return PlainTextResponse("the table has not started yet\n", status_code=503)
         return Response(state, media_type="application/json", headers={"cache-control": "no-store"})
@@ -344,29 +358,6 @@ class _QuietDrops(logging.Filter):
         return not str(record.msg).startswith("ASGI callable returned without completing response")
 
 
-def bounded_h11() -> type:
-    """uvicorn's h11 protocol, plus a deadline for a new connection's first request: uvicorn
-    times out idle kept-alive connections, but not one that connects and never finishes asking."""
-    from uvicorn.protocols.http.h11_impl import H11Protocol
-
-    class BoundedH11Protocol(H11Protocol):
-        request_timeout = REQUEST_TIMEOUT
-
-        def connection_made(self, transport: Any) -> None:
-            super().connection_made(transport)
-            self._first_request = self.loop.call_later(self.request_timeout, self._no_request)
-
-        def _no_request(self) -> None:
-            if self.cycle is None and not self.transport.is_closing():
-                self.transport.close()
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            self._first_request.cancel()
-            super().connection_lost(exc)
-
-    return BoundedH11Protocol
-
-
 class WebServer:
     """uvicorn serving a WebApp from a thread of its own; ``start`` binds first, so a busy port is an
     OSError in the caller's thread."""
@@ -391,7 +382,7 @@ class WebServer:
         if not any(isinstance(f, _QuietDrops) for f in uvicorn_log.filters):
             uvicorn_log.addFilter(_QuietDrops())
         family = socket.AF_INET6 if ":" in self.bind else socket.AF_INET
-        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)   # asyncio sets TCP_NODELAY only then
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         if family == socket.AF_INET6:
             sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)   # "::" takes IPv4 too
@@ -400,11 +391,11 @@ class WebServer:
         except OSError:
             sock.close()
             raise
-        sock.listen(64)
+        sock.listen(128)
         self.port = sock.getsockname()[1]
         config = uvicorn.Config(
             self.app.asgi(), log_config=None, access_log=False, server_header=False, lifespan="on",
-            loop="asyncio", http=bounded_h11(), ws="none", limit_concurrency=MAX_CONNECTIONS,
+            loop="asyncio", http=bounded_h11(self.app.doorman), ws="none", limit_concurrency=None,
             timeout_keep_alive=KEEP_ALIVE, h11_max_incomplete_event_size=H11_MAX_EVENT,
             timeout_graceful_shutdown=1)
         self._server = uvicorn.Server(config)

@@ -173,7 +173,7 @@ CONFIG_KEYS: dict[str, dict[str, Any]] = {
     "table": {"token_seconds": [8, 2.5]},
     "cards": {"sets": [[]]},
     "web": {"enabled": [True, False], "bind": ["127.0.0.1", "::", "0.0.0.0"], "port": [0, 8080],
-            "key": ["", "tablekey-123"]},
+            "key": ["", "tablekey-1234567"]},
     "rules": {"starting_hand": [4, 2], "winning_level": [10, 20], "min_players": [3, 2], "max_players": [6],
               "hand_limit": [5], "interference_seconds": [2.6, 0], "death_keeps_race_and_class": [True, False],
               "halfling_run_away": ["penalty", "reroll"], "level_floor": [1]},

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-KEY = "tablekey-123"
+KEY = "tablekey-1234567"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 
@@ -35,11 +35,12 @@ def chromium_missing() -> str:
 class RunningTable:
     """``munchkin-table run --sim`` in a process of its own, fed table-script lines on stdin."""
 
-    def __init__(self, state_dir: Path, *, language: str = "en", port: int = 0, extra: str = "") -> None:
+    def __init__(self, state_dir: Path, *, language: str = "en", port: int = 0, extra: str = "",
+                 key: str = KEY) -> None:
         self.config = state_dir.parent / "web-config.toml"
         self.config.write_text(f'[storage]\nstate_dir = "{state_dir}"\n[display]\nlanguage = "{language}"\n'
                                f'sound = false\n[web]\nenabled = true\nbind = "127.0.0.1"\nport = {port}\n'
-                               f'key = "{KEY}"\n{extra}', encoding="utf-8")
+                               f'key = "{key}"\n{extra}', encoding="utf-8")     # key "": the state directory's
         env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen([sys.executable, "-m", "table", "run", "--sim", "--config", str(self.config)],
                                      cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,

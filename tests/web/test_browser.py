@@ -196,3 +196,109 @@ def test_the_board_links_to_past_games_and_standings(browser, running_table) -> 
     browser.find_element("link text", "Standings").click()
     wait_for(browser, "return location.pathname === '/stats'", 10)
     assert "Player 1" in browser.find_element("tag name", "body").text
+
+
+def _hold_streams(url: str, n: int) -> list:  # type: ignore[type-arg]
+    """n raw event-stream connections that have each been answered 200 (and so hold a place)."""
+    import socket
+
+    host, port = url.removeprefix("http://").rstrip("/").split(":")
+    held = []
+    for _ in range(n):
+        s = socket.create_connection((host, int(port)), timeout=5)
+        s.sendall(f"GET /events?key={KEY} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        assert s.recv(12) == b"HTTP/1.1 200"
+        held.append(s)
+    return held
+
+
+def test_the_33rd_follower_sees_the_board_and_a_notice_then_joins_when_a_place_frees(browser, running_table) -> None:
+    table = running_table()
+    table.send(*JOIN)
+    table.wait_state(lambda s: s["phase"] == "kick-open-the-door")
+    held = _hold_streams(table.url, 32)
+    try:
+        browser.get(table.page("/"))
+        wait_for(browser, "return document.querySelectorAll('#players .player').length === 3", 10)
+        assert browser.execute_script("return document.documentElement.dataset.snapshot") == "1"
+        wait_for(browser, "return !document.getElementById('status').hidden", 10)
+        assert browser.find_element("id", "status").text == "The table is busy; trying again…"
+        assert browser.execute_script("return document.documentElement.dataset.status") == "busy"
+        held.pop().close()                                  # a place frees
+        wait_for(browser, "return document.documentElement.dataset.status === 'live'", 40)
+        assert browser.execute_script("return document.getElementById('status').hidden")
+        table.send("tap 1000-gold-pieces")                  # and now it follows the game
+        wait_for(browser, "return document.querySelector('#card-player-1 .lvl').dataset.level === '2'", 10)
+    finally:
+        for s in held:
+            s.close()
+
+
+FITS = """
+const out = [];
+const page = document.documentElement;
+if (page.scrollWidth > window.innerWidth) out.push('page ' + page.scrollWidth + ' px wide in ' + window.innerWidth);
+document.querySelectorAll('.name, th, td:first-child, .who, .line').forEach((e) => {
+  const words = (e.textContent.trim().match(/\\S+/g) || []).length;
+  const range = document.createRange();
+  range.selectNodeContents(e);
+  const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.bottom))).size;
+  const cjk = /[\\u3400-\\u9fff]/.test(e.textContent);
+  if (!cjk && words && lines > words) out.push(e.className + ' "' + e.textContent + '" on ' + lines + ' lines');
+  if (cjk && e.tagName === 'TH' && lines > 1) out.push('header "' + e.textContent + '" on ' + lines + ' lines');
+  if (e.scrollWidth > e.clientWidth + 1) out.push(e.className + ' "' + e.textContent + '" overflows');
+});
+return out;
+"""
+
+
+# player-1 keeps its default name ("Player 1" broke over two lines at 390 px); two long ones beside it
+LONG_NAMES = '[players.player-2]\nname = "Maximiliano"\n[players.player-3]\nname = "María Fernanda de los Ángeles"\n'
+
+
+@pytest.mark.parametrize("language", ["en", "es", "zh"])
+def test_every_page_fits_a_phone_from_320_to_430_px_and_a_desktop(browser, running_table, language: str) -> None:
+    """No sideways scrolling, no name broken inside a word, no header one character a line: at 320,
+    390 and 1280 px, in each language, during a fight (the widest board). Screenshots go to docs/web/."""
+    table = running_table(language=language, extra=LONG_NAMES)
+    table.send(*JOIN, "tap 1000-gold-pieces", "tap boots-of-butt-kicking", "tap net-troll")
+    table.wait_state(lambda s: s["phase"] == "combat")
+    problems = []
+    try:
+        for width in (320, 360, 390, 1280):
+            browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                    {"width": width, "height": 800, "deviceScaleFactor": 1, "mobile": width < 700})
+            for path in ("/", "/p/player-1", "/history", "/stats"):
+                browser.get(table.page(path))
+                ready = "!!document.querySelector('#combat')" if path in ("/", "/p/player-1") else "!!document.querySelector('h1')"
+                wait_for(browser, "return " + ready, 10)
+                problems += [f"{language} {width} px {path}: {p}" for p in browser.execute_script(FITS)]
+                if width in (320, 390) and path != "/history":      # its dates change with every run
+                    png = browser.get_screenshot_as_png()
+                    name = "board" if path == "/" else path.strip("/").replace("/", "-")
+                    out = ROOT / "docs" / "web" / f"{name}-{language}-{width}.png"
+                    if not out.exists() or out.read_bytes() != png:
+                        out.parent.mkdir(parents=True, exist_ok=True)
+                        out.write_bytes(png)
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    assert not problems, "\n".join(problems)
+
+
+def test_a_rotated_key_shuts_out_the_open_page_and_it_says_so(browser, running_table, tmp_path) -> None:
+    import subprocess
+    import sys
+
+    table = running_table(key="")
+    key = (tmp_path / "state-0" / "web.key").read_text().strip()
+    table.send(*JOIN)
+    browser.get(table.page("/", key=key))
+    wait_for(browser, "return document.documentElement.dataset.status === 'live'", 10)
+    subprocess.run([sys.executable, "-m", "table", "web", "key", "--rotate", "--config", str(table.config)],
+                   cwd=ROOT, check=True, capture_output=True)
+    new = (tmp_path / "state-0" / "web.key").read_text().strip()
+    assert new != key
+    wait_for(browser, "return !document.getElementById('status').hidden && "
+                      "document.getElementById('status').textContent.includes('scan the code')", 30)
+    assert http(table.page("/api/state", key=key))[0] == 403
+    assert http(table.page("/api/state", key=new))[0] == 200

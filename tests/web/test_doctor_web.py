@@ -61,3 +61,24 @@ def test_a_running_table_is_reachable_and_doctor_says_where(tmp_path: Path, runn
     check = web_check(parse_config({"storage": {"state_dir": str(table.config.parent / "state-0")},
                                     "web": {"enabled": True, "bind": "127.0.0.1", "port": port}}), unit_dir=tmp_path)
     assert check.ok and "stopped" in check.detail
+
+
+def test_doctor_names_every_address_the_view_answers_on(tmp_path: Path, monkeypatch) -> None:
+    import table.web as web
+
+    monkeypatch.setattr(web, "lan_addresses", lambda bind: ["192.168.4.1", "10.0.0.5", "fd12::1"])
+    monkeypatch.setattr(web, "lan_address", lambda bind: "192.168.4.1")
+    port = free_port()
+    check = web_check(config_for(tmp_path, enabled=True, bind="::", port=port), unit_dir=tmp_path)
+    assert check.ok
+    assert check.detail.index(f"http://192.168.4.1:{port}/") < check.detail.index(f"http://10.0.0.5:{port}/")
+    assert f"http://[fd12::1]:{port}/" in check.detail
+
+
+def test_doctor_says_when_no_network_address_is_there_yet(tmp_path: Path, monkeypatch) -> None:
+    import table.web as web
+
+    monkeypatch.setattr(web, "lan_addresses", lambda bind: [])
+    monkeypatch.setattr(web, "lan_address", lambda bind: "127.0.0.1")
+    check = web_check(config_for(tmp_path, enabled=True, bind="0.0.0.0", port=free_port()), unit_dir=tmp_path)
+    assert "no network address yet" in check.detail

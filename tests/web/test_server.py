@@ -17,7 +17,8 @@ from table.ui.view import build_view
 from table.web import board_payload
 from table.web.pages import page_context
 from table.web.hub import Hub
-from table.web.server import MAX_CONNECTIONS, WebApp, WebServer
+from table.web.limits import Doorman
+from table.web.server import WebApp, WebServer
 from table.control.assembly import build_table
 from tests.web.conftest import KEY, http
 
@@ -96,7 +97,7 @@ class SseReader:
 
 
 def test_every_route_needs_the_key(served) -> None:
-    _hub, base = served()
+    _hub, base = served(doorman=Doorman(wrong_keys=1000))
     for path in PATHS:
         assert http(base + path)[0] == 403, path
         assert http(base + path + "?key=wrong-key-12")[0] == 403, path
@@ -230,28 +231,68 @@ def test_a_client_that_stops_reading_is_dropped_and_stalls_no_one(served) -> Non
         healthy.close()
 
 
-def test_the_server_has_a_connection_limit(served) -> None:
-    _hub, base = served()
-    host, port = base.removeprefix("http://").split(":")
-    idle = []
+def _from(address: str, port: int) -> socket.socket:
+    """A connection to the server from another loopback address (the whole of 127/8 is this machine)."""
+    s = socket.socket()
+    s.bind((address, 0))
+    s.settimeout(5)
+    s.connect(("127.0.0.1", port))
+    return s
+
+
+def _port(base: str) -> int:
+    return int(base.rsplit(":", 1)[1])
+
+
+def _closed(s: socket.socket, within: float = 10) -> bool:
+    """Whether the server closes the connection (anything it says first is read and dropped)."""
+    s.settimeout(within)
     try:
-        for _ in range(MAX_CONNECTIONS + 4):
-            s = socket.create_connection((host, int(port)))
-            idle.append(s)
+        while s.recv(4096):
+            pass
+    except TimeoutError:
+        return False
+    except OSError:
+        pass
+    return True
+
+
+def test_one_address_holds_only_so_many_waiting_connections_and_others_still_get_in(served, caplog) -> None:
+    hub, base = served(doorman=Doorman(per_address=8))
+    port = _port(base)
+    hostile = []
+    try:
+        for _ in range(8):
+            hostile.append(_from("127.0.0.2", port))
+        time.sleep(1.2)                                     # they have waited past the grace
+        for _ in range(4):
+            hostile.append(_from("127.0.0.2", port))
+        refused = [s for s in hostile[8:] if _closed(s, 3)]
+        assert len(refused) == 4                            # beyond the eight: a 503 and closed
+        assert all(not _closed(s, 0.05) for s in hostile[:8])
+        assert http(base + f"/api/state?key={KEY}")[0] == 200   # another address is not refused
+        lines = [r for r in caplog.records if "refused a connection from 127.0.0.2" in r.getMessage()]
+        assert len(lines) == 1                              # four refusals, one line
+    finally:
+        for s in hostile:
+            s.close()
+
+
+def test_when_the_server_is_full_the_longest_waiting_connection_makes_room(served) -> None:
+    hub, base = served(doorman=Doorman(per_address=100, total=20))
+    port = _port(base)
+    idle = [_from("127.0.0.3", port) for _ in range(20)]
+    try:
         time.sleep(0.3)
-        conn = httpclient.HTTPConnection(host, int(port), timeout=5)
-        conn.request("GET", f"/api/state?key={KEY}")
-        assert conn.getresponse().status == 503
+        assert http(base + f"/api/state?key={KEY}")[0] == 200
+        assert _closed(idle[0], 3)                          # the oldest idle one went
     finally:
         for s in idle:
             s.close()
 
 
-def test_a_connection_that_never_asks_is_closed(served, monkeypatch) -> None:
-    import table.web.server as server_module
-
-    monkeypatch.setattr(server_module, "REQUEST_TIMEOUT", 0.5)
-    _hub, base = served()
+def test_a_connection_that_never_asks_is_closed(served) -> None:
+    _hub, base = served(doorman=Doorman(request_timeout=0.5))
     host, port = base.removeprefix("http://").split(":")
     quiet = socket.create_connection((host, int(port)))
     trickle = socket.create_connection((host, int(port)))
@@ -263,6 +304,94 @@ def test_a_connection_that_never_asks_is_closed(served, monkeypatch) -> None:
     finally:
         quiet.close()
         trickle.close()
+
+
+def test_a_half_sent_second_request_on_a_kept_alive_connection_is_timed_out(served) -> None:
+    _hub, base = served(doorman=Doorman(request_timeout=0.5))
+    s = _from("127.0.0.1", _port(base))
+    try:
+        s.sendall(f"GET /api/state?key={KEY} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        first = b""
+        while b"\r\n\r\n" not in first:
+            first += s.recv(65536)
+        assert first.startswith(b"HTTP/1.1 200")
+        s.sendall(b"GET /api/state HTTP/1.1\r\nHo")        # the second request, never finished
+        started = time.monotonic()
+        for _ in range(8):                                   # a byte now and then resets no timer
+            time.sleep(0.1)
+            try:
+                s.sendall(b"s")
+            except OSError:
+                break
+        assert _closed(s, 10) and time.monotonic() - started < 5
+    finally:
+        s.close()
+
+
+def test_two_hundred_idle_and_64_slowloris_sockets_leave_the_board_to_the_phones(served) -> None:
+    """One address opens 200 silent sockets and 64 that send a header line every 0.2 s: a phone elsewhere
+    still loads its page and follows the event stream within 2 s."""
+    hub, base = served()
+    port = _port(base)
+    idle: list[socket.socket] = []
+    slow: list[socket.socket] = []
+    try:
+        for _ in range(200):
+            idle.append(_from("127.0.0.2", port))
+        for _ in range(64):
+            s = _from("127.0.0.2", port)
+            try:
+                s.sendall(b"GET / HTTP/1.1\r\n")
+            except OSError:
+                pass
+            slow.append(s)
+        started = time.monotonic()
+        for s in slow:
+            try:
+                s.sendall(b"X-a: b\r\n")
+            except OSError:
+                pass
+        status, _, body = http(base + f"/?key={KEY}")
+        assert status == 200 and b"board.js" in body
+        reader = SseReader(base)
+        try:
+            reader.read_events(lambda ev: len(ev) >= 1, timeout=2)
+            assert time.monotonic() - started < 2
+        finally:
+            reader.close()
+    finally:
+        for s in idle + slow:
+            s.close()
+
+
+def test_every_connection_is_tcp_nodelay(served) -> None:
+    doorman = Doorman()
+    _hub, base = served(doorman=doorman)
+    s = _from("127.0.0.1", _port(base))
+    try:
+        time.sleep(0.2)
+        socks = [c.transport.get_extra_info("socket") for c in doorman.connections]
+        assert socks and all(x.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) for x in socks)
+    finally:
+        s.close()
+
+
+def test_a_malformed_key_is_403_and_no_fault(served, caplog) -> None:
+    _hub, base = served()
+    for key in ("%E2%82%AC" * 3, "%FF%FE", "caf%C3%A9-key-1234567", "%00"):
+        assert http(base + f"/api/state?key={key}")[0] == 403, key
+    assert http(base + "/api/state", headers={"Cookie": "munchkin_key=%E2%82%AC"})[0] == 403
+    assert not [r for r in caplog.records if r.levelno >= 40]
+
+
+def test_wrong_keys_are_limited_per_address_and_logged_once(served, caplog) -> None:
+    _hub, base = served(doorman=Doorman(wrong_keys=5))
+    for _ in range(5):
+        assert http(base + "/api/state?key=wrong-key-1234567")[0] == 403
+    assert http(base + "/api/state?key=wrong-key-1234567")[0] == 429
+    assert http(base + f"/api/state?key={KEY}")[0] == 429        # the right key, too, waits the minute out
+    lines = [r.getMessage() for r in caplog.records if "wrong key" in r.getMessage()]
+    assert len(lines) == 1 and "127.0.0.1" in lines[0]
 
 
 def test_pages_load_nothing_from_elsewhere_and_send_no_referer(served) -> None:
@@ -294,3 +423,37 @@ def test_past_games_and_standings_are_served_read_only(served, table, tmp_path) 
 def test_without_a_state_directory_there_are_no_past_games(served) -> None:
     _hub, base = served()
     assert http(base + f"/history?key={KEY}")[0] == 404
+
+
+def test_a_stalled_stream_queues_little_in_the_kernel_and_is_dropped(served) -> None:
+    """The kernel's send buffer is kept small, so a phone that stops reading blocks its stream within an
+    event or two (and is dropped after the send timeout), rather than after 800 KB queued for it."""
+    import fcntl
+    import struct
+    import termios
+
+    doorman = Doorman()
+    hub, base = served(send_timeout=1.0, doorman=doorman)
+    stalled = SseReader(base, rcvbuf=4096)
+    try:
+        time.sleep(0.3)
+        mine = stalled.sock.getsockname()[1]
+        conn = next(c for c in doorman.connections if c.client and c.client[1] == mine)
+        sock = conn.transport.get_extra_info("socket")
+        worst = 0
+        for n in range(30):
+            hub.publish({"phase": "setup", "players": [], "n": n, "pad": "x" * 100_000})
+            time.sleep(0.02)
+            if hub.clients:
+                try:
+                    queued = struct.unpack("i", fcntl.ioctl(sock.fileno(), termios.TIOCOUTQ, b"\0" * 4))[0]
+                except OSError:
+                    break
+                worst = max(worst, queued)
+        assert worst < 200_000, worst              # unbounded before: the kernel grew the buffer past 800 KB
+        deadline = time.monotonic() + 10
+        while hub.clients and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not hub.clients
+    finally:
+        stalled.close()

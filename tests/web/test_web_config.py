@@ -21,8 +21,9 @@ def test_the_web_view_is_off_by_default_with_the_documented_defaults() -> None:
 
 
 def test_the_web_section_is_read() -> None:
-    web = parse_config({"web": {"enabled": True, "bind": "::", "port": 9000, "key": "abcdefgh"}}).web
-    assert (web.enabled, web.bind, web.port, web.key) == (True, "::", 9000, "abcdefgh")
+    web = parse_config({"web": {"enabled": True, "bind": "::", "port": 9000, "key": "abcdefgh-12345678", "url": "http://munchkin.lan:8080/"}}).web
+    assert (web.enabled, web.bind, web.port, web.key, web.url) == (True, "::", 9000, "abcdefgh-12345678",
+                                                                   "http://munchkin.lan:8080/")
 
 
 @pytest.mark.parametrize("section, words", [
@@ -30,8 +31,11 @@ def test_the_web_section_is_read() -> None:
     ({"port": -1}, "port = -1 is out of range: it must be 1-65535"),
     ({"port": "80"}, "port must be a whole number"),
     ({"bind": "my-laptop"}, "bind must be an IP address"),
-    ({"key": "short"}, "key must be 8-128"),
-    ({"key": "has space in it"}, "key must be 8-128"),
+    ({"key": "short"}, "key must be 16-128"),
+    ({"key": "fifteen-chars-x"}, "key must be 16-128"),
+    ({"key": "has space in it but long"}, "key must be 16-128"),
+    ({"url": "munchkin.lan"}, "url must be an address"),
+    ({"url": "http://x.lan/?key=abc"}, "url must be an address"),
     ({"enabled": "yes"}, "enabled must be true or false"),
     ({"open": True}, "unknown key(s) in [web]: open"),
 ])
@@ -50,7 +54,7 @@ def test_the_key_is_made_once_kept_private_and_reused(tmp_path: Path) -> None:
 
 
 def test_a_configured_key_wins_and_writes_nothing(tmp_path: Path) -> None:
-    assert web_key(tmp_path, "my-own-key") == "my-own-key"
+    assert web_key(tmp_path, "my-own-key-1234567") == "my-own-key-1234567"
     assert not (tmp_path / KEY_FILE).exists()
 
 
@@ -131,3 +135,52 @@ def test_the_address_is_looked_up_again_when_the_network_comes_up(monkeypatch) -
     assert not view.refresh_address(start + 2 * ADDRESS_EVERY + 2)     # unchanged: nothing to redraw
     fixed = WebView(Hub(), server=None, key="abcdefgh", address="10.0.0.5", bind="10.0.0.5")
     assert not fixed.refresh_address(start + 100) and fixed.address == "10.0.0.5"
+
+
+def test_a_short_key_file_from_before_is_replaced_by_a_long_one(tmp_path: Path) -> None:
+    (tmp_path / KEY_FILE).write_text("eightchr\n")
+    key = web_key(tmp_path)
+    assert len(key) >= 16 and key != "eightchr"
+
+
+def test_web_key_rotate_replaces_the_key_and_a_running_view_takes_it_up(tmp_path: Path, capsys) -> None:
+    from table.cli import main
+    from table.web import WebView, read_key
+
+    state = tmp_path / "state"
+    config = tmp_path / "c.toml"
+    config.write_text(f'[storage]\nstate_dir = "{state}"\n[web]\nenabled = true\nport = 8123\n', encoding="utf-8")
+    old = web_key(state)
+
+    class Stub:
+        key = old
+        port = 8123
+        app = None
+
+    class Hub:
+        ended = False
+        clients: set = set()
+
+        def end_all(self) -> None:
+            self.ended = True
+
+    server, hub = Stub(), Hub()
+    server.app = Stub()
+    view = WebView(hub, server, old, "192.168.4.1", bind="0.0.0.0", key_dir=state)
+    assert main(["web", "key", "--config", str(config)]) == 0
+    assert capsys.readouterr().out.strip().endswith(f":8123/?key={old}")
+    assert main(["web", "key", "--rotate", "--config", str(config)]) == 0
+    new = read_key(state)
+    assert new != old and len(new) >= 16 and new in capsys.readouterr().out
+    assert view.refresh_key() and view.key == new and server.app.key == new and hub.ended
+    assert new in view.url and not view.refresh_key()
+
+
+def test_web_key_rotate_with_the_key_in_the_config_is_one_line_and_exit_2(tmp_path: Path, capsys) -> None:
+    from table.cli import main
+
+    config = tmp_path / "c.toml"
+    config.write_text(f'[storage]\nstate_dir = "{tmp_path / "s"}"\n[web]\nkey = "my-own-key-1234567"\n', encoding="utf-8")
+    assert main(["web", "key", "--rotate", "--config", str(config)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "[web] key" in err[0]

@@ -28,7 +28,10 @@
     const i = state.players.findIndex((p) => p.id === pid);
     return COLORS[(i < 0 ? 0 : i) % COLORS.length];
   }
+  // The name as the box's screen shows it (the default "Player N" in the table's language).
   function playerName(state, pid) {
+    const shown = state.board && state.board.names ? state.board.names[pid] : undefined;
+    if (shown) return shown;
     const p = state.players.find((q) => q.id === pid);
     return p ? p.name : pid;
   }
@@ -40,7 +43,7 @@
     box.dataset.player = p.id;
     box.style.setProperty("--c", colorOf(state, p.id));
     const head = el("div", "head");
-    const name = el(mine ? "span" : "a", "name", p.name);
+    const name = el(mine ? "span" : "a", "name", playerName(state, p.id));
     if (!mine) name.href = "/p/" + p.id + "?key=" + encodeURIComponent(cfg.key);   // your own page, large
     if (last && last.board && last.board.acting === p.id && p.id !== state.active_player) name.append(el("span", "tag", L.acting));
     if (!p.alive) name.append(el("span", "tag", L.dead));
@@ -180,7 +183,7 @@
       over.append(chart(state));
       const legend = el("div", "legend");
       state.players.forEach((p, i) => {
-        const s = el("span", null, "■ " + p.name + " " + p.level);
+        const s = el("span", null, "■ " + playerName(state, p.id) + " " + p.level);
         s.style.color = COLORS[i % COLORS.length];
         legend.append(s);
       });
@@ -207,24 +210,62 @@
       }
       frag.append(nav);
     }
-    const off = el("div", "offline", L.offline);
-    off.id = "offline";
-    off.hidden = true;
-    frag.append(off);
     root.replaceChildren(frag);
     root.dataset.actions = String(board.actions === undefined ? "" : board.actions);
   }
 
+  // Not blank, ever: the board from /api/state first, then the event stream; a refusal (the table
+  // busy, a 503 that EventSource would never retry) or a drop shows a notice at the top and tries
+  // again, waiting longer each time (1 s doubling to 30 s, with some jitter).
+  const status = document.getElementById("status");
+  let source = null, wait = 1000, retryTimer = null, live = false, shutOut = false;
+  function notice(text) {
+    status.textContent = text || "";
+    status.hidden = !text;
+    document.documentElement.dataset.status = text ? (live ? "offline" : "busy") : "live";
+  }
+  function show(state) {
+    last = state;
+    render(last);
+    document.documentElement.dataset.updates = String((Number(document.documentElement.dataset.updates) || 0) + 1);
+  }
+  function snapshot() {
+    return fetch("/api/state?board=1&key=" + encodeURIComponent(cfg.key), {cache: "no-store", credentials: "same-origin"})
+      .then((r) => {
+        if (r.status === 403) { shutOut = true; return null; }      // the key was rotated: no use retrying
+        return r.ok ? r.json() : null;
+      })
+      .then((state) => { if (state) { show(state); document.documentElement.dataset.snapshot = "1"; } })
+      .catch(() => {});
+  }
+  function retry() {
+    if (source) { source.close(); source = null; }
+    if (retryTimer) return;
+    notice(live ? L.offline : L.busy);
+    live = false;
+    const delay = wait * (0.8 + 0.4 * Math.random());
+    wait = Math.min(30000, wait * 2);
+    retryTimer = setTimeout(() => {
+      retryTimer = null;
+      snapshot().then(() => { if (shutOut) notice(L.rekey); else connect(); });
+    }, delay);
+  }
   function connect() {
-    const source = new EventSource("/events?key=" + encodeURIComponent(cfg.key));
+    source = new EventSource("/events?key=" + encodeURIComponent(cfg.key));
     source.onmessage = (ev) => {
-      try { last = JSON.parse(ev.data); } catch (e) { return; }
-      render(last);
-      document.documentElement.dataset.updates = String((Number(document.documentElement.dataset.updates) || 0) + 1);
+      let state;
+      try { state = JSON.parse(ev.data); } catch (e) { return; }
+      if (!live) { live = true; wait = 1000; notice(""); }
+      show(state);
     };
-    source.onerror = () => { const o = document.getElementById("offline"); if (o) o.hidden = false; };
-    source.onopen = () => { const o = document.getElementById("offline"); if (o) o.hidden = true; };
+    source.onerror = () => {
+      // CLOSED: refused (503) or ended; CONNECTING: the browser retries on its own, but the
+      // notice shows meanwhile, and a stream that does not come back is retried here.
+      if (!source || source.readyState === EventSource.CLOSED) retry();
+      else { notice(L.offline); live = false; }
+    };
   }
   document.title = L.title;
-  connect();
+  notice("");
+  snapshot().then(connect);
 })();
