@@ -9,6 +9,11 @@ A screen never sees the ``Display`` (the window's owner and its frame loop): it 
   and the painter's ``drawn``;
 - the panel cache: ``cached`` leaves a panel on the screen while the data it shows stays the same,
   and ``clear`` blanks what is drawn afresh over kept panels;
+- what changed on the glass: ``dirty``, the rectangles this frame drew (None: the whole window),
+  which the Display pushes with ``pygame.display.update``. A miss, a ``clear`` and an ``overlay``
+  add theirs; anything else drawn over kept panels says where with ``mark``;
+- ``overlay``: something drawn over the panels for this frame only (the die): the next frame puts
+  the background back there and repaints the kept panels under it inside that area alone;
 - ``die``: the roll to show and how far its tumble has gone.
 
 The Display begins each frame (``begin``: kept panels or a full redraw) and ends it (``end``).
@@ -84,6 +89,10 @@ class Frame:
         self._shown: dict[tuple[Any, ...], Shown] = {}      # (kind, rect) -> what is there now
         self._reusing = False
         self._slots: set[tuple[Any, ...]] = set()           # the panels this frame put on the screen
+        self.dirty: list[pygame.Rect] | None = None         # what this frame drew; None: all of it
+        self._overlays: list[pygame.Rect] = []              # drawn over the panels this frame only
+        self._stale: list[pygame.Rect] = []                 # the last frame's overlays, to put back
+        self._damaged: dict[tuple[Any, ...], list[pygame.Rect]] = {}   # kept panels under them
 
     @property
     def drawn(self) -> list[Drawn]:
@@ -101,13 +110,43 @@ class Frame:
         self.panels = {}
         self.level_rects = {}
         self._reusing = reuse
+        self._slots = set()
+        stale, self._stale = self._stale, []
+        self._overlays = []
         if not reuse:
             self.window.fill(BG)
-        self._slots = set()
+            self.dirty = None
+            self._damaged = {}
+            return
+        self.dirty = []
+        for rect in stale:                  # the die the last frame showed: the background again
+            self.window.fill(BG, rect)
+            self.dirty.append(rect)
 
     def end(self) -> None:
-        """A panel this frame did not draw is no longer on the screen (another was drawn over it)."""
+        """A panel this frame did not draw is no longer on the screen (another was drawn over it);
+        the kept panels under this frame's overlays are repainted there by the next frame."""
         self._shown = {slot: shown for slot, shown in self._shown.items() if slot in self._slots}
+        self._damaged = {slot: areas for slot, areas in self._damaged.items() if slot in self._shown}
+        for over in self._overlays:
+            for slot in self._shown:
+                area = over.clip(pygame.Rect(slot[1]))
+                if area.w > 0 and area.h > 0:
+                    self._damaged.setdefault(slot, []).append(area)
+        self._stale = self._overlays
+
+    def mark(self, rect: pygame.Rect) -> None:
+        """``rect`` was drawn afresh this frame outside any panel's miss or ``clear`` (say, a moving
+        bar over a kept panel): it goes to the glass."""
+        if self.dirty is not None:
+            self.dirty.append(pygame.Rect(rect).clip(self.window.get_rect()))
+
+    def overlay(self, rect: pygame.Rect) -> None:
+        """``rect`` was drawn over the panels for this frame only (the die): it goes to the glass,
+        and the next frame puts back what is under it."""
+        rect = pygame.Rect(rect).clip(self.window.get_rect())
+        self._overlays.append(rect)
+        self.mark(rect)
 
     def t(self, text: str, size: float, color: tuple[int, int, int], box: pygame.Rect, **kw: Any) -> pygame.Rect:
         """Fitted text (see ``Painter.text``) at ``size`` per 480 lines."""
@@ -135,6 +174,8 @@ class Frame:
         shown = self._shown.get(slot)
         self._slots.add(slot)
         if self._reusing and shown is not None and shown.key == full:
+            for area in self._damaged.pop(slot, []):
+                self._repaint(area, draw)
             self.painter.drawn.extend(shown.drawn)
             self.hits.extend(shown.hits)
             self.panels.update(shown.panels)
@@ -143,8 +184,10 @@ class Frame:
             result: T = shown.result
             return result
         self.cache_misses += 1
+        self._damaged.pop(slot, None)
         if self._reusing:
             self.window.fill(BG, rect)
+            self.mark(rect)
         n_drawn, n_hits = len(self.painter.drawn), len(self.hits)
         panels, levels = dict(self.panels), dict(self.level_rects)
         result = draw()
@@ -154,11 +197,27 @@ class Frame:
                                   {k: v for k, v in self.level_rects.items() if levels.get(k) != v})
         return result
 
+    def _repaint(self, area: pygame.Rect, draw: Callable[[], Any]) -> None:
+        """A kept panel drawn again inside ``area`` alone (an overlay lay there): the same pixels as
+        before, since ``draw`` depends only on the key; what it records is the kept panel's already."""
+        n_drawn, n_hits = len(self.painter.drawn), len(self.hits)
+        panels, levels = dict(self.panels), dict(self.level_rects)
+        clip = self.window.get_clip()
+        self.window.set_clip(area)
+        try:
+            self.window.fill(BG, area)
+            draw()
+        finally:
+            self.window.set_clip(clip)
+        del self.painter.drawn[n_drawn:], self.hits[n_hits:]
+        self.panels, self.level_rects = panels, levels
+
     def clear(self, rect: pygame.Rect, color: tuple[int, int, int] = BG) -> None:
         """Before drawing afresh over what the last frame left (a frame that keeps panels): fill
         ``rect`` with ``color``, the background it is drawn on in a full frame."""
         if self._reusing:
             self.window.fill(color, rect)
+            self.mark(rect)
 
 
 __all__ = ["DieRoll", "Frame", "Shown"]
