@@ -14,9 +14,10 @@ in ``table.ui.screens.kit``. The screens never see the Display.
 
 A frame draws only what changed and pushes only that to the glass: a panel drawn through
 ``Frame.cached`` stays on the screen while the data it shows and the layout stay the same, and
-``pygame.display.update`` gets the rectangles the frame drew (``Frame.dirty``). The whole window
-is drawn and flipped only when the layout changes: another screen, another number of players, the
-charity or basket band. Menus, the banner and the die are overlays (``Frame.overlay``): drawn over
+``pygame.display.update`` gets the rectangles the frame drew (``Frame.dirty``). When the layout
+changes (another screen, another number of players, the charity or basket band) the body is laid
+out afresh and pushed whole while the bars around it stay; the whole window is drawn and flipped
+only for setup and game over, a frame after them, or with the cache off. Menus, the banner and the die are overlays (``Frame.overlay``): drawn over
 the kept panels, which the next frame repaints inside the overlay's rectangle alone. The die
 tumbles on the display's own clock and pushes its own rectangle only; it stops.
 
@@ -121,6 +122,10 @@ class Display:
     def cache_misses(self) -> int:
         return self.frame.cache_misses
 
+    @property
+    def cache_repaints(self) -> int:
+        return self.frame.cache_repaints
+
     def hit(self, pos: tuple[int, int]) -> tuple[str, str] | None:
         """What a touch or click at ``pos`` means: ("button", name) or ("card", id)."""
         return self.frame.hit(pos)
@@ -178,8 +183,13 @@ class Display:
         self._notice(view)
         f = self.frame
         layout = self.layout(view)
-        # without the cache every panel is drawn, but what is on the screen is still recorded
-        f.begin(reuse=self.cache_enabled and layout is not None and layout == self._layout)
+        # without the cache every panel is drawn and the window flipped, but what is on the screen
+        # is still recorded; another screen of the same size is drawn afresh in the body alone
+        last = self._layout
+        same = layout is not None and layout == last
+        body = self.bands()[1]
+        switched = layout is not None and last is not None and layout[-1] == last[-1] and not same
+        f.begin(reuse=self.cache_enabled and (same or switched), blank=body if switched else None)
         self._layout = layout
         self.compose(f, view)
         self._die_shown = self.animating()

@@ -86,6 +86,7 @@ class Frame:
         self.panels: dict[str, pygame.Rect] = {}
         self.level_rects: dict[str, pygame.Rect] = {}
         self.cache_hits = self.cache_misses = 0
+        self.cache_repaints = 0             # hits repainted in part, under the last frame's overlay
         self._shown: dict[tuple[Any, ...], Shown] = {}      # (kind, rect) -> what is there now
         self._reusing = False
         self._slots: set[tuple[Any, ...]] = set()           # the panels this frame put on the screen
@@ -103,8 +104,10 @@ class Frame:
         """Whether this frame is drawn over the last one, keeping its unchanged panels."""
         return self._reusing
 
-    def begin(self, *, reuse: bool) -> None:
-        """Start a frame: over the last one (``reuse``: its unchanged panels stay), or in full."""
+    def begin(self, *, reuse: bool, blank: pygame.Rect | None = None) -> None:
+        """Start a frame: over the last one (``reuse``: its unchanged panels stay), or in full.
+        ``blank``, over the last one: an area laid out afresh (the body, for another screen),
+        filled with the background and pushed whole; the panels that were in it are gone."""
         self.painter.drawn = []
         self.hits = []
         self.panels = {}
@@ -122,6 +125,11 @@ class Frame:
         for rect in stale:                  # the die the last frame showed: the background again
             self.window.fill(BG, rect)
             self.dirty.append(rect)
+        if blank is not None:
+            self.window.fill(BG, blank)
+            self.dirty.append(pygame.Rect(blank))
+            self._shown = {slot: shown for slot, shown in self._shown.items() if not blank.colliderect(slot[1])}
+            self._damaged = {slot: areas for slot, areas in self._damaged.items() if slot in self._shown}
 
     def end(self) -> None:
         """A panel this frame did not draw is no longer on the screen (another was drawn over it);
@@ -174,7 +182,9 @@ class Frame:
         shown = self._shown.get(slot)
         self._slots.add(slot)
         if self._reusing and shown is not None and shown.key == full:
-            for area in self._damaged.pop(slot, []):
+            areas = self._damaged.pop(slot, [])
+            self.cache_repaints += bool(areas)
+            for area in areas:
                 self._repaint(area, draw)
             self.painter.drawn.extend(shown.drawn)
             self.hits.extend(shown.hits)

@@ -1,5 +1,5 @@
-"""What reaches the glass: a frame pushes only the rectangles it drew (``pygame.display.update``),
-and the window flips in full only when the layout changes. Over a whole scripted game at three
+"""What reaches the glass: a frame pushes only the rectangles it drew (``pygame.display.update``);
+another screen pushes its body, and the window flips in full only for setup and game over. Over a whole scripted game at three
 sizes (kept panels, menus and the banner over them, the die tumbling, the interference bar
 moving), the screen as built from those pushes equals, pixel for pixel, the frame drawn in full."""
 
@@ -154,18 +154,24 @@ def test_the_glass_built_from_pushed_rectangles_is_the_frame_drawn_in_full(tmp_p
         display.close()
 
 
-def test_a_frame_flips_in_full_only_when_the_layout_changes(tmp_path: Path) -> None:
-    changes: list[tuple[bool, bool]] = []
-    last: list[object] = [object()]
+def test_another_screen_pushes_its_body_and_only_setup_and_game_over_flip_the_window(tmp_path: Path) -> None:
+    frames: list[tuple[str, list[pygame.Rect] | None, pygame.Rect]] = []
+    last: list[object] = [None]
 
     def check(display: Display, view: View, what: str) -> None:
         layout = display.layout(view)
-        changes.append((layout is None or layout != last[0], display.pushed is None))
+        kind = "full" if layout is None or last[0] is None else "switch" if layout != last[0] else "same"
+        frames.append((kind, display.pushed, display.bands()[1]))
         last[0] = layout
 
     play(tmp_path, (800, 480), GAME, check).close()
-    assert all(changed for changed, flipped in changes if flipped)
-    assert all(flipped for changed, flipped in changes if changed)
+    kinds = {kind for kind, _, _ in frames}
+    assert kinds == {"full", "switch", "same"}
+    for kind, pushed, body in frames:
+        assert (pushed is None) == (kind == "full")
+        if kind == "switch":
+            assert pushed is not None and any(rect.contains(body) for rect in pushed)
+            assert sum(r.w * r.h for r in pushed) < 800 * 480, "another screen pushed the whole window"
 
 
 def test_the_die_pushes_its_own_rectangle_only(tmp_path: Path) -> None:
