@@ -268,17 +268,12 @@ def draw_body(f: Frame, view: View, body: pygame.Rect) -> None:
 
 
 def merged(rects: list[pygame.Rect]) -> list[pygame.Rect]:
-    """``rects`` without the empty ones and those inside another, overlapping ones joined (each
-    rectangle pushed is a copy of its own to the display server)."""
+    """``rects`` without the empty ones and those inside another (each rectangle pushed is a copy
+    of its own to the display server). Overlapping ones stay apart: their bounding box could be
+    most of the window (two panels diagonal to each other), their overlap is pushed twice."""
     out: list[pygame.Rect] = []
     for rect in sorted((pygame.Rect(r) for r in rects if r.w > 0 and r.h > 0), key=lambda r: -r.w * r.h):
-        for i, kept in enumerate(out):
-            if kept.contains(rect):
-                break
-            if kept.colliderect(rect):
-                out[i] = kept.union(rect)
-                break
-        else:
+        if not any(kept.contains(rect) for kept in out):
             out.append(rect)
     return out
 

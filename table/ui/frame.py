@@ -94,6 +94,7 @@ class Frame:
         self._overlays: list[pygame.Rect] = []              # drawn over the panels this frame only
         self._stale: list[pygame.Rect] = []                 # the last frame's overlays, to put back
         self._damaged: dict[tuple[Any, ...], list[pygame.Rect]] = {}   # kept panels under them
+        self._blank: pygame.Rect | None = None              # filled with the background at begin
 
     @property
     def drawn(self) -> list[Drawn]:
@@ -114,6 +115,7 @@ class Frame:
         self.level_rects = {}
         self._reusing = reuse
         self._slots = set()
+        self._blank = blank if reuse else None
         stale, self._stale = self._stale, []
         self._overlays = []
         if not reuse:
@@ -195,7 +197,7 @@ class Frame:
             return result
         self.cache_misses += 1
         self._damaged.pop(slot, None)
-        if self._reusing:
+        if self._reusing and not self._blanked(rect):
             self.window.fill(BG, rect)
             self.mark(rect)
         n_drawn, n_hits = len(self.painter.drawn), len(self.hits)
@@ -225,9 +227,13 @@ class Frame:
     def clear(self, rect: pygame.Rect, color: tuple[int, int, int] = BG) -> None:
         """Before drawing afresh over what the last frame left (a frame that keeps panels): fill
         ``rect`` with ``color``, the background it is drawn on in a full frame."""
-        if self._reusing:
+        if self._reusing and not (color == BG and self._blanked(rect)):
             self.window.fill(color, rect)
             self.mark(rect)
+
+    def _blanked(self, rect: pygame.Rect) -> bool:
+        """Whether ``rect`` lies in the area this frame began by blanking (filled and pushed already)."""
+        return self._blank is not None and self._blank.contains(rect)
 
 
 __all__ = ["DieRoll", "Frame", "Shown"]
