@@ -198,9 +198,9 @@ def test_the_die_pushes_its_own_rectangle_only(tmp_path: Path) -> None:
                 assert rects[0].collidelist(others) == -1, "the tumble pushed a player, the message or a key"
 
 
-def test_a_level_up_pushes_that_players_panel_and_the_message_line_only(tmp_path: Path) -> None:
-    """Tapping a monster on the table: the fight's screen. Here, a tap that only changes one player
-    (an item equipped from the table) pushes that panel and the message line, nothing else."""
+def test_a_tap_that_changes_one_player_pushes_that_panel_and_the_message_line_only(tmp_path: Path) -> None:
+    """An item played onto the active player from the table: their panel (strength and gear) and
+    the message line are pushed, nothing else — not the other players, the bars or the keys."""
     pushed: dict[str, list[pygame.Rect] | None] = {}
     panels: dict[str, pygame.Rect] = {}
 
