@@ -35,6 +35,8 @@ with ``Display.show``. Opening the window for a config is table.ui.screen's.
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import logging
 import os
 import time
@@ -129,6 +131,31 @@ class Display:
     def hit(self, pos: tuple[int, int]) -> tuple[str, str] | None:
         """What a touch or click at ``pos`` means: ("button", name) or ("card", id)."""
         return self.frame.hit(pos)
+
+    def connection(self) -> int | None:
+        """The window system's socket under X11 (SDL's own connection to the server), for the run
+        loop to wait on; None under any other driver or when it cannot be had."""
+        if pygame.display.get_driver() != "x11":
+            return None
+        try:
+            capsule = pygame.display.get_wm_info()["display"]
+            pointer = ctypes.PYFUNCTYPE(ctypes.c_void_p, ctypes.py_object, ctypes.c_char_p)(
+                ("PyCapsule_GetPointer", ctypes.pythonapi))(capsule, b"display")
+            xlib = ctypes.CDLL(ctypes.util.find_library("X11") or "libX11.so.6")
+            xlib.XConnectionNumber.argtypes = [ctypes.c_void_p]
+            xlib.XConnectionNumber.restype = ctypes.c_int
+            fd = int(xlib.XConnectionNumber(pointer))
+        except (KeyError, OSError, ValueError, TypeError, AttributeError) as exc:
+            log.info("no X11 connection to wait on: %s", exc)
+            return None
+        return fd if fd >= 0 else None
+
+    @staticmethod
+    def input_pending() -> bool:
+        """Whether input is waiting after a frame went out (SDL's events pumped: a frame's round
+        trip to the X server can take events off its socket, which then no longer wakes anyone)."""
+        pygame.event.pump()
+        return bool(pygame.event.peek())
 
     def animating(self) -> bool:
         """Whether the die is tumbling (for DIE_MS after a roll)."""

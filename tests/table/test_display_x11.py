@@ -1,7 +1,7 @@
 """Under X11 (a real display server: Xvfb) the window's surface is SDL's shared-memory image, not
 an OpenGL texture behind a renderer: no GL library is loaded (a software GL costs ~110 MB at
 1080p and uploads the whole window for every update), frames still reach the server, and a hint
-given in the environment is kept."""
+given in the environment is kept. The server's socket is found, for the run loop to sleep on."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pygame
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,7 +41,11 @@ for action in parse_script(SCENES["combat"], table.catalog):
     pushes.append("full" if display.pushed is None else "rects")
 maps = Path("/proc/self/maps").read_text()
 gl = sorted({line.split("/")[-1] for line in maps.splitlines() if any(k in line for k in ("libGL", "libEGL", "swrast", "llvmpipe", "libgallium"))})
-print(pygame.display.get_driver(), os.environ.get("SDL_FRAMEBUFFER_ACCELERATION"), ",".join(gl) or "-", pushes.count("rects"))
+import stat
+fd = display.connection()
+socket_ok = fd is not None and stat.S_ISSOCK(os.fstat(fd).st_mode)
+print(pygame.display.get_driver(), os.environ.get("SDL_FRAMEBUFFER_ACCELERATION"), ",".join(gl) or "-", pushes.count("rects"),
+      socket_ok)
 display.close()
 table.journal.close()
 """
@@ -77,11 +82,26 @@ def frames_through_x11(tmp_path: Path, **env: str) -> list[str]:
 
 
 def test_under_x11_the_window_is_sdls_shared_memory_image_and_no_gl_is_loaded(tmp_path: Path) -> None:
-    driver, hint, gl, partial = frames_through_x11(tmp_path)
+    driver, hint, gl, partial, socket_ok = frames_through_x11(tmp_path)
     assert (driver, hint, gl) == ("x11", "0", "-")
     assert int(partial) > 0, "no frame pushed its rectangles to the server"
+    assert socket_ok == "True", "the X server's socket, for the run loop to wait on, was not found"
+
+
+def test_without_x11_there_is_no_connection_to_wait_on() -> None:
+    from table.ui.display import Display
+
+    display = Display((800, 480))
+    try:
+        assert display.connection() is None
+        pygame.event.get()                              # the window's own first events
+        assert display.input_pending() is False
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F1))
+        assert display.input_pending() is True
+    finally:
+        display.close()
 
 
 def test_a_framebuffer_hint_in_the_environment_is_kept(tmp_path: Path) -> None:
-    driver, hint, gl, _ = frames_through_x11(tmp_path, SDL_FRAMEBUFFER_ACCELERATION="software")
+    driver, hint, *_ = frames_through_x11(tmp_path, SDL_FRAMEBUFFER_ACCELERATION="software")
     assert (driver, hint) == ("x11", "software")
