@@ -51,9 +51,10 @@ def figure(figure: str, value: float, unit: str, *, baseline: float, baseline_is
     return Figure(figure, value, unit, baseline, baseline_is, target, met, ratio, ratio_is, details or {})
 
 
-def report(bench: str, figures: list[Figure], *, quiet: bool = False) -> None:
+def report(bench: str, figures: list[Figure], *, quiet: bool = False, command: str = "") -> None:
     """Print the figures (unless the bench printed them its own way) and put them into
-    bench/results.json under ``bench``."""
+    bench/results.json under ``bench`` (``command``: how to run it again, when ``bench`` is not
+    the script's name)."""
     for f in figures:
         if not quiet:
             print(f"  {f.line()}", flush=True)
@@ -64,7 +65,7 @@ def report(bench: str, figures: list[Figure], *, quiet: bool = False) -> None:
     data.setdefault("figures", {})
     data["machine"] = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
     data["figures"][bench] = {"measured": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
-                              "command": f"./go shell python bench/{bench}.py",
+                              "command": command or f"./go shell python bench/{bench}.py",
                               "figures": [_clean(asdict(f)) for f in figures]}
     RESULTS.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 

@@ -9,6 +9,10 @@ same run: the same start on an empty state directory. Also recorded: the in-proc
 Flatness (the journal's stored snapshots): start to first frame and ``munchkin-table state`` at
 10,000 actions against the same at 100, each a median of 3 processes; target at most 1.5x.
 
+The starts run under SDL's dummy driver, then again in a real X11 window through Xvfb (started
+for the run; "skipped: no Xvfb" without it), where opening the window and the first frame cost
+what they cost at the glass.
+
     ./go shell python bench/resume.py
 """
 
@@ -30,6 +34,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 from bench._games import long_script  # noqa: E402
 from bench._report import disk_dir, figure, filesystem_of, report  # noqa: E402
+from bench._xvfb import display_server, environment  # noqa: E402
 from drivers.base import ManualClock  # noqa: E402
 from drivers.sim import SimButtons, SimReader  # noqa: E402
 from table.config import Config, StorageConfig  # noqa: E402
@@ -77,9 +82,9 @@ def _median_process_ms(args: list[str], env: dict[str, str]) -> float:
     return statistics.median(times) * 1000
 
 
-def start_ms(state: Path) -> float:
+def start_ms(state: Path, base_env: dict[str, str] | None = None) -> float:
     """Median ms from process start to the first frame shown, of ``run --sim`` on ``state``."""
-    env = dict(os.environ, MUNCHKIN_EXIT_AFTER_FIRST_FRAME="1")
+    env = dict(base_env or os.environ, MUNCHKIN_EXIT_AFTER_FIRST_FRAME="1")
     return _median_process_ms(["run", "--sim", "--config", str(_config_for(state))], env)
 
 
@@ -121,6 +126,17 @@ def main() -> int:
             figures.append(figure(f"start -> first frame, {length:,}-action game", value, "ms", baseline=baseline,
                                   baseline_is="the same start on an empty state directory", target=f"<= {TARGET_MS} ms",
                                   met=value <= TARGET_MS, details=details))
+        with display_server() as server:
+            x11 = environment("x11", server)
+            if x11 is None:
+                print("start -> first frame, X11 through Xvfb: skipped: no Xvfb", flush=True)
+            else:
+                x11_baseline = start_ms(fresh, x11)
+                for length in LENGTHS:
+                    value = start_ms(base / f"game-{length}", x11)
+                    figures.append(figure(f"start -> first frame, {length:,}-action game, X11 through Xvfb", value, "ms",
+                                          baseline=x11_baseline, baseline_is="the same start on an empty state directory, X11",
+                                          target=f"<= {TARGET_MS} ms", met=value <= TARGET_MS, details={"runs": RUNS}))
         short, long = LENGTHS[0], LENGTHS[-1]
         for what, times in (("start -> first frame", starts), ("munchkin-table state", states)):
             ratio = times[long] / times[short]

@@ -130,7 +130,7 @@ class TableLoop:
         table.events.wake = self.woken.set
         _running.add(self.woken)
         _on_sigterm(self.woken)
-        self.wake = input_wake(pygame.display.get_driver(), self.woken.set)
+        self.wake = input_wake(pygame.display.get_driver(), self.woken.set, connection=display.connection())
         log.info("%r", self.wake)
         pygame.key.set_repeat(0)
         # Typed card ids (and piped table scripts) tap through a simulated pad beside any real one.
@@ -185,6 +185,8 @@ class TableLoop:
                 if dirty or ctl.revision != shown or animating or display.wants_frame():
                     frame = self.view()
                     display.render(frame)
+                    if self.wake.watch is not None and display.input_pending():
+                        self.woken.set()             # input Xlib read while the frame went out
                     if self.web is not None and ctl.revision != shown:
                         self.web.publish(frame)      # after the frame: the table never waits on the web
                     shown = ctl.revision
@@ -230,6 +232,7 @@ class TableLoop:
                 elif target is not None and target[0] == "card" and self.sim_strip:
                     self.keyboard.scan_card(target[1])
                     self.picker.clear()
+        self.wake.pumped()
         return dirty
 
     def handle_events(self) -> None:

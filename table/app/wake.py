@@ -9,8 +9,12 @@ in use:
 - ``kmsdrm`` / ``fbcon`` (the Pi's console): SDL reads the Linux input devices itself. An
   ``EvdevWatch`` thread waits on the same devices (its own copy of their events, read and
   dropped) and wakes the loop, which then pumps SDL. No device readable: poll as below.
-- a desktop (x11, wayland, ...): the window system's connection is SDL's own, so the loop
-  pumps every PUMP_S seconds as before.
+- ``x11`` with its connection known (``Display.connection``): a ``ConnectionWatch`` thread
+  waits for the X server's socket to become readable and wakes the loop, which pumps SDL; it
+  reads nothing itself. A pump every X11_PUMP_S even so, for events Xlib took off the socket
+  while the loop drew (the loop also pumps once after each frame).
+- another desktop (wayland, ...), or x11 without its connection: the window system's connection
+  is SDL's own, so the loop pumps every PUMP_S seconds as before.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from pathlib import Path
 log = logging.getLogger(__name__)
 
 PUMP_S = 1 / 30                 # how often SDL is pumped when nothing else tells of input
+X11_PUMP_S = 0.5                # ... and under X11 with the server's socket watched
 RESCAN_S = 10.0                 # how often EvdevWatch looks for newly plugged devices
 NO_INPUT_DRIVERS = {"dummy", "offscreen"}
 EVDEV_DRIVERS = {"kmsdrm", "kmsdrm_legacy", "fbcon", "directfb", "evdev", "rpi"}
@@ -116,28 +121,90 @@ class EvdevWatch:
         os.close(self._stop_w)
 
 
+class ConnectionWatch:
+    """Wakes ``wake`` when the window system's connection ``fd`` (SDL's socket to the X server)
+    has something to read. It never reads (that is SDL's): after a wake it waits until the loop
+    says it has pumped (``pumped``) before it looks again, so a socket left readable does not
+    spin it."""
+
+    def __init__(self, fd: int, wake: Callable[[], None]) -> None:
+        self.fd = fd
+        self.wake = wake
+        self._pumped = threading.Event()
+        self._pumped.set()
+        self._stop_r, self._stop_w = os.pipe()
+        self._closed = False
+        self._thread = threading.Thread(target=self._run, name="x11-watch", daemon=True)
+
+    def start(self) -> bool:
+        self._thread.start()
+        return True
+
+    def pumped(self) -> None:
+        """The loop has pumped SDL's events: look at the socket again."""
+        self._pumped.set()
+
+    def _run(self) -> None:
+        poll = select.poll()
+        poll.register(self.fd, select.POLLIN)
+        poll.register(self._stop_r, select.POLLIN)
+        while not self._closed:
+            self._pumped.wait()
+            ready = dict(poll.poll())
+            if self._closed or self._stop_r in ready:
+                return
+            self._pumped.clear()
+            self.wake()
+            if ready.get(self.fd, 0) & (select.POLLHUP | select.POLLERR | select.POLLNVAL):
+                return                  # the server went away: the loop's pump finds out
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        os.write(self._stop_w, b"x")
+        self._pumped.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout=2)
+        os.close(self._stop_r)
+        os.close(self._stop_w)
+
+
 class InputWake:
     """What the loop needs to know of input on this video driver: ``pump_every`` seconds (None:
     only when woken), and a watch to close at the end."""
 
-    def __init__(self, pump_every: float | None, watch: EvdevWatch | None = None) -> None:
+    def __init__(self, pump_every: float | None, watch: EvdevWatch | ConnectionWatch | None = None) -> None:
         self.pump_every = pump_every
         self.watch = watch
+
+    def pumped(self) -> None:
+        """The loop has just pumped SDL's events (a connection watch looks again)."""
+        if isinstance(self.watch, ConnectionWatch):
+            self.watch.pumped()
 
     def close(self) -> None:
         if self.watch is not None:
             self.watch.close()
 
     def __repr__(self) -> str:
-        how = "on evdev input" if self.watch else f"every {self.pump_every:.3f} s" if self.pump_every else "never (no input)"
+        how = ("on evdev input" if isinstance(self.watch, EvdevWatch)
+               else f"on the X server's socket, and every {self.pump_every:.3f} s" if self.watch and self.pump_every
+               else f"every {self.pump_every:.3f} s" if self.pump_every else "never (no input)")
         return f"<InputWake: pump {how}>"
 
 
-def input_wake(driver: str, wake: Callable[[], None], directory: Path = Path("/dev/input")) -> InputWake:
-    """How the loop learns of input on SDL video ``driver`` (``pygame.display.get_driver()``)."""
+def input_wake(driver: str, wake: Callable[[], None], directory: Path = Path("/dev/input"), *,
+               connection: int | None = None) -> InputWake:
+    """How the loop learns of input on SDL video ``driver`` (``pygame.display.get_driver()``);
+    ``connection``: the window system's socket, where known (X11)."""
     name = driver.lower()
     if name in NO_INPUT_DRIVERS:
         return InputWake(None)
+    if name == "x11" and connection is not None:
+        server = ConnectionWatch(connection, wake)
+        server.start()
+        return InputWake(X11_PUMP_S, server)
     if name in EVDEV_DRIVERS:
         watch = EvdevWatch(wake, directory)
         if watch.start():

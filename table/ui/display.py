@@ -12,9 +12,20 @@ bands (top bar, body, message line, soft keys); each screen draws itself on the 
 menus, game_over, records, and enroll for the enrollment wizard), with the shared drawing kit
 in ``table.ui.screens.kit``. The screens never see the Display.
 
-A frame draws only what changed: a panel drawn through ``Frame.cached`` stays on the screen
-while the data it shows and the layout stay the same (frames with a menu, the banner or the die
-over the body are drawn in full). The die tumbles on the display's own clock and stops.
+A frame draws only what changed and pushes only that to the glass: a panel drawn through
+``Frame.cached`` stays on the screen while the data it shows and the layout stay the same, and
+``pygame.display.update`` gets the rectangles the frame drew (``Frame.dirty``). When the layout
+changes (another screen, another number of players, the charity or basket band) the body is laid
+out afresh and pushed whole while the bars around it stay; the whole window is drawn and flipped
+only for setup and game over, a frame after them, or with the cache off. Menus, the banner and the die are overlays (``Frame.overlay``): drawn over
+the kept panels, which the next frame repaints inside the overlay's rectangle alone. The die
+tumbles on the display's own clock and pushes its own rectangle only; it stops.
+
+Under X11 the window's surface is SDL's own shared-memory image (``SDL_FRAMEBUFFER_ACCELERATION=0``
+unless the environment says otherwise): SDL's default there puts the surface in an OpenGL texture
+through a renderer, which under a software GL (Xvfb, a Pi without a GPU driver) costs ~110 MB and
+a full upload of the window on every update, however small. KMS/DRM has no framebuffer of its own:
+SDL always goes through a renderer's texture there.
 
 A new screen: a module in table/ui/screens with ``draw_NAME(f: Frame, view: View, body)``, called
 from ``draw_body`` below for the phase (or prompt) it shows, and a scene in table/ui/scenes.py so
@@ -24,6 +35,8 @@ with ``Display.show``. Opening the window for a config is table.ui.screen's.
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import logging
 import os
 import time
@@ -51,6 +64,8 @@ class Display:
                  language: str = "en", font: str = "", sim_strip: bool = False, cache: bool = True,
                  clock: Callable[[], float] = time.monotonic) -> None:
         pygame.display.init()
+        if pygame.display.get_driver() == "x11":     # read when the window's surface is made, below
+            os.environ.setdefault("SDL_FRAMEBUFFER_ACCELERATION", "0")
         set_language(language)
         self.language = language
         w, h = size
@@ -80,6 +95,8 @@ class Display:
         # panels left on the screen from one frame to the next while the data they show is the same
         self.cache_enabled = cache
         self._layout: tuple[Any, ...] | None = None         # the last frame's layout; None: drawn in full
+        # what the last frame pushed to the glass: None for the whole window, else its rectangles
+        self.pushed: list[pygame.Rect] | None = None
 
     # ------------------------------------------------------------------ what the last frame drew
 
@@ -107,9 +124,38 @@ class Display:
     def cache_misses(self) -> int:
         return self.frame.cache_misses
 
+    @property
+    def cache_repaints(self) -> int:
+        return self.frame.cache_repaints
+
     def hit(self, pos: tuple[int, int]) -> tuple[str, str] | None:
         """What a touch or click at ``pos`` means: ("button", name) or ("card", id)."""
         return self.frame.hit(pos)
+
+    def connection(self) -> int | None:
+        """The window system's socket under X11 (SDL's own connection to the server), for the run
+        loop to wait on; None under any other driver or when it cannot be had."""
+        if pygame.display.get_driver() != "x11":
+            return None
+        try:
+            capsule = pygame.display.get_wm_info()["display"]
+            pointer = ctypes.PYFUNCTYPE(ctypes.c_void_p, ctypes.py_object, ctypes.c_char_p)(
+                ("PyCapsule_GetPointer", ctypes.pythonapi))(capsule, b"display")
+            xlib = ctypes.CDLL(ctypes.util.find_library("X11") or "libX11.so.6")
+            xlib.XConnectionNumber.argtypes = [ctypes.c_void_p]
+            xlib.XConnectionNumber.restype = ctypes.c_int
+            fd = int(xlib.XConnectionNumber(pointer))
+        except (KeyError, OSError, ValueError, TypeError, AttributeError) as exc:
+            log.info("no X11 connection to wait on: %s", exc)
+            return None
+        return fd if fd >= 0 else None
+
+    @staticmethod
+    def input_pending() -> bool:
+        """Whether input is waiting after a frame went out (SDL's events pumped: a frame's round
+        trip to the X server can take events off its socket, which then no longer wakes anyone)."""
+        pygame.event.pump()
+        return bool(pygame.event.peek())
 
     def animating(self) -> bool:
         """Whether the die is tumbling (for DIE_MS after a roll)."""
@@ -125,18 +171,16 @@ class Display:
         return self.animating() or self._die_shown
 
     def layout(self, view: View) -> tuple[Any, ...] | None:
-        """What decides where the kept panels go, or None for a frame to draw in full: setup and
-        game over (not kept), and frames with an overlay over the body."""
+        """What decides where the kept panels go, or None for a frame to draw in full (setup and
+        game over are not kept). Menus, the banner and the die are not part of it: they are the
+        Frame's overlays, drawn over kept panels and put back from under them by the next frame."""
         state = view.state
         phase = state["phase"]
         if phase in ("setup", "game-over"):
             return None
-        if (view.prompt and view.prompt_kind in BANNER_PROMPTS) or view.menu is not None or view.player_menu is not None:
-            return None
-        if self.animating() and phase != "run-away":
-            return None
         screen = "combat" if phase in ("combat", "run-away") and state["combat"] is not None else "table"
-        return (screen, len(state["players"]), phase == "charity", bool(view.basket), self.size)
+        band = bool(view.basket) and view.menu is None          # the table's basket band (see draw_table)
+        return (screen, len(state["players"]), phase == "charity", band, self.size)
 
     def _notice(self, view: View) -> None:
         """Start the die animation and play sounds for a newly accepted action."""
@@ -166,23 +210,46 @@ class Display:
         self._notice(view)
         f = self.frame
         layout = self.layout(view)
-        # without the cache every panel is drawn, but what is on the screen is still recorded
-        f.begin(reuse=self.cache_enabled and layout is not None and layout == self._layout)
+        # without the cache every panel is drawn and the window flipped, but what is on the screen
+        # is still recorded; another screen of the same size is drawn afresh in the body alone
+        last = self._layout
+        same = layout is not None and layout == last
+        body = self.bands()[1]
+        switched = layout is not None and last is not None and layout[-1] == last[-1] and not same
+        f.begin(reuse=self.cache_enabled and (same or switched), blank=body if switched else None)
         self._layout = layout
+        self.compose(f, view)
+        self._die_shown = self.animating()
+        f.end()
+        self.push(f.dirty)
+        self.frames += 1
+
+    def compose(self, f: Frame, view: View) -> None:
+        """Draw ``view`` on ``f`` between its ``begin`` and ``end``: the bands, the body, the die over
+        it while it tumbles. ``f`` is the display's own, or one on a surface of the window's size and
+        format (the tests' frame drawn in full)."""
         top, body, message, keys = self.bands()
         bars.draw_top(f, view, top)
         draw_body(f, view, body)
-        self._die_shown = self.animating()
-        if self._die_shown and view.state["phase"] != "run-away":
+        if self.animating() and view.state["phase"] != "run-away":
             size = int(min(body.h, body.w) * 0.4)
             die.draw_die(f, pygame.Rect(body.centerx - size // 2, body.centery - size // 2, size, size))
         bars.draw_message(f, view, message)
         bars.draw_soft_keys(f, view.soft_keys, keys)
         if self.strip is not None:
             bars.draw_strip(f, view, self.strip)
-        f.end()
-        pygame.display.flip()
-        self.frames += 1
+
+    def push(self, dirty: list[pygame.Rect] | None) -> None:
+        """Put the frame on the glass: the whole window (``dirty`` None), or only the rectangles
+        it drew (nothing at all when it drew nothing)."""
+        if dirty is None:
+            pygame.display.flip()
+            self.pushed = None
+            return
+        rects = merged(dirty)
+        if rects:
+            pygame.display.update(rects)
+        self.pushed = rects
 
     def show(self, draw: Callable[[Frame], None]) -> None:
         """A frame drawn in full by ``draw`` (the enrollment wizard's screen), not a View."""
@@ -190,7 +257,7 @@ class Display:
         self._layout = None
         draw(self.frame)
         self.frame.end()
-        pygame.display.flip()
+        self.push(None)
         self.frames += 1
 
     def save(self, path: Path) -> None:
@@ -227,10 +294,21 @@ def draw_body(f: Frame, view: View, body: pygame.Rect) -> None:
         menus.draw_player_menu(f, view, body)
 
 
+def merged(rects: list[pygame.Rect]) -> list[pygame.Rect]:
+    """``rects`` without the empty ones and those inside another (each rectangle pushed is a copy
+    of its own to the display server). Overlapping ones stay apart: their bounding box could be
+    most of the window (two panels diagonal to each other), their overlap is pushed twice."""
+    out: list[pygame.Rect] = []
+    for rect in sorted((pygame.Rect(r) for r in rects if r.w > 0 and r.h > 0), key=lambda r: -r.w * r.h):
+        if not any(kept.contains(rect) for kept in out):
+            out.append(rect)
+    return out
+
+
 def use_headless_drivers() -> None:
     """SDL's dummy video and audio drivers, for simulate and tests."""
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ["SDL_AUDIODRIVER"] = "dummy"
 
 
-__all__ = ["Display", "draw_body", "use_headless_drivers"]
+__all__ = ["Display", "draw_body", "merged", "use_headless_drivers"]

@@ -118,3 +118,43 @@ def test_after_a_roll_the_table_goes_back_to_sleeping_until_something_is_due(tmp
     assert animated, "the die never tumbled"
     assert len(sleeps) <= 600, "the die never stopped tumbling"
     assert [t for t, _p in sleeps[-5:]] == [table_app.IDLE_S] * 5
+
+
+def test_under_x11_the_servers_socket_wakes_the_loop_once_until_it_has_pumped() -> None:
+    """A socketpair stands in for SDL's connection to the X server: data on it wakes the loop, and
+    the watch reads none of it and waits for the loop's pump before it looks again."""
+    import socket
+
+    from table.app.wake import X11_PUMP_S, ConnectionWatch
+
+    ours, server = socket.socketpair()
+    woke = threading.Event()
+    count = [0]
+
+    def wake() -> None:
+        count[0] += 1
+        woke.set()
+
+    how = input_wake("x11", wake, connection=ours.fileno())
+    try:
+        assert isinstance(how.watch, ConnectionWatch) and how.pump_every == X11_PUMP_S
+        assert "X server" in repr(how)
+        time.sleep(0.1)
+        assert count[0] == 0                          # nothing from the server: asleep
+        server.send(b"event")
+        assert woke.wait(2)
+        time.sleep(0.2)
+        assert count[0] == 1                          # still readable, but the loop has not pumped yet
+        assert ours.recv(16) == b"event"              # left for SDL to read
+        woke.clear()
+        how.pumped()
+        time.sleep(0.1)
+        assert count[0] == 1                          # read by then: nothing to wake for
+        server.send(b"more")
+        assert woke.wait(2) and count[0] == 2
+    finally:
+        how.close()
+        how.close()
+        ours.close()
+        server.close()
+    assert input_wake("x11", wake).pump_every == PUMP_S   # no connection known: pumped as before

@@ -11,8 +11,11 @@ A screen is a module of functions taking the Frame first (``draw_setup(f, view, 
 sees the Display. It draws with ``f.t`` / ``f.painter`` into ``f.window`` and records its panels in
 ``f.panels`` and its touch targets in ``f.hits``. A panel that should stay on the screen while its
 data stays is drawn through ``f.cached(key, rect, draw)``, the key naming everything it shows;
-whatever is drawn each frame over such panels clears its own area first (``f.clear``). The die's
-face and tumble are ``f.die``. Screens import ``table.ui.frame`` for its type only, never the
+whatever is drawn each frame over such panels clears its own area first (``f.clear``) or says
+where it drew (``f.mark``: the moving interference bar), since a frame pushes to the glass only
+the rectangles it drew. Something drawn over the panels for one frame (the die, a menu, the
+banner) calls ``f.overlay(rect)``: the next frame puts back what is under it. The die's face and
+tumble are ``f.die``. Screens import ``table.ui.frame`` for its type only, never the
 Display, so the display imports the screens one way. This package imports no
 pygame itself, so importing a screen module is what brings pygame in.
 """

@@ -62,16 +62,20 @@ def _draw_phases(f: Frame, phase: str, strip: pygame.Rect) -> None:
 
 
 def _draw_top_status(f: Frame, view: View, status: pygame.Rect) -> None:
-    s, state = f.s, view.state
-    f.clear(status)
-    phase = state["phase"]
+    """The turn and the reader's state (left on the screen while they stay)."""
+    phase = view.state["phase"]
     if phase == "setup":
         right = _("Setup")
     elif phase == "game-over":
         right = _("Game over")
     else:
-        right = _("Turn {n}").format(n=state["turn"])
+        right = _("Turn {n}").format(n=view.state["turn"])
     reader = {True: (_("reader ok"), GOOD), False: (_("READER OFFLINE"), BAD), None: ("", DIM)}[view.reader_online]
+    f.cached(("status", right, reader), status, lambda: _draw_status(f, right, reader, status))
+
+
+def _draw_status(f: Frame, right: str, reader: tuple[str, tuple[int, int, int]], status: pygame.Rect) -> None:
+    s = f.s
     if reader[0]:
         r = f.t(reader[0], 18, reader[1], status, y=status.y + (status.h - f.painter.line_height(int(18 * s))) // 2,
                    align="right")
@@ -80,21 +84,26 @@ def _draw_top_status(f: Frame, view: View, status: pygame.Rect) -> None:
 
 
 def draw_message(f: Frame, view: View, r: pygame.Rect) -> None:
-    """The message line: the last result or refusal, a prompt, or what is being typed (drawn each
-    frame: it changes with nearly every action)."""
-    s = f.s
-    f.clear(r)
+    """The message line: the last result or refusal, a prompt, or what is being typed (left on the
+    screen while it says the same)."""
     text, color = view.message, TEXT
+    refusal = False
     if view.entry:
         text, color = _("tap: {entry}_").format(entry=view.entry), ACTIVE
     elif view.prompt and view.prompt_kind in BANNER_PROMPTS:
         text, color = view.prompt, ACTIVE
     elif view.message_kind == "refusal":
+        refusal = True
+    f.cached(("message", text, color, refusal), r, lambda: _draw_message(f, text, color, refusal, r))
+    f.panels["message"] = r
+
+
+def _draw_message(f: Frame, text: str, color: tuple[int, int, int], refusal: bool, r: pygame.Rect) -> None:
+    s = f.s
+    if refusal:
         f.painter.panel(r, REFUSAL)
         if f.painter.has_glyph("✗", int(22 * s)):
             text = "✗ " + text
-        color = TEXT
-    f.panels["message"] = r
     inner = r.inflate(-int(12 * s), 0)
     if text and f.portrait and f.painter.width(text, int(22 * s)) > inner.w:
         f.painter.wrap(text, 20 * s, color, inner, y=r.y + (r.h - 2 * f.painter.line_height(int(20 * s))) // 2,

@@ -212,6 +212,7 @@ def draw_combat(f: Frame, view: View, r: pygame.Rect) -> None:
         rect, size, backing = bar
         f.window.blit(backing, rect)            # the panel as it was under the moving bar
         draw_interference_bar(f, view, rect, size)
+        f.mark(rect)
 
 
 def _with_backing(f: Frame, bar: tuple[pygame.Rect, int] | None) -> tuple[pygame.Rect, int, pygame.Surface] | None:

@@ -14,7 +14,8 @@ if TYPE_CHECKING:
 
 def draw_die(f: Frame, r: pygame.Rect, value: int | None = None) -> None:
     """A die showing ``value`` (the result), tumbling for DIE_MS after a roll. The faces and the
-    turned frames are kept (a few), so the frame that first shows a roll does not build them again."""
+    turned frames are kept (a few), so the frame that first shows a roll does not build them again.
+    The die is the Frame's overlay: a frame that keeps the panels pushes only the die's rectangle."""
     value = value or f.die.value or 1
     size = max(8, min(r.w, r.h))
     angle, zoom = 0, 1.0
@@ -36,7 +37,9 @@ def draw_die(f: Frame, r: pygame.Rect, value: int | None = None) -> None:
         while len(_DIE_FRAMES) >= DIE_FRAMES_KEPT:
             _DIE_FRAMES.pop(next(iter(_DIE_FRAMES)))
     _DIE_FRAMES[key] = surf
-    f.window.blit(surf, surf.get_rect(center=r.center))
+    at = surf.get_rect(center=r.center)
+    f.window.blit(surf, at)
+    f.overlay(at)                       # the next frame puts back what is under it
 
 
 DIE_FRAMES_KEPT = 4

@@ -165,8 +165,9 @@ class Painter:
             x = box.x + (box.w - surf.get_width()) // 2
         elif align == "right":
             x = box.right - surf.get_width()
-        rect = self.surface.blit(surf, (x, y))
-        self.drawn.append(Drawn(text, pygame.Rect(x, y, surf.get_width(), surf.get_height()), pygame.Rect(box)))
+        self.surface.blit(surf, (x, y))
+        rect = pygame.Rect(x, y, surf.get_width(), surf.get_height())   # not blit's: that one is clipped
+        self.drawn.append(Drawn(text, pygame.Rect(rect), pygame.Rect(box)))
         return rect
 
     def wrap_lines(self, text: str, size: float, width: int, max_lines: int = 3) -> list[str]:

@@ -24,6 +24,7 @@ def draw_prompt_banner(f: Frame, view: View, body: pygame.Rect) -> None:
     top = body.bottom - int(96 * s) if f.portrait else body.y + int(body.h * 0.3)
     band = pygame.Rect(body.x + int(body.w * 0.1), top, int(body.w * 0.8), int(84 * s))
     f.painter.panel(band, ACTIVE)
+    f.overlay(band)
     f.panels["prompt"] = band
     inner = band.inflate(-int(24 * s), -int(12 * s))
     f.t(view.prompt, 34, BG, inner, y=inner.y + (inner.h - f.painter.line_height(int(34 * s))) // 2, align="center",
@@ -41,6 +42,7 @@ def menu_box(f: Frame, body: pygame.Rect, name: str, *, tall: bool = False) -> p
     else:
         box = pygame.Rect(body.x + int(body.w * 0.12), body.y + int(body.h * 0.04), int(body.w * 0.76), int(body.h * 0.92))
     f.painter.panel(box, PANEL_HI, border=ACTIVE, width=int(3 * s))
+    f.overlay(box)
     f.panels[name] = box
     return box.inflate(-int(28 * s), -int(20 * s))
 

@@ -17,12 +17,15 @@ if TYPE_CHECKING:
 
 
 def draw_run_away(f: Frame, view: View, r: pygame.Rect) -> None:
-    """Running away, then the die over it. Not kept: nearly every roll changes the panel, and a
-    panel this big would push the players' panels out of the cache."""
+    """Running away (left on the screen while it shows the same), then the die over it: while the
+    die tumbles, a frame pushes the die's rectangle alone."""
     state = view.state
     flight = state["run_away"]
-    f.clear(r)
-    die = _draw_run_away(f, view, r)
+    monsters = [m["card"] for m in state["combat"]["monsters"]] if state["combat"] else []
+    shown = [*monsters, *(cur["monster"] or "" for cur in flight["pending"][:1])]
+    key = ("run-away", repr(flight), repr(monsters), repr([(p["id"], p["name"]) for p in state["players"]]),
+           repr([view.names.get(c) for c in shown]), repr(view.run_needs), repr([view.monsters.get(c) for c in shown]))
+    die = f.cached(key, r, lambda: _draw_run_away(f, view, r))
     if state.get("last_roll") and (flight["results"] or f.die.animating()):
         draw_die(f, die, state["last_roll"])
 
