@@ -98,6 +98,13 @@ def fault(exc: BaseException, path: Path) -> JournalFault:
     return JournalFault(describe_fault(exc, path))
 
 
+def read_fault(path: Path) -> JournalFault:
+    """Reads of a sound journal failing (SQLite may word them as corruption): a fault, never damage."""
+    return JournalFault(msg("reading the journal in {where} keeps failing (the disk or SD card returns errors): "
+                            "nothing was repaired or changed; the game is kept and is read again in a moment",
+                            where=str(path.parent)))
+
+
 def write_error(exc: sqlite3.Error, path: Path) -> JournalError:
     """What a failed write of the journal at ``path`` is said as: a fault (try again) or an error."""
     if is_fault(exc):

@@ -20,6 +20,8 @@ import json
 import logging
 import sqlite3
 import tempfile
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,12 +29,18 @@ from engine.commands import Command, command_from_dict, command_to_dict
 from engine.messages import msg
 from engine.rules import Ruleset
 from table.storage import reading, repair, writing
-from table.storage.faults import JournalError, JournalFault, fault, is_fault, write_error
+from table.storage.faults import JournalError, JournalFault, fault, is_fault, read_fault, write_error
 from table.storage.reading import Content
 from table.storage.schema import JOURNAL_SCHEMA, row_ok
 from table.storage.snapshots import Snapshot, snapshot_rows, usable
 
 log = logging.getLogger(__name__)
+
+# Damage is called damage only when this many reads through fresh connections, a growing pause
+# apart, find the same; a read that finds nothing wrong is believed at once.
+AGREEING_READS = 3
+SETTLE_READS = 8
+SETTLE_PAUSE = 0.05         # seconds, times the attempt: 1.4 s in all before a fault is declared
 
 
 @dataclass(frozen=True)
@@ -166,14 +174,67 @@ class Journal:
             self.db.close()
         self._empty()
 
-    def _check(self, db: sqlite3.Connection) -> None:
-        """Read everything, look for damage; fills ``_content`` and ``damage``."""
+    def _settled_check(self, reconnect: Callable[[], sqlite3.Connection]) -> None:
+        """Read and check the journal on ``self.db`` until the evidence settles: a clean read is kept
+        at once; damage only once ``AGREEING_READS`` reads through fresh connections, a pause apart,
+        find exactly the same (SQLite words some failing reads as corruption: "malformed", integrity
+        lines). Reads that keep disagreeing are a fault: nothing is repaired, replaced or cut."""
+        seen: list[tuple[tuple[str, ...], Content | None]] = []
+        for attempt in range(SETTLE_READS):
+            if attempt:
+                self._drop_connection()
+                time.sleep(SETTLE_PAUSE * attempt)
+                try:
+                    self.db = reconnect()
+                except (sqlite3.DatabaseError, OSError) as exc:
+                    raise fault(exc, self.path) from exc
+            db = self._conn()
+            self.damage, self.dropped = None, 0
+            try:
+                problems = self._check(db)
+                if not problems:
+                    return
+                outcome: tuple[tuple[str, ...], Content | None] = (tuple(problems), self._content)
+            except sqlite3.DatabaseError as exc:
+                if is_fault(exc):
+                    self._drop_connection()
+                    raise fault(exc, self.path) from exc
+                self._content = None
+                self.damage = Damage(f"unreadable: {exc}", 0, 0)
+                outcome = ((f"unreadable: {exc}",), None)
+            seen.append(outcome)
+            if len(seen) >= AGREEING_READS and all(o == outcome for o in seen[-AGREEING_READS:]):
+                if self._file_reads_whole():
+                    return
+                break
+            log.warning("journal %s: a read found %s; reading again before calling it damage",
+                        self.path, outcome[0][:1])
+        self._drop_connection()
+        self.damage, self._content = None, None
+        raise read_fault(self.path)
+
+    def _file_reads_whole(self) -> bool:
+        """Every byte of the journal and its -wal reads back (a failing disk is not damage)."""
+        try:
+            for name in (self.path, Path(str(self.path) + "-wal")):
+                if name.exists():
+                    with open(name, "rb") as fh:
+                        while fh.read(1 << 20):
+                            pass
+        except OSError as exc:
+            log.warning("journal %s: the file does not read back (%s)", self.path, exc)
+            return False
+        return True
+
+    def _check(self, db: sqlite3.Connection) -> list[str]:
+        """Read everything, look for damage; fills ``_content`` and ``damage``; what is wrong."""
         content, problems = reading.check(db, fast=self.fast)
         self._content = content
         if problems:
             good, total = content.latest_counts()
             self.damage = Damage(problems[0], good, total)
             self.dropped = total - good
+        return problems
 
     def _open_for_writing(self) -> None:
         path = self.path
@@ -187,26 +248,23 @@ class Journal:
         self.db = db
         try:
             if fresh:
-                writing.setup(db)
+                writing.setup_fresh(db)
                 self._content = Content()
                 return
-            self._check(db)
         except sqlite3.DatabaseError as exc:
-            if is_fault(exc):
-                self._drop_connection()
-                raise fault(exc, path) from exc
-            self._content = None
-            self.damage = Damage(f"unreadable: {exc}", 0, 0)
+            self._drop_connection()
+            raise (fault(exc, path) if is_fault(exc) else write_error(exc, path)) from exc
+        self._settled_check(lambda: sqlite3.connect(path, isolation_level=None, check_same_thread=False))
         if self.damage is not None:
             self._repair()
             return
         try:
-            writing.setup(db)
+            writing.setup(self._conn())
         except sqlite3.DatabaseError as exc:
             self._drop_connection()
             if is_fault(exc):
                 raise fault(exc, path) from exc
-            raise
+            raise read_fault(path) from exc       # it was just read whole and sound
 
     def _drop_connection(self) -> None:
         if self.db is not None:

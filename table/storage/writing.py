@@ -24,6 +24,17 @@ def setup(db: sqlite3.Connection) -> None:
     db.executescript(JOURNAL_SCHEMA)
 
 
+def setup_fresh(db: sqlite3.Connection) -> None:
+    """A new journal file: WAL, synced commits and every table made in one transaction, so a fault
+    while it is made leaves no half-made schema (a file without the tables is made again)."""
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=FULL")
+    with transaction(db):
+        for statement in JOURNAL_SCHEMA.split(";"):
+            if statement.strip():
+                db.execute(statement)
+
+
 def rollback(db: sqlite3.Connection | None) -> None:
     try:
         if db is not None and db.in_transaction:
