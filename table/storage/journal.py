@@ -432,11 +432,43 @@ class Journal:
         ``snapshot`` (seq, fingerprint, pickled state) is stored in the same transaction.
         """
         body = json.dumps(command_to_dict(cmd), separators=(",", ":"))
+        top = None
         try:
+            top = writing.top(self._conn(), game)
             writing.insert_command(self._conn(), game, body, snapshot)
         except sqlite3.Error as exc:
+            if top is not None and self._settle(game, exc) == (top + 1, body):
+                log.warning("journal %s: the write failed (%s) but the action is stored and synced: kept", self.path, exc)
+                self.forget_cache()
+                return
             raise self._write_error(exc) from exc
         self.forget_cache()
+
+    def _settle(self, game: int, exc: sqlite3.Error) -> tuple[int, str | None] | None:
+        """After a failed write: the connection is closed (SQLite may still hold the transaction's
+        WAL frame, which the next open would recover) and the file looked at afresh. Returns the
+        game's last stored (seq, body) once it is synced to the disk (a full checkpoint), or None
+        when that cannot be known: then no connection is kept, and the next opening resumes from
+        what the file holds."""
+        log.error("journal %s: a write failed (%s); looking at what the file holds", self.path, exc)
+        self._drop_connection()
+        try:
+            db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        except sqlite3.Error:
+            return None
+        try:
+            writing.setup(db)
+            last = writing.last_row(db, game)
+            busy = db.execute("PRAGMA wal_checkpoint(FULL)").fetchone()
+        except sqlite3.Error as again:
+            log.error("journal %s: cannot be looked at after the failed write (%s)", self.path, again)
+            db.close()
+            return None
+        if busy is None or busy[0] != 0:
+            db.close()
+            return None
+        self.db = db
+        return last
 
     def store_snapshot(self, game: int, seq: int, fingerprint: str, body: bytes) -> bool:
         """Store a snapshot taken after action ``seq`` (on resume); False when it could not be stored."""
@@ -452,9 +484,16 @@ class Journal:
 
     def pop(self, game: int) -> bool:
         """Drop the last command of ``game`` (and any snapshot after it); False when there is none."""
+        top = None
         try:
+            top = writing.top(self._conn(), game)
             popped = writing.delete_last(self._conn(), game)
         except sqlite3.Error as exc:
+            settled = self._settle(game, exc)
+            if top is not None and settled is not None and settled[0] == top - 1:
+                log.warning("journal %s: the undo failed (%s) but it is stored and synced: undone", self.path, exc)
+                self.forget_cache()
+                return True
             raise self._write_error(exc) from exc
         self.forget_cache()
         return popped

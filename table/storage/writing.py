@@ -55,6 +55,17 @@ def transaction(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
         raise
 
 
+def top(db: sqlite3.Connection, game: int) -> int:
+    """The sequence number of the game's last stored command (0: none)."""
+    return int(db.execute("SELECT COALESCE(MAX(seq), 0) FROM command WHERE game = ?", (game,)).fetchone()[0])
+
+
+def last_row(db: sqlite3.Connection, game: int) -> tuple[int, str | None]:
+    """(seq, body) of the game's last stored command; (0, None) when it has none."""
+    row = db.execute("SELECT seq, body FROM command WHERE game = ? ORDER BY seq DESC LIMIT 1", (game,)).fetchone()
+    return (int(row[0]), str(row[1])) if row is not None else (0, None)
+
+
 def insert_game(db: sqlite3.Connection, seed: int, ruleset: str) -> int:
     """A new game row (with its check row); its id."""
     with transaction(db):

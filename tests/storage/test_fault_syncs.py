@@ -1,0 +1,87 @@
+"""Case 4: a failed sync is a failed action: what the screen refused (or kept) is what a restart finds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.legal import legal_commands
+from table.session.game import NotSaved, Saved, Undone
+from table.storage.paths import JOURNAL_FILE
+from tests.storage.faulty import Faults
+from tests.storage.test_fault_reads import stored_actions
+from tests.table.storage_helpers import as_json, close_table, play_game
+
+
+def a_legal_command(table):  # type: ignore[no-untyped-def]
+    session = table.controller.session
+    state = session.state
+    commands = legal_commands(state, table.catalog, state.active_player or "player-1", session.now)
+    assert commands, "the game offers nothing to do"
+    return commands[0]
+
+
+def restarted(state_dir: Path, catalog):  # type: ignore[no-untyped-def]
+    """(actions, board) a restart of the table finds."""
+    table = play_game(state_dir, 0)
+    try:
+        session = table.controller.session
+        return len(session.history), as_json(session.state, catalog)
+    finally:
+        close_table(table)
+
+
+@pytest.mark.parametrize("kind", ["sync", "write"])
+def test_a_refused_action_stays_refused_after_a_restart(tmp_path: Path, faults: Faults, kind: str) -> None:
+    state_dir = tmp_path / "state"
+    table = play_game(state_dir, 27)
+    session = table.controller.session
+    before = len(session.history)
+    faults.next_calls(kind)
+    result = session.submit(a_legal_command(table))
+    assert faults.fired
+    faults.active = False
+    shown, board = len(session.history), as_json(session.state, table.catalog)
+    close_table(table)
+    if isinstance(result, NotSaved):
+        assert shown == before
+    else:
+        assert isinstance(result, Saved) and shown == before + 1      # kept after all, and said so by showing it
+    assert restarted(state_dir, table.catalog) == (shown, board)
+    assert stored_actions(state_dir / JOURNAL_FILE) == shown
+
+
+@pytest.mark.parametrize("kind", ["sync", "write"])
+def test_a_refused_undo_stays_refused_after_a_restart(tmp_path: Path, faults: Faults, kind: str) -> None:
+    state_dir = tmp_path / "state"
+    table = play_game(state_dir, 27)
+    session = table.controller.session
+    before = len(session.history)
+    faults.next_calls(kind)
+    result = session.undo()
+    assert faults.fired
+    faults.active = False
+    shown, board = len(session.history), as_json(session.state, table.catalog)
+    close_table(table)
+    if isinstance(result, NotSaved):
+        assert shown == before
+    else:
+        assert isinstance(result, Undone) and shown == before - 1
+    assert restarted(state_dir, table.catalog) == (shown, board)
+
+
+def test_the_table_carries_on_after_a_failed_sync(tmp_path: Path, faults: Faults) -> None:
+    state_dir = tmp_path / "state"
+    table = play_game(state_dir, 27)
+    session = table.controller.session
+    faults.next_calls("sync")
+    session.submit(a_legal_command(table))
+    faults.active = False
+    result = session.submit(a_legal_command(table))
+    if isinstance(result, NotSaved):            # the journal is opened again on the next press at the latest
+        result = session.submit(a_legal_command(table))
+    assert isinstance(result, Saved), result
+    shown = len(session.history), as_json(session.state, table.catalog)
+    close_table(table)
+    assert restarted(state_dir, table.catalog) == shown
