@@ -249,6 +249,7 @@ class Journal:
         try:
             if fresh:
                 writing.setup_fresh(db)
+                writing.probe(db)
                 self._content = Content()
                 return
         except sqlite3.DatabaseError as exc:
@@ -260,6 +261,7 @@ class Journal:
             return
         try:
             writing.setup(self._conn())
+            writing.probe(self._conn())
         except sqlite3.DatabaseError as exc:
             self._drop_connection()
             if is_fault(exc):

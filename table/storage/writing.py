@@ -35,6 +35,16 @@ def setup_fresh(db: sqlite3.Connection) -> None:
                 db.execute(statement)
 
 
+def probe(db: sqlite3.Connection) -> None:
+    """A write that changes nothing: on a read-only disk (or file) SQLite opens the journal
+    read-only without a word, and only a write says so (``SQLITE_READONLY``). Raises then."""
+    try:
+        db.execute("BEGIN IMMEDIATE")
+        db.execute("UPDATE game_check SET crc = crc WHERE 0")
+    finally:
+        rollback(db)
+
+
 def rollback(db: sqlite3.Connection | None) -> None:
     try:
         if db is not None and db.in_transaction:
