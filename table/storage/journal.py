@@ -79,6 +79,13 @@ def _decode(rows: list[tuple[int, str, int]]) -> tuple[list[Command], str | None
     return out, None
 
 
+def may_be_stored(exc: sqlite3.Error) -> bool:
+    """Whether a failed write may have left its transaction in the WAL: an I/O error (a failed
+    sync above all) may; SQLite refusing up front (read-only, full, busy, locked) may not."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return not isinstance(code, int) or (code & 0xFF) == 10
+
+
 class Journal:
     """The journal at ``path``.
 
@@ -181,27 +188,23 @@ class Journal:
         lines). Reads that keep disagreeing are a fault: nothing is repaired, replaced or cut."""
         seen: list[tuple[tuple[str, ...], Content | None]] = []
         for attempt in range(SETTLE_READS):
+            db = self._conn()
             if attempt:
-                self._drop_connection()
+                # the first connection stays open meanwhile: closing the last one would fold a
+                # -wal into the file before a damaged copy could be kept byte for byte
                 time.sleep(SETTLE_PAUSE * attempt)
                 try:
-                    self.db = reconnect()
+                    db = reconnect()
                 except (sqlite3.DatabaseError, OSError) as exc:
-                    raise fault(exc, self.path) from exc
-            db = self._conn()
-            self.damage, self.dropped = None, 0
-            try:
-                problems = self._check(db)
-                if not problems:
-                    return
-                outcome: tuple[tuple[str, ...], Content | None] = (tuple(problems), self._content)
-            except sqlite3.DatabaseError as exc:
-                if is_fault(exc):
                     self._drop_connection()
                     raise fault(exc, self.path) from exc
-                self._content = None
-                self.damage = Damage(f"unreadable: {exc}", 0, 0)
-                outcome = ((f"unreadable: {exc}",), None)
+            try:
+                outcome = self._one_check(db)
+            finally:
+                if db is not self.db:
+                    db.close()
+            if outcome is None:
+                return
             seen.append(outcome)
             if len(seen) >= AGREEING_READS and all(o == outcome for o in seen[-AGREEING_READS:]):
                 if self._file_reads_whole():
@@ -212,6 +215,20 @@ class Journal:
         self._drop_connection()
         self.damage, self._content = None, None
         raise read_fault(self.path)
+
+    def _one_check(self, db: sqlite3.Connection) -> tuple[tuple[str, ...], Content | None] | None:
+        """One read of everything through ``db``: None when sound, else what it found (for comparing)."""
+        self.damage, self.dropped = None, 0
+        try:
+            problems = self._check(db)
+        except sqlite3.DatabaseError as exc:
+            if is_fault(exc):
+                self._drop_connection()
+                raise fault(exc, self.path) from exc
+            self._content = None
+            self.damage = Damage(f"unreadable: {exc}", 0, 0)
+            return (f"unreadable: {exc}",), None
+        return (tuple(problems), self._content) if problems else None
 
     def _file_reads_whole(self) -> bool:
         """Every byte of the journal and its -wal reads back (a failing disk is not damage)."""
@@ -439,7 +456,7 @@ class Journal:
             top = writing.top(self._conn(), game)
             writing.insert_command(self._conn(), game, body, snapshot)
         except sqlite3.Error as exc:
-            if top is not None and self._settle(game, exc) == (top + 1, body):
+            if top is not None and may_be_stored(exc) and self._settle(game, exc) == (top + 1, body):
                 log.warning("journal %s: the write failed (%s) but the action is stored and synced: kept", self.path, exc)
                 self.forget_cache()
                 return
@@ -449,9 +466,8 @@ class Journal:
     def _settle(self, game: int, exc: sqlite3.Error) -> tuple[int, str | None] | None:
         """After a failed write: the connection is closed (SQLite may still hold the transaction's
         WAL frame, which the next open would recover) and the file looked at afresh. Returns the
-        game's last stored (seq, body) once it is synced to the disk (a full checkpoint), or None
-        when that cannot be known: then no connection is kept, and the next opening resumes from
-        what the file holds."""
+        game's last stored (seq, body), what a restart finds, or None when the file cannot be
+        read; a full checkpoint then tries to make what is there durable."""
         log.error("journal %s: a write failed (%s); looking at what the file holds", self.path, exc)
         self._drop_connection()
         try:
@@ -461,15 +477,17 @@ class Journal:
         try:
             writing.setup(db)
             last = writing.last_row(db, game)
-            busy = db.execute("PRAGMA wal_checkpoint(FULL)").fetchone()
         except sqlite3.Error as again:
             log.error("journal %s: cannot be looked at after the failed write (%s)", self.path, again)
             db.close()
             return None
-        if busy is None or busy[0] != 0:
-            db.close()
-            return None
         self.db = db
+        try:
+            busy = db.execute("PRAGMA wal_checkpoint(FULL)").fetchone()
+            if busy is None or busy[0] != 0:
+                log.warning("journal %s: the checkpoint after a failed write did not finish", self.path)
+        except sqlite3.Error as again:
+            log.warning("journal %s: no checkpoint after the failed write (%s)", self.path, again)
         return last
 
     def store_snapshot(self, game: int, seq: int, fingerprint: str, body: bytes) -> bool:
@@ -491,7 +509,7 @@ class Journal:
             top = writing.top(self._conn(), game)
             popped = writing.delete_last(self._conn(), game)
         except sqlite3.Error as exc:
-            settled = self._settle(game, exc)
+            settled = self._settle(game, exc) if may_be_stored(exc) else None
             if top is not None and settled is not None and settled[0] == top - 1:
                 log.warning("journal %s: the undo failed (%s) but it is stored and synced: undone", self.path, exc)
                 self.forget_cache()
