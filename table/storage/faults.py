@@ -79,7 +79,7 @@ def describe_fault(exc: BaseException, path: Path) -> str:
         return msg("the disk holding {where} is full (or a file-size limit is reached): free some space there; "
                    "the game is kept and carries on once it can be saved", where=str(where))
     if primary in ("READONLY", "PERM", "AUTH") or err in (errno.EROFS, errno.EACCES, errno.EPERM) or (
-            primary == "CANTOPEN" and where.is_dir() and not _writable(where)):
+            primary in ("CANTOPEN", "IOERR") and where.is_dir() and not _writable(where)):
         return msg("{where} cannot be written (a read-only disk or no permission): make it writable for this user "
                    "(remount it read-write, or: sudo chown -R $USER {where}); the game is kept", where=str(where))
     if primary == "CANTOPEN" or err in (errno.ENOENT, errno.ENOTDIR):

@@ -20,7 +20,6 @@ import json
 import logging
 import sqlite3
 import tempfile
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,20 +27,13 @@ from pathlib import Path
 from engine.commands import Command, command_from_dict, command_to_dict
 from engine.messages import msg
 from engine.rules import Ruleset
-from table.storage import reading, repair, writing
+from table.storage import evidence, reading, repair, writing
 from table.storage.faults import JournalError, JournalFault, fault, is_fault, read_fault, write_error
 from table.storage.reading import Content
 from table.storage.schema import JOURNAL_SCHEMA, row_ok
 from table.storage.snapshots import Snapshot, snapshot_rows, usable
 
 log = logging.getLogger(__name__)
-
-# Damage is called damage only when this many reads through fresh connections, a growing pause
-# apart, find the same; a read that finds nothing wrong is believed at once.
-AGREEING_READS = 3
-SETTLE_READS = 8
-SETTLE_PAUSE = 0.05         # seconds, times the attempt: 1.4 s in all before a fault is declared
-
 
 @dataclass(frozen=True)
 class GameRecord:
@@ -79,11 +71,30 @@ def _decode(rows: list[tuple[int, str, int]]) -> tuple[list[Command], str | None
     return out, None
 
 
-def may_be_stored(exc: sqlite3.Error) -> bool:
-    """Whether a failed write may have left its transaction in the WAL: an I/O error (a failed
-    sync above all) may; SQLite refusing up front (read-only, full, busy, locked) may not."""
-    code = getattr(exc, "sqlite_errorcode", None)
-    return not isinstance(code, int) or (code & 0xFF) == 10
+def head_commands(db: sqlite3.Connection, path: Path, game: int, upto: int) -> list[Command]:
+    """The first ``upto`` commands of ``game`` read through ``db``, every one checked; raises
+    JournalError when one is damaged or missing, JournalFault when the disk refuses."""
+    out: list[Command] = []
+    factory = db.text_factory
+    db.text_factory = bytes
+    try:
+        rows = db.execute("SELECT seq, CAST(body AS BLOB), crc FROM command WHERE game = ? AND seq <= ? "
+                          "ORDER BY seq", (game, upto)).fetchall()
+    except sqlite3.Error as exc:
+        raise (fault(exc, path) if is_fault(exc) else JournalError(f"the saved game is damaged ({exc})")) from exc
+    finally:
+        db.text_factory = factory
+    for n, (seq, raw, crc) in enumerate(rows, 1):
+        try:
+            body = bytes(raw).decode("utf-8")
+            if seq != n or not row_ok(game, seq, body, crc):
+                raise ValueError("checksum mismatch")
+            out.append(command_from_dict(json.loads(body)))
+        except (ValueError, TypeError, KeyError) as exc:
+            raise JournalError(f"the saved game is damaged at action {n} ({exc})") from exc
+    if len(out) != upto:
+        raise JournalError(f"the saved game is damaged: {upto - len(out)} early action(s) are missing")
+    return out
 
 
 class Journal:
@@ -182,39 +193,14 @@ class Journal:
         self._empty()
 
     def _settled_check(self, reconnect: Callable[[], sqlite3.Connection]) -> None:
-        """Read and check the journal on ``self.db`` until the evidence settles: a clean read is kept
-        at once; damage only once ``AGREEING_READS`` reads through fresh connections, a pause apart,
-        find exactly the same (SQLite words some failing reads as corruption: "malformed", integrity
-        lines). Reads that keep disagreeing are a fault: nothing is repaired, replaced or cut."""
-        seen: list[tuple[tuple[str, ...], Content | None]] = []
-        for attempt in range(SETTLE_READS):
-            db = self._conn()
-            if attempt:
-                # the first connection stays open meanwhile: closing the last one would fold a
-                # -wal into the file before a damaged copy could be kept byte for byte
-                time.sleep(SETTLE_PAUSE * attempt)
-                try:
-                    db = reconnect()
-                except (sqlite3.DatabaseError, OSError) as exc:
-                    self._drop_connection()
-                    raise fault(exc, self.path) from exc
-            try:
-                outcome = self._one_check(db)
-            finally:
-                if db is not self.db:
-                    db.close()
-            if outcome is None:
-                return
-            seen.append(outcome)
-            if len(seen) >= AGREEING_READS and all(o == outcome for o in seen[-AGREEING_READS:]):
-                if self._file_reads_whole():
-                    return
-                break
-            log.warning("journal %s: a read found %s; reading again before calling it damage",
-                        self.path, outcome[0][:1])
-        self._drop_connection()
-        self.damage, self._content = None, None
-        raise read_fault(self.path)
+        """Read and check the journal until the evidence settles (:func:`evidence.settle_reads`);
+        a fault (nothing repaired, the connection dropped) when it does not."""
+        try:
+            evidence.settle_reads(self._conn(), reconnect, self._one_check, self.path)
+        except JournalFault:
+            self._drop_connection()
+            self.damage, self._content = None, None
+            raise
 
     def _one_check(self, db: sqlite3.Connection) -> tuple[tuple[str, ...], Content | None] | None:
         """One read of everything through ``db``: None when sound, else what it found (for comparing)."""
@@ -229,19 +215,6 @@ class Journal:
             self.damage = Damage(f"unreadable: {exc}", 0, 0)
             return (f"unreadable: {exc}",), None
         return (tuple(problems), self._content) if problems else None
-
-    def _file_reads_whole(self) -> bool:
-        """Every byte of the journal and its -wal reads back (a failing disk is not damage)."""
-        try:
-            for name in (self.path, Path(str(self.path) + "-wal")):
-                if name.exists():
-                    with open(name, "rb") as fh:
-                        while fh.read(1 << 20):
-                            pass
-        except OSError as exc:
-            log.warning("journal %s: the file does not read back (%s)", self.path, exc)
-            return False
-        return True
 
     def _check(self, db: sqlite3.Connection) -> list[str]:
         """Read everything, look for damage; fills ``_content`` and ``damage``; what is wrong."""
@@ -259,7 +232,7 @@ class Journal:
             path.parent.mkdir(parents=True, exist_ok=True)
             repair.finish_interrupted_repair(path)
             fresh = not path.exists() or path.stat().st_size == 0
-            db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            db = writing.connect(path)
         except (sqlite3.DatabaseError, OSError) as exc:
             raise fault(exc, path) from exc
         self.db = db
@@ -272,7 +245,7 @@ class Journal:
         except sqlite3.DatabaseError as exc:
             self._drop_connection()
             raise (fault(exc, path) if is_fault(exc) else write_error(exc, path)) from exc
-        self._settled_check(lambda: sqlite3.connect(path, isolation_level=None, check_same_thread=False))
+        self._settled_check(lambda: writing.connect(path))
         if self.damage is not None:
             self._repair()
             return
@@ -312,7 +285,7 @@ class Journal:
             raise fault(exc, path) from exc
         self._drop_connection()
         repair.put_in_place(salvage, path)
-        self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self.db = writing.connect(path)
         writing.setup(self.db)
         self._content = content
         return kept
@@ -384,28 +357,7 @@ class Journal:
 
     def head_commands(self, game: int, upto: int) -> list[Command]:
         """The first ``upto`` commands of ``game``, checked; raises JournalError when one is damaged."""
-        out: list[Command] = []
-        db = self._conn()
-        factory = db.text_factory
-        db.text_factory = bytes
-        try:
-            rows = db.execute("SELECT seq, CAST(body AS BLOB), crc FROM command WHERE game = ? AND seq <= ? "
-                              "ORDER BY seq", (game, upto)).fetchall()
-        except sqlite3.Error as exc:
-            raise (fault(exc, self.path) if is_fault(exc) else JournalError(f"the saved game is damaged ({exc})")) from exc
-        finally:
-            db.text_factory = factory
-        for n, (seq, raw, crc) in enumerate(rows, 1):
-            try:
-                body = bytes(raw).decode("utf-8")
-                if seq != n or not row_ok(game, seq, body, crc):
-                    raise ValueError("checksum mismatch")
-                out.append(command_from_dict(json.loads(body)))
-            except (ValueError, TypeError, KeyError) as exc:
-                raise JournalError(f"the saved game is damaged at action {n} ({exc})") from exc
-        if len(out) != upto:
-            raise JournalError(f"the saved game is damaged: {upto - len(out)} early action(s) are missing")
-        return out
+        return head_commands(self._conn(), self.path, game, upto)
 
     def _note_damage(self, game: int, good: int, total: int, why: str) -> None:
         if self.damage is None:
@@ -456,7 +408,7 @@ class Journal:
             top = writing.top(self._conn(), game)
             writing.insert_command(self._conn(), game, body, snapshot)
         except sqlite3.Error as exc:
-            if top is not None and may_be_stored(exc) and self._settle(game, exc) == (top + 1, body):
+            if top is not None and evidence.may_be_stored(exc) and self._settle(game, exc) == (top + 1, body):
                 log.warning("journal %s: the write failed (%s) but the action is stored and synced: kept", self.path, exc)
                 self.forget_cache()
                 return
@@ -464,30 +416,9 @@ class Journal:
         self.forget_cache()
 
     def _settle(self, game: int, exc: sqlite3.Error) -> tuple[int, str | None] | None:
-        """After a failed write: the connection is closed (SQLite may still hold the transaction's
-        WAL frame, which the next open would recover) and the file looked at afresh. Returns the
-        game's last stored (seq, body), what a restart finds, or None when the file cannot be
-        read; a full checkpoint then tries to make what is there durable."""
-        log.error("journal %s: a write failed (%s); looking at what the file holds", self.path, exc)
+        """After a failed write: what the file holds, looked at afresh (:func:`evidence.after_failed_write`)."""
         self._drop_connection()
-        try:
-            db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        except sqlite3.Error:
-            return None
-        try:
-            writing.setup(db)
-            last = writing.last_row(db, game)
-        except sqlite3.Error as again:
-            log.error("journal %s: cannot be looked at after the failed write (%s)", self.path, again)
-            db.close()
-            return None
-        self.db = db
-        try:
-            busy = db.execute("PRAGMA wal_checkpoint(FULL)").fetchone()
-            if busy is None or busy[0] != 0:
-                log.warning("journal %s: the checkpoint after a failed write did not finish", self.path)
-        except sqlite3.Error as again:
-            log.warning("journal %s: no checkpoint after the failed write (%s)", self.path, again)
+        self.db, last = evidence.after_failed_write(self.path, game, exc)
         return last
 
     def store_snapshot(self, game: int, seq: int, fingerprint: str, body: bytes) -> bool:
@@ -509,7 +440,7 @@ class Journal:
             top = writing.top(self._conn(), game)
             popped = writing.delete_last(self._conn(), game)
         except sqlite3.Error as exc:
-            settled = self._settle(game, exc) if may_be_stored(exc) else None
+            settled = self._settle(game, exc) if evidence.may_be_stored(exc) else None
             if top is not None and settled is not None and settled[0] == top - 1:
                 log.warning("journal %s: the undo failed (%s) but it is stored and synced: undone", self.path, exc)
                 self.forget_cache()

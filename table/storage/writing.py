@@ -10,9 +10,21 @@ import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 from table.storage.schema import JOURNAL_SCHEMA, JOURNAL_TABLES, game_crc, row_crc
 from table.storage.snapshots import put_snapshot
+
+
+# How long a write waits for a lock another program holds. The table writes on its main thread:
+# SQLite's default (5 s) froze the screen on every press; a refusal now says who holds the lock,
+# and the loop's retry (every 2 s) tries again.
+BUSY_SECONDS = 0.1
+
+
+def connect(path: Path | str) -> sqlite3.Connection:
+    """A connection to the journal file at ``path`` for the table's own writes."""
+    return sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=BUSY_SECONDS)
 
 
 def setup(db: sqlite3.Connection) -> None:
