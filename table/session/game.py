@@ -28,7 +28,7 @@ from drivers.said import Said
 from table.session.history import SNAPSHOT_EVERY, Commands, History, encode_state, fingerprint
 from table.session.facts import Records
 from table.storage.facts import FactsStore
-from table.storage.faults import JournalError
+from table.storage.faults import JournalError, JournalFault
 from table.storage.journal import GameRecord, Journal
 from table.storage.repair import kept_copies
 
@@ -182,7 +182,12 @@ class GameSession:
         if kept < total:
             why = f"action {kept + 1} no longer replays" if kept < len(commands) else "an action cannot be read"
             log.error("journal does not replay whole: keeping the first %d of %d actions", kept, total)
-            journal.cut(record.id, kept, journal.damage.why if journal.damage else why)
+            try:
+                journal.cut(record.id, kept, journal.damage.why if journal.damage else why, read=len(commands))
+            except JournalFault as exc:     # a read failed meanwhile: nothing is cut; read again later
+                self.storage_fault = reason_of(exc)
+                self.retry_at = self.now + RETRY_SECONDS
+                log.error("%s", exc)
         journal.forget_cache()
         notice: ResumeNotice | None = None
         if journal.damage is not None:
@@ -193,7 +198,7 @@ class GameSession:
                 notice = EmptyButKept(copies[-1])
         last_at = max((cmd.at for cmd in self.history.commands[-1:]), default=0.0)
         self.clock_offset = max(0.0, last_at - self.clock.monotonic())
-        if not journal.read_only:
+        if not journal.read_only and journal.db is not None:
             newest = max(self.history.snapshots)
             if newest > 0 and newest not in stored:
                 journal.store_snapshot(record.id, newest, fingerprint(self.catalog),

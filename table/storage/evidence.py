@@ -31,10 +31,13 @@ Outcome = TypeVar("Outcome")
 
 
 def settle_reads(first: sqlite3.Connection, reconnect: Callable[[], sqlite3.Connection],
-                 one_check: Callable[[sqlite3.Connection], Outcome | None], path: Path) -> None:
+                 one_check: Callable[[sqlite3.Connection], Outcome | None], path: Path,
+                 raised: Callable[[Outcome], bool] = lambda o: False) -> None:
     """Read and check the journal until the evidence settles: ``one_check`` returns None for a
     sound read (believed at once) or what it found; damage stands once ``AGREEING_READS`` reads, a
-    pause apart, find exactly the same and every byte of the file reads back. Otherwise raises
+    pause apart, find exactly the same and every byte of the file reads back; an outcome that rests
+    on SQLite raising (``raised``: "malformed" and the like, which a failing read also gives) needs
+    every one of the ``SETTLE_READS`` reads to agree. Otherwise raises
     :class:`~table.storage.faults.JournalFault`: nothing may be repaired, replaced or cut."""
     seen: list[Outcome] = []
     for attempt in range(SETTLE_READS):
@@ -55,7 +58,8 @@ def settle_reads(first: sqlite3.Connection, reconnect: Callable[[], sqlite3.Conn
         if outcome is None:
             return
         seen.append(outcome)
-        if len(seen) >= AGREEING_READS and all(o == outcome for o in seen[-AGREEING_READS:]):
+        needed = SETTLE_READS if raised(outcome) else AGREEING_READS
+        if len(seen) >= needed and all(o == outcome for o in seen[-needed:]):
             if reads_whole(path):
                 return
             break

@@ -71,6 +71,12 @@ def _decode(rows: list[tuple[int, str, int]]) -> tuple[list[Command], str | None
     return out, None
 
 
+def _raised(outcome: tuple[tuple[str, ...], Content | None]) -> bool:
+    """Whether what a read found rests on SQLite raising (its words in brackets), not on checksums."""
+    problems, content = outcome
+    return content is None or any("unreadable" in p or "damaged (" in p for p in problems)
+
+
 def head_commands(db: sqlite3.Connection, path: Path, game: int, upto: int) -> list[Command]:
     """The first ``upto`` commands of ``game`` read through ``db``, every one checked; raises
     JournalError when one is damaged or missing, JournalFault when the disk refuses."""
@@ -196,7 +202,7 @@ class Journal:
         """Read and check the journal until the evidence settles (:func:`evidence.settle_reads`);
         a fault (nothing repaired, the connection dropped) when it does not."""
         try:
-            evidence.settle_reads(self._conn(), reconnect, self._one_check, self.path)
+            evidence.settle_reads(self._conn(), reconnect, self._one_check, self.path, raised=_raised)
         except JournalFault:
             self._drop_connection()
             self.damage, self._content = None, None
@@ -375,6 +381,21 @@ class Journal:
         crcs = {seq: crc for seq, _b, crc in (content.commands.get(game, []) if content is not None else [])}
         return usable(rows, game, fingerprint, commands, crcs)
 
+    def _settled_content(self, game: int, read: int | None) -> Content:
+        """Every row, read until reads through fresh connections agree (before a cut)."""
+        fast, self.fast = self.fast, False
+        prior = self.damage
+        try:
+            self._settled_check(lambda: writing.connect(self.path))
+        finally:
+            self.fast = fast
+        content = self._content or Content()
+        self.damage = prior if prior is not None else self.damage
+        if read is not None and len(content.commands.get(game, [])) > read:
+            self._drop_connection()
+            raise read_fault(self.path)         # the replay was given fewer rows than the file holds
+        return content
+
     def read_everything(self) -> None:
         """Read and check every row of every game (after the quick start found an early row damaged)."""
         content = reading.read_content(self._conn())
@@ -449,11 +470,18 @@ class Journal:
         self.forget_cache()
         return popped
 
-    def cut(self, game: int, keep: int, why: str) -> Damage:
+    def cut(self, game: int, keep: int, why: str, read: int | None = None) -> Damage:
         """The journal does not replay past action ``keep``: keep the whole file aside and go on with a
-        clean journal of the first ``keep`` actions (never deleting rows from the damaged one)."""
+        clean journal of the first ``keep`` actions (never deleting rows from the damaged one).
+
+        ``read``: how many of the game's actions the replay was given. Nothing is cut on a read
+        that may have failed: every row is read again until reads agree, and when they do not, or
+        find more good actions than ``read``, JournalFault is raised (the connection dropped) and
+        the game is read afresh at the next opening."""
         content = self._content
-        if content is None or not content.complete:
+        if not self.read_only:
+            content = self._settled_content(game, read)
+        elif content is None or not content.complete:
             content = reading.read_content(self._conn())
         total = max(len(content.commands.get(game, [])), content.totals.get(game, 0))
         content.commands[game] = content.commands.get(game, [])[:keep]

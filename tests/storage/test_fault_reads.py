@@ -98,3 +98,38 @@ def test_damage_that_every_read_agrees_on_is_still_repaired(healthy: dict[str, b
     assert journal.damage is not None and journal.damage.kept is not None
     assert journal.damage.kept.read_bytes() == damaged
     journal.close()
+
+
+@pytest.mark.parametrize("burst", [1, 7, 15])
+def test_nothing_is_cut_while_reads_are_failing(healthy: dict[str, bytes], tmp_path: Path, faults: Faults,
+                                                burst: int) -> None:
+    """A replay that was given too few rows (a read failed under it) never cuts the journal."""
+    path = lay_out(healthy, tmp_path / "state")
+    journal = Journal(path)
+    record = journal.latest_game()
+    assert record is not None
+    faults.next_calls("read", n=burst)
+    try:
+        journal.cut(record.id, 5, "an action cannot be read", read=5)
+    except JournalFault as exc:
+        assert "malformed" not in str(exc)
+    else:
+        raise AssertionError("a journal of 60 sound actions was cut to 5")
+    finally:
+        journal.close()
+    faults.active = False
+    assert kept_copies(path) == []
+    assert stored_actions(path) == ACTIONS
+
+
+def test_a_cut_on_reads_that_agree_still_happens(healthy: dict[str, bytes], tmp_path: Path) -> None:
+    """An action that really no longer replays (every read agrees on the rows): the cut goes ahead."""
+    path = lay_out(healthy, tmp_path / "state")
+    before = path.read_bytes()
+    journal = Journal(path)
+    record = journal.latest_game()
+    assert record is not None
+    damage = journal.cut(record.id, 5, "action 6 no longer replays", read=ACTIONS)
+    journal.close()
+    assert damage.kept is not None and damage.kept.read_bytes() == before
+    assert stored_actions(path) == 5
