@@ -167,7 +167,11 @@ class Soak:
                 session.clock.advance(2.5)
                 session.retry_due()
         except Exception as exc:  # noqa: BLE001 - a restart that raises is what is counted
-            print(f"  restart raised: {type(exc).__name__}: {exc}", file=sys.stderr)
+            import traceback
+
+            where = traceback.extract_tb(exc.__traceback__)[-3:]
+            print(f"  restart raised: {type(exc).__name__}: {exc} at "
+                  f"{'; '.join(f'{Path(f.filename).name}:{f.lineno}' for f in where)}", file=sys.stderr)
             self.counts.failed += 1
             self.faults.clear()
             self.table = self.start()
@@ -229,6 +233,7 @@ def main() -> int:
     logging.disable(logging.CRITICAL)
     started = time.monotonic()
     now = soak(args.faults, args.seed)
+    print("-- baseline --", file=sys.stderr, flush=True)
     with old_rules():
         before = soak(args.faults, args.seed)
     seconds = time.monotonic() - started
