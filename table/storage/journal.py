@@ -243,7 +243,7 @@ class Journal:
             raise fault(exc, path) from exc
         self.db = db
         try:
-            if fresh:
+            if fresh or writing.no_tables(db):     # (a fault while the tables were made leaves none)
                 writing.setup_fresh(db)
                 writing.probe(db)
                 self._content = Content()

@@ -33,7 +33,7 @@ def setup(db: sqlite3.Connection) -> None:
     db.execute("PRAGMA synchronous=FULL")
     if {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")} >= JOURNAL_TABLES:
         return
-    db.executescript(JOURNAL_SCHEMA)
+    create_tables(db)
 
 
 def setup_fresh(db: sqlite3.Connection) -> None:
@@ -41,6 +41,22 @@ def setup_fresh(db: sqlite3.Connection) -> None:
     while it is made leaves no half-made schema (a file without the tables is made again)."""
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA synchronous=FULL")
+    create_tables(db)
+
+
+def no_tables(db: sqlite3.Connection) -> bool:
+    """A file of at most one page that SQLite reads with no table at all: a journal whose tables were
+    never made (not damage). A bigger file with no tables is left to the checks: it held something."""
+    try:
+        if int(db.execute("PRAGMA page_count").fetchone()[0]) > 1:
+            return False
+        return db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0] == 0
+    except sqlite3.DatabaseError:
+        return False            # unreadable: the checks at opening decide what it is
+
+
+def create_tables(db: sqlite3.Connection) -> None:
+    """The journal's tables (those missing), all in one transaction."""
     with transaction(db):
         for statement in JOURNAL_SCHEMA.split(";"):
             if statement.strip():

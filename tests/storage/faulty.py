@@ -4,7 +4,8 @@ that fails chosen calls the way a failing disk makes SQLite fail.
 Calls are counted per kind: ``read`` (a ``SELECT`` or ``PRAGMA integrity_check``), ``write`` (an
 ``INSERT``, ``DELETE`` or ``UPDATE``) and ``sync`` (a ``COMMIT``). A read fault raises what SQLite
 raises when a page read fails underneath it: ``SQLITE_CORRUPT`` "database disk image is malformed"
-(or, as ``integrity``, returns integrity-check lines instead of "ok"). A write fault raises
+(or, as ``integrity``, returns integrity-check lines instead of "ok"). A write fault (also a
+``CREATE``) raises
 ``SQLITE_IOERR_WRITE`` before anything is written. A sync fault is the worst one: the commit *is*
 performed (the WAL frame is on the disk, a restart recovers it) and then ``SQLITE_IOERR_FSYNC`` is
 raised, as when ``fdatasync`` fails after the frame was written.
@@ -31,7 +32,7 @@ def kind_of(sql: str) -> str | None:
     head = sql.lstrip().split(None, 1)[0].upper() if sql.strip() else ""
     if head == "SELECT" or sql.lstrip().upper().startswith("PRAGMA INTEGRITY_CHECK"):
         return "read"
-    if head in ("INSERT", "DELETE", "UPDATE", "REPLACE"):
+    if head in ("INSERT", "DELETE", "UPDATE", "REPLACE", "CREATE"):
         return "write"
     if head in ("COMMIT", "END"):
         return "sync"
