@@ -188,6 +188,8 @@ class GameSession:
                 self.storage_fault = reason_of(exc)
                 self.retry_at = self.now + RETRY_SECONDS
                 log.error("%s", exc)
+                self._open_records()        # the game's facts are read again with the journal
+                return None
         journal.forget_cache()
         notice: ResumeNotice | None = None
         if journal.damage is not None:
@@ -205,7 +207,14 @@ class GameSession:
                                        encode_state(self.history.snapshots[newest]))
         self._open_records()
         # Records.resume only takes the length and iterates: the lazy Commands list serves, unread
-        self.facts().resume(record, self.history.commands, self.state)
+        try:
+            self.facts().resume(record, self.history.commands, self.state)
+        except JournalError as exc:         # the early actions would not read (the disk): read again later
+            log.error("%s", exc)
+            self.storage_fault = reason_of(exc)
+            self.retry_at = self.now + RETRY_SECONDS
+            if not journal.read_only:
+                journal.close()             # unwritable until the retry opens it again
         return notice
 
     def _load(self, record: GameRecord) -> tuple[Commands, dict[int, Any], int, int]:

@@ -20,6 +20,7 @@ import json
 import logging
 import sqlite3
 import tempfile
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -363,7 +364,21 @@ class Journal:
 
     def head_commands(self, game: int, upto: int) -> list[Command]:
         """The first ``upto`` commands of ``game``, checked; raises JournalError when one is damaged."""
-        return head_commands(self._conn(), self.path, game, upto)
+        for attempt in range(evidence.SETTLE_READS):
+            db = self._conn() if attempt == 0 or self.read_only else writing.connect(self.path)
+            try:
+                return head_commands(db, self.path, game, upto)
+            except JournalFault:
+                raise
+            except JournalError:
+                if attempt == evidence.SETTLE_READS - 1:
+                    raise
+                log.warning("journal %s: early actions did not read; reading them again", self.path)
+                time.sleep(evidence.SETTLE_PAUSE * (attempt + 1))
+            finally:
+                if db is not self.db:
+                    db.close()
+        raise AssertionError("unreachable")
 
     def _note_damage(self, game: int, good: int, total: int, why: str) -> None:
         if self.damage is None:
