@@ -119,6 +119,7 @@ class GameSession:
         self.open_journal = open_journal
         self.storage_fault: Any = storage_fault
         self.retry_at = 0.0
+        self.given = 0
         self.clock_offset = 0.0
         self.records: Records | None = None
         self.reopen_notice: ResumeNotice | None = None     # what the journal said when it was opened again
@@ -183,7 +184,7 @@ class GameSession:
             why = f"action {kept + 1} no longer replays" if kept < len(commands) else "an action cannot be read"
             log.error("journal does not replay whole: keeping the first %d of %d actions", kept, total)
             try:
-                journal.cut(record.id, kept, journal.damage.why if journal.damage else why, read=len(commands))
+                journal.cut(record.id, kept, journal.damage.why if journal.damage else why, read=self.given)
             except JournalFault as exc:     # a read failed meanwhile: nothing is cut; read again later
                 self.storage_fault = reason_of(exc)
                 self.retry_at = self.now + RETRY_SECONDS
@@ -221,6 +222,7 @@ class GameSession:
         """Replay ``record`` from its snapshots: (commands, stored snapshots, rows, actions kept)."""
         journal = self.journal
         head, tail, total = journal.tail_commands(record.id)
+        self.given = head + len(tail)       # the rows the replay is given (a cut checks it against the file)
         commands = Commands(tail, head, lambda: journal.head_commands(record.id, head))
         stored = {s.seq: s.body for s in journal.snapshots(record.id, fingerprint(self.catalog), len(commands))}
         self.history = History(self.catalog, record.seed, record.ruleset)
@@ -230,6 +232,7 @@ class GameSession:
             log.error("%s", exc)
             journal.read_everything()
             head, tail, total = journal.tail_commands(record.id)      # now every row, checked
+            self.given = head + len(tail)
             commands = Commands(tail)
             self.history = History(self.catalog, record.seed, record.ruleset)
             kept = self.history.load(commands, stored)

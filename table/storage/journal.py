@@ -52,6 +52,11 @@ class Damage:
     total: int = 0          # actions the damaged journal seemed to hold
     kept: Path | None = None
 
+    def at_most(self, good: int) -> Damage:
+        """The same damage, keeping no more than ``good`` actions."""
+        self.good = min(self.good, good)
+        return self
+
     def report(self) -> str:
         if self.kept is not None:
             return msg("the saved game was damaged ({why}): restored to action {good} of {total}; "
@@ -102,6 +107,39 @@ def head_commands(db: sqlite3.Connection, path: Path, game: int, upto: int) -> l
     if len(out) != upto:
         raise JournalError(f"the saved game is damaged: {upto - len(out)} early action(s) are missing")
     return out
+
+
+def _good_prefix(db: sqlite3.Connection, game: int) -> tuple[list[tuple[int, str, int]], int | None]:
+    """The game's rows up to the first that is out of order or fails its check (and that row's seq)."""
+    rows: list[tuple[int, str, int]] = []
+    for seq, raw, crc in db.execute("SELECT seq, CAST(body AS BLOB), crc FROM command WHERE game = ? ORDER BY seq",
+                                    (game,)):
+        body = bytes(raw).decode("utf-8", "replace")
+        if seq != len(rows) + 1 or not row_ok(game, seq, body, crc):
+            return rows, seq
+        rows.append((seq, body, crc))
+    return rows, None
+
+
+def read_head(db: sqlite3.Connection, fresh: Callable[[], sqlite3.Connection] | None, path: Path, game: int,
+              upto: int) -> list[Command]:
+    """:func:`head_commands`, read again (through ``fresh`` connections when given) a pause apart
+    before rows that do not read are called damaged: a failing read may look like damage."""
+    for attempt in range(evidence.SETTLE_READS):
+        conn = db if attempt == 0 or fresh is None else fresh()
+        try:
+            return head_commands(conn, path, game, upto)
+        except JournalFault:
+            raise
+        except JournalError:
+            if attempt == evidence.SETTLE_READS - 1:
+                raise
+            log.warning("journal %s: early actions did not read; reading them again", path)
+            time.sleep(evidence.SETTLE_PAUSE * (attempt + 1))
+        finally:
+            if conn is not db:
+                conn.close()
+    raise AssertionError("unreachable")
 
 
 class Journal:
@@ -335,14 +373,9 @@ class Journal:
         if content is not None and content.head.get(game, 0) == 0 and (content.complete or game in content.commands):
             rows = content.commands.get(game, [])
         else:
-            rows = []
-            for seq, raw, crc in self._conn().execute("SELECT seq, CAST(body AS BLOB), crc FROM command "
-                                                      "WHERE game = ? ORDER BY seq", (game,)):
-                body = bytes(raw).decode("utf-8", "replace")
-                if seq != len(rows) + 1 or not row_ok(game, seq, body, crc):
-                    self._note_damage(game, len(rows), len(rows) + 1, f"action {seq} of game {game} is damaged")
-                    break
-                rows.append((seq, body, crc))
+            rows, bad = _good_prefix(self._conn(), game)
+            if bad is not None:
+                self._note_damage(game, len(rows), len(rows) + 1, f"action {bad} of game {game} is damaged")
         out, why = _decode(rows)
         if why is not None:
             self._note_damage(game, len(out), len(rows), why)
@@ -364,27 +397,11 @@ class Journal:
 
     def head_commands(self, game: int, upto: int) -> list[Command]:
         """The first ``upto`` commands of ``game``, checked; raises JournalError when one is damaged."""
-        for attempt in range(evidence.SETTLE_READS):
-            db = self._conn() if attempt == 0 or self.read_only else writing.connect(self.path)
-            try:
-                return head_commands(db, self.path, game, upto)
-            except JournalFault:
-                raise
-            except JournalError:
-                if attempt == evidence.SETTLE_READS - 1:
-                    raise
-                log.warning("journal %s: early actions did not read; reading them again", self.path)
-                time.sleep(evidence.SETTLE_PAUSE * (attempt + 1))
-            finally:
-                if db is not self.db:
-                    db.close()
-        raise AssertionError("unreachable")
+        fresh = None if self.read_only else (lambda: writing.connect(self.path))
+        return read_head(self._conn(), fresh, self.path, game, upto)
 
     def _note_damage(self, game: int, good: int, total: int, why: str) -> None:
-        if self.damage is None:
-            self.damage = Damage(why, good, total)
-        else:
-            self.damage.good = min(self.damage.good, good)
+        self.damage = Damage(why, good, total) if self.damage is None else self.damage.at_most(good)
 
     def count(self, game: int) -> int:
         return int(self._conn().execute("SELECT COUNT(*) FROM command WHERE game = ?", (game,)).fetchone()[0])
@@ -398,14 +415,12 @@ class Journal:
 
     def _settled_content(self, game: int, read: int | None) -> Content:
         """Every row, read until reads through fresh connections agree (before a cut)."""
-        fast, self.fast = self.fast, False
-        prior = self.damage
+        fast, prior, self.fast = self.fast, self.damage, False
         try:
             self._settled_check(lambda: writing.connect(self.path))
         finally:
             self.fast = fast
-        content = self._content or Content()
-        self.damage = prior if prior is not None else self.damage
+        self.damage, content = prior or self.damage, self._content or Content()
         if read is not None and len(content.commands.get(game, [])) > read:
             self._drop_connection()
             raise read_fault(self.path)         # the replay was given fewer rows than the file holds
@@ -489,10 +504,8 @@ class Journal:
         """The journal does not replay past action ``keep``: keep the whole file aside and go on with a
         clean journal of the first ``keep`` actions (never deleting rows from the damaged one).
 
-        ``read``: how many of the game's actions the replay was given. Nothing is cut on a read
-        that may have failed: every row is read again until reads agree, and when they do not, or
-        find more good actions than ``read``, JournalFault is raised (the connection dropped) and
-        the game is read afresh at the next opening."""
+        ``read``: the rows the replay was given. Every row is read again until reads agree; when
+        they do not, or find more than ``read``, JournalFault (nothing cut, the connection dropped)."""
         content = self._content
         if not self.read_only:
             content = self._settled_content(game, read)

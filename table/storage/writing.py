@@ -50,7 +50,7 @@ def no_tables(db: sqlite3.Connection) -> bool:
     try:
         if int(db.execute("PRAGMA page_count").fetchone()[0]) > 1:
             return False
-        return db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0] == 0
+        return int(db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]) == 0
     except sqlite3.DatabaseError:
         return False            # unreadable: the checks at opening decide what it is
 
