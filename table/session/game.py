@@ -292,6 +292,10 @@ class GameSession:
         ok, reopened = self._writable()
         if not ok:
             return NotSaved(self.storage_fault)
+        if reopened:                # the game was read again: judge the command against what it holds now
+            result = apply(self.state, cmd, self.catalog)
+            if isinstance(result, Rejected):
+                return result
         return self._store(cmd, result, reopened)
 
     def _store(self, cmd: c.Command, result: Accepted, reopened: bool) -> Saved | NotSaved:

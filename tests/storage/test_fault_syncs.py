@@ -85,3 +85,28 @@ def test_the_table_carries_on_after_a_failed_sync(tmp_path: Path, faults: Faults
     shown = len(session.history), as_json(session.state, table.catalog)
     close_table(table)
     assert restarted(state_dir, table.catalog) == shown
+
+
+def test_an_action_after_a_failed_sync_that_could_not_be_looked_at_is_judged_on_what_is_stored(
+        tmp_path: Path, faults: Faults) -> None:
+    """The sync fails after the frame was written and the look afterwards fails too: the journal is
+    opened again before the next action, and that action is judged against the game the file holds
+    (with the action kept after all), not against the screen's older state."""
+    from drivers.base import ManualClock
+    from table.control.assembly import build_table
+    from tests.table.storage_helpers import config_for
+
+    state_dir = tmp_path / "state"
+    close_table(play_game(state_dir, 27))
+    table = build_table(config_for(state_dir), ManualClock(), seed_source=lambda: 1, retry_faults=True)
+    session = table.controller.session
+    faults.next_calls("sync")
+    faults.next_calls("read", n=1, skip=2)       # the top, the insert's own read, then the look afterwards
+    first = session.submit(a_legal_command(table))
+    assert isinstance(first, NotSaved) and session.journal.db is None
+    faults.active = False
+    session.submit(a_legal_command(table))
+    shown = len(session.history), as_json(session.state, table.catalog)
+    close_table(table)
+    assert restarted(state_dir, table.catalog) == shown
+    assert stored_actions(state_dir / JOURNAL_FILE) == shown[0]
