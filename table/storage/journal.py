@@ -77,6 +77,23 @@ def _decode(rows: list[tuple[int, str, int]]) -> tuple[list[Command], str | None
     return out, None
 
 
+def finished_repair(kept: Path, content: Content | None) -> Damage:
+    """What the start says after it finished a repair a power cut interrupted: the actions the
+    clean journal holds, of those the kept damaged copy seemed to hold."""
+    good, total = content.latest_counts() if content is not None else (0, 0)
+    try:
+        copy = Journal(kept, read_only=True, fast=False)
+        try:
+            record = copy.latest_game()
+            seemed = len(copy.commands(record.id)) if record is not None else 0
+            total = max(total, seemed, copy.damage.total if copy.damage else 0)
+        finally:
+            copy.close()
+    except JournalError:
+        pass                # the copy cannot be read now: the counts of the clean journal stand
+    return Damage("a repair that a power cut interrupted was finished", good, total, kept)
+
+
 def _raised(outcome: tuple[tuple[str, ...], Content | None]) -> bool:
     """Whether what a read found rests on SQLite raising (its words in brackets), not on checksums."""
     problems, content = outcome
@@ -275,7 +292,7 @@ class Journal:
         path = self.path
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            repair.finish_interrupted_repair(path)
+            finished = repair.finish_interrupted_repair(path)
             fresh = not path.exists() or path.stat().st_size == 0
             db = writing.connect(path)
         except (sqlite3.DatabaseError, OSError) as exc:
@@ -302,6 +319,8 @@ class Journal:
             if is_fault(exc):
                 raise fault(exc, path) from exc
             raise read_fault(path) from exc       # it was just read whole and sound
+        if finished is not None:
+            self.damage = finished_repair(finished, self._content)
 
     def _drop_connection(self) -> None:
         if self.db is not None:
