@@ -112,3 +112,15 @@ def after_failed_write(path: Path, game: int,
     except sqlite3.Error as again:
         log.warning("journal %s: no checkpoint after the failed write (%s)", path, again)
     return db, last
+
+
+def newer_game(db: sqlite3.Connection | None, before: int | None) -> int | None:
+    """The id of a game newer than ``before`` that the file holds (a new game whose failed sync
+    SQLite kept after all), or None."""
+    if db is None or before is None:
+        return None
+    try:
+        newest = writing.last_game(db)
+    except sqlite3.Error:
+        return None
+    return newest if newest > before else None

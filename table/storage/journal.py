@@ -432,19 +432,6 @@ class Journal:
         crcs = {seq: crc for seq, _b, crc in (content.commands.get(game, []) if content is not None else [])}
         return usable(rows, game, fingerprint, commands, crcs)
 
-    def _settled_content(self, game: int, read: int | None) -> Content:
-        """Every row, read until reads through fresh connections agree (before a cut)."""
-        fast, prior, self.fast = self.fast, self.damage, False
-        try:
-            self._settled_check(lambda: writing.connect(self.path))
-        finally:
-            self.fast = fast
-        self.damage, content = prior or self.damage, self._content or Content()
-        if read is not None and len(content.commands.get(game, [])) > read:
-            self._drop_connection()
-            raise read_fault(self.path)         # the replay was given fewer rows than the file holds
-        return content
-
     def read_everything(self) -> None:
         """Read and check every row of every game (after the quick start found an early row damaged)."""
         content = reading.read_content(self._conn())
@@ -460,10 +447,15 @@ class Journal:
     # ------------------------------------------------------------ writing
 
     def new_game(self, seed: int, ruleset: Ruleset) -> GameRecord:
+        before = None
         try:
+            before = writing.last_game(self._conn())
             gid = writing.insert_game(self._conn(), seed, json.dumps(ruleset.to_dict()))
-        except sqlite3.Error as exc:
-            raise self._write_error(exc) from exc
+        except sqlite3.Error as exc:     # a game SQLite kept after all (a failed sync) is the game
+            kept = self._settle(0, exc) if before is not None and evidence.may_be_stored(exc) else None
+            gid = evidence.newer_game(self.db, before) if kept is not None else None
+            if gid is None:
+                raise self._write_error(exc) from exc
         self.forget_cache()
         return GameRecord(gid, seed, ruleset)
 
@@ -527,7 +519,7 @@ class Journal:
         they do not, or find more than ``read``, JournalFault (nothing cut, the connection dropped)."""
         content = self._content
         if not self.read_only:
-            content = self._settled_content(game, read)
+            content = _settled_content(self, game, read)
         elif content is None or not content.complete:
             content = reading.read_content(self._conn())
         total = max(len(content.commands.get(game, [])), content.totals.get(game, 0))
@@ -559,3 +551,18 @@ class Journal:
 
     def __repr__(self) -> str:
         return f"<Journal {self.path}{' read-only' if self.read_only else ''}>"
+
+
+def _settled_content(journal: Journal, game: int, read: int | None) -> Content:
+    """Every row of ``journal``, read until reads through fresh connections agree (before a cut);
+    JournalFault when they do not, or when they find more rows of ``game`` than ``read``."""
+    fast, prior, journal.fast = journal.fast, journal.damage, False
+    try:
+        journal._settled_check(lambda: writing.connect(journal.path))
+    finally:
+        journal.fast = fast
+    journal.damage, content = prior or journal.damage, journal._content or Content()
+    if read is not None and len(content.commands.get(game, [])) > read:
+        journal._drop_connection()
+        raise read_fault(journal.path)         # the replay was given fewer rows than the file holds
+    return content

@@ -104,6 +104,11 @@ def last_row(db: sqlite3.Connection, game: int) -> tuple[int, str | None]:
     return (int(row[0]), str(row[1])) if row is not None else (0, None)
 
 
+def last_game(db: sqlite3.Connection) -> int:
+    """The id of the newest game (0: none)."""
+    return int(db.execute("SELECT COALESCE(MAX(id), 0) FROM game").fetchone()[0])
+
+
 def insert_game(db: sqlite3.Connection, seed: int, ruleset: str) -> int:
     """A new game row (with its check row); its id."""
     with transaction(db):

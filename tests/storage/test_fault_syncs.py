@@ -23,8 +23,12 @@ def a_legal_command(table):  # type: ignore[no-untyped-def]
 
 
 def restarted(state_dir: Path, catalog):  # type: ignore[no-untyped-def]
-    """(actions, board) a restart of the table finds."""
-    table = play_game(state_dir, 0)
+    """(actions, board) a restart of the table finds (started, nothing pressed)."""
+    from drivers.base import ManualClock
+    from table.control.assembly import build_table
+    from tests.table.storage_helpers import config_for
+
+    table = build_table(config_for(state_dir), ManualClock(), seed_source=lambda: 1)
     try:
         session = table.controller.session
         return len(session.history), as_json(session.state, catalog)
@@ -110,3 +114,26 @@ def test_an_action_after_a_failed_sync_that_could_not_be_looked_at_is_judged_on_
     close_table(table)
     assert restarted(state_dir, table.catalog) == shown
     assert stored_actions(state_dir / JOURNAL_FILE) == shown[0]
+
+
+@pytest.mark.parametrize("kind", ["sync", "write"])
+def test_a_new_game_refused_or_kept_is_what_a_restart_finds(tmp_path: Path, faults: Faults, kind: str) -> None:
+    state_dir = tmp_path / "state"
+    table = play_game(state_dir, 27)
+    session = table.controller.session
+    faults.next_calls(kind)
+    result = session.start()
+    assert faults.fired
+    faults.active = False
+    shown = session.game.id, len(session.history)
+    close_table(table)
+    from drivers.base import ManualClock
+    from table.control.assembly import build_table
+    from tests.table.storage_helpers import config_for
+
+    again = build_table(config_for(state_dir), ManualClock(), seed_source=lambda: 1)
+    try:
+        found = again.controller.session.game.id, len(again.controller.session.history)
+    finally:
+        close_table(again)
+    assert found == shown, result
