@@ -453,9 +453,10 @@ class Journal:
             gid = writing.insert_game(self._conn(), seed, json.dumps(ruleset.to_dict()))
         except sqlite3.Error as exc:     # a game SQLite kept after all (a failed sync) is the game
             kept = self._settle(0, exc) if before is not None and evidence.may_be_stored(exc) else None
-            gid = evidence.newer_game(self.db, before) if kept is not None else None
-            if gid is None:
+            newer = evidence.newer_game(self.db, before) if kept is not None else None
+            if newer is None:
                 raise self._write_error(exc) from exc
+            gid = newer
         self.forget_cache()
         return GameRecord(gid, seed, ruleset)
 
