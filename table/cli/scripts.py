@@ -15,7 +15,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
     seed = check_seed(args.seed) if args.seed is not None else None
     return simulate(args.script, config_of(args), screenshots=Path(args.screenshot) if args.screenshot else None,
-                    story=getattr(args, "verbose", False), seed=seed)
+                    story=getattr(args, "verbose", False), seed=seed, config_named=bool(args.config))
 
 
 def cmd_export(args: argparse.Namespace) -> int:

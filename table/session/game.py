@@ -28,7 +28,7 @@ from drivers.said import Said
 from table.session.history import SNAPSHOT_EVERY, Commands, History, encode_state, fingerprint
 from table.session.facts import Records
 from table.storage.facts import FactsStore
-from table.storage.faults import JournalError
+from table.storage.faults import JournalError, JournalFault
 from table.storage.journal import GameRecord, Journal
 from table.storage.repair import kept_copies
 
@@ -119,6 +119,7 @@ class GameSession:
         self.open_journal = open_journal
         self.storage_fault: Any = storage_fault
         self.retry_at = 0.0
+        self.given = 0
         self.clock_offset = 0.0
         self.records: Records | None = None
         self.reopen_notice: ResumeNotice | None = None     # what the journal said when it was opened again
@@ -182,7 +183,14 @@ class GameSession:
         if kept < total:
             why = f"action {kept + 1} no longer replays" if kept < len(commands) else "an action cannot be read"
             log.error("journal does not replay whole: keeping the first %d of %d actions", kept, total)
-            journal.cut(record.id, kept, journal.damage.why if journal.damage else why)
+            try:
+                journal.cut(record.id, kept, journal.damage.why if journal.damage else why, read=self.given)
+            except JournalFault as exc:     # a read failed meanwhile: nothing is cut; read again later
+                self.storage_fault = reason_of(exc)
+                self.retry_at = self.now + RETRY_SECONDS
+                log.error("%s", exc)
+                self._open_records()        # the game's facts are read again with the journal
+                return None
         journal.forget_cache()
         notice: ResumeNotice | None = None
         if journal.damage is not None:
@@ -193,20 +201,28 @@ class GameSession:
                 notice = EmptyButKept(copies[-1])
         last_at = max((cmd.at for cmd in self.history.commands[-1:]), default=0.0)
         self.clock_offset = max(0.0, last_at - self.clock.monotonic())
-        if not journal.read_only:
+        if not journal.read_only and journal.db is not None:
             newest = max(self.history.snapshots)
             if newest > 0 and newest not in stored:
                 journal.store_snapshot(record.id, newest, fingerprint(self.catalog),
                                        encode_state(self.history.snapshots[newest]))
         self._open_records()
         # Records.resume only takes the length and iterates: the lazy Commands list serves, unread
-        self.facts().resume(record, self.history.commands, self.state)
+        try:
+            self.facts().resume(record, self.history.commands, self.state)
+        except JournalError as exc:         # the early actions would not read (the disk): read again later
+            log.error("%s", exc)
+            self.storage_fault = reason_of(exc)
+            self.retry_at = self.now + RETRY_SECONDS
+            if not journal.read_only:
+                journal.close()             # unwritable until the retry opens it again
         return notice
 
     def _load(self, record: GameRecord) -> tuple[Commands, dict[int, Any], int, int]:
         """Replay ``record`` from its snapshots: (commands, stored snapshots, rows, actions kept)."""
         journal = self.journal
         head, tail, total = journal.tail_commands(record.id)
+        self.given = head + len(tail)       # the rows the replay is given (a cut checks it against the file)
         commands = Commands(tail, head, lambda: journal.head_commands(record.id, head))
         stored = {s.seq: s.body for s in journal.snapshots(record.id, fingerprint(self.catalog), len(commands))}
         self.history = History(self.catalog, record.seed, record.ruleset)
@@ -216,6 +232,7 @@ class GameSession:
             log.error("%s", exc)
             journal.read_everything()
             head, tail, total = journal.tail_commands(record.id)      # now every row, checked
+            self.given = head + len(tail)
             commands = Commands(tail)
             self.history = History(self.catalog, record.seed, record.ruleset)
             kept = self.history.load(commands, stored)
@@ -275,6 +292,10 @@ class GameSession:
         ok, reopened = self._writable()
         if not ok:
             return NotSaved(self.storage_fault)
+        if reopened:                # the game was read again: judge the command against what it holds now
+            result = apply(self.state, cmd, self.catalog)
+            if isinstance(result, Rejected):
+                return result
         return self._store(cmd, result, reopened)
 
     def _store(self, cmd: c.Command, result: Accepted, reopened: bool) -> Saved | NotSaved:

@@ -7,6 +7,7 @@ import os
 import sys
 import tempfile
 import time
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -16,6 +17,7 @@ from table.control.controller import Controller
 from table.control.prompts import Outcome
 from table.sim.harness import SimTable
 from table.sim.script import Action, ScriptError, read_settings
+from table.storage.paths import TableBusy, hold_table_lock
 
 SIMULATION_SEED = 1
 
@@ -107,12 +109,17 @@ def play(sim: SimTable, actions: list[Action], err: TextIO, *, story: bool,
 
 def simulate(script: Path | str, config: Config, *, screenshots: Path | None = None,
              out: TextIO | None = None, err: TextIO | None = None, seed: int | None = None,
-             story: bool = False) -> int:
+             story: bool = False, config_named: bool = True) -> int:
     """Run the table script at ``script`` (``-``: standard input); 0 when it ran, 2 on a script error.
 
     An exported game names its seed, ruleset and players in its first lines; ``seed`` overrides
     the script's. With ``story``, each line's action and what the table said about it go to ``err``
     (the story of the game in words), then a last line with where the game stands.
+
+    The game is played in a fresh temporary directory, never the table's own journal, unless the
+    config was named explicitly (``config_named``: ``--config FILE`` given, not the installed
+    system config) and its ``[storage] state_dir`` names one; that directory is then used only
+    under the table lock, so a running table is never written behind its back.
     """
     from table.ui.display import use_headless_drivers
 
@@ -130,13 +137,21 @@ def simulate(script: Path | str, config: Config, *, screenshots: Path | None = N
             print(f"munchkin-table simulate: {problem}", file=err)
             return 2
     use_headless_drivers()
-    with tempfile.TemporaryDirectory(prefix="munchkin-sim-") as tmp:
-        state_dir = config.state_dir if config.storage.state_dir else Path(tmp)
+    with tempfile.TemporaryDirectory(prefix="munchkin-sim-") as tmp, ExitStack() as held:
+        state_dir = config.state_dir if config_named and config.storage.state_dir else Path(tmp)
         try:
             settings = read_settings(text, source=source)
         except ScriptError as exc:
             print(f"script error: {exc}", file=err)
             return 2
+        if state_dir != Path(tmp):
+            try:
+                lock = hold_table_lock(state_dir)
+            except TableBusy as exc:
+                print(f"munchkin-table simulate: {exc}", file=err)
+                return 2
+            if lock is not None:
+                held.callback(lock.close)
         chosen = seed if seed is not None else settings.seed if settings.seed is not None else SIMULATION_SEED
         # the games' wall times start now: the script's waits are their minutes
         with SimTable(settings.apply(config), state_dir, chosen, wall_start=time.time()) as sim:

@@ -14,6 +14,8 @@ The modules, each named by what it owns:
   every checksum: ``row_ok`` is the one check of a command row.
 * ``faults`` — a fault (the disk refuses) told apart from damage; ``JournalError``,
   ``JournalFault``, ``fault()``, ``describe_fault()``.
+* ``evidence`` — a verdict only on evidence: re-reads through fresh connections before a failing
+  read is called damage, and the file looked at afresh after a failed write.
 * ``reading`` — the two ways in (the live connection; read-only beside the files or from a private
   copy of a left ``-wal``), the quick start and the full read of every good row.
 * ``writing`` — one transaction per change: a game, a command, a snapshot, an undo.

@@ -23,8 +23,12 @@ def check_journal(path: Path) -> tuple[bool, str, str]:
         return False, str(exc), "fix the disk as said above; the journal is not touched until then"
     try:
         if journal.damage is not None:
-            return False, f"{path.name} is damaged: {journal.damage.why} (good up to action {journal.damage.good} " \
-                          f"of {journal.damage.total})", \
+            found = f"{path.name} is damaged: {journal.damage.why} (good up to action {journal.damage.good} " \
+                    f"of {journal.damage.total})"
+            if _starts_past_it(path):       # the table's start never reads that row: starting it repairs nothing
+                return False, found, f"nothing to do to play on: the table resumes from its snapshot at the latest " \
+                    f"action; only UNDO back past action {journal.damage.good} is refused"
+            return False, found, \
                 "start the table (munchkin-table run): it keeps the damaged copy and resumes at the last good action"
         game = journal.latest_game()
         actions = len(journal.commands(game.id)) if game else 0
@@ -35,3 +39,15 @@ def check_journal(path: Path) -> tuple[bool, str, str]:
         return True, f"{path} holds {len(journal.games())} game(s); the latest at action {actions}", ""
     finally:
         journal.close()
+
+
+def _starts_past_it(path: Path) -> bool:
+    """Whether the table's quick start (the newest snapshot on) finds the journal sound."""
+    try:
+        quick = Journal(path, read_only=True, fast=True)
+    except JournalError:
+        return False
+    try:
+        return quick.damage is None
+    finally:
+        quick.close()

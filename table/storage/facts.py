@@ -19,6 +19,7 @@ from typing import Any, Literal
 
 from engine.commands import Command, command_from_dict
 from engine.errors import MunchkinError
+from table.storage import writing
 from table.storage.reading import open_read_only
 from table.storage.schema import FACTS_SCHEMA, row_ok
 
@@ -55,7 +56,7 @@ class FactsStore:
         if db is not None:
             return
         try:
-            db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=5)
+            db = writing.connect(path)
             # Not waiting for the disk here: the row is rebuilt from the journal when it is behind,
             # and the journal's own commit right after the next action syncs it.
             db.execute("PRAGMA synchronous=NORMAL")

@@ -79,7 +79,7 @@ def describe_fault(exc: BaseException, path: Path) -> str:
         return msg("the disk holding {where} is full (or a file-size limit is reached): free some space there; "
                    "the game is kept and carries on once it can be saved", where=str(where))
     if primary in ("READONLY", "PERM", "AUTH") or err in (errno.EROFS, errno.EACCES, errno.EPERM) or (
-            primary == "CANTOPEN" and where.is_dir() and not _writable(where)):
+            primary in ("CANTOPEN", "IOERR") and where.is_dir() and not _writable(where)):
         return msg("{where} cannot be written (a read-only disk or no permission): make it writable for this user "
                    "(remount it read-write, or: sudo chown -R $USER {where}); the game is kept", where=str(where))
     if primary == "CANTOPEN" or err in (errno.ENOENT, errno.ENOTDIR):
@@ -96,6 +96,13 @@ def describe_fault(exc: BaseException, path: Path) -> str:
 
 def fault(exc: BaseException, path: Path) -> JournalFault:
     return JournalFault(describe_fault(exc, path))
+
+
+def read_fault(path: Path) -> JournalFault:
+    """Reads of a sound journal failing (SQLite may word them as corruption): a fault, never damage."""
+    return JournalFault(msg("reading the journal in {where} keeps failing (the disk or SD card returns errors): "
+                            "nothing was repaired or changed; the game is kept and is read again in a moment",
+                            where=str(path.parent)))
 
 
 def write_error(exc: sqlite3.Error, path: Path) -> JournalError:

@@ -20,20 +20,21 @@ import json
 import logging
 import sqlite3
 import tempfile
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from engine.commands import Command, command_from_dict, command_to_dict
 from engine.messages import msg
 from engine.rules import Ruleset
-from table.storage import reading, repair, writing
-from table.storage.faults import JournalError, JournalFault, fault, is_fault, write_error
+from table.storage import evidence, reading, repair, writing
+from table.storage.faults import JournalError, JournalFault, fault, is_fault, read_fault, write_error
 from table.storage.reading import Content
 from table.storage.schema import JOURNAL_SCHEMA, row_ok
 from table.storage.snapshots import Snapshot, snapshot_rows, usable
 
 log = logging.getLogger(__name__)
-
 
 @dataclass(frozen=True)
 class GameRecord:
@@ -50,6 +51,11 @@ class Damage:
     good: int = 0           # actions of the latest game that are kept
     total: int = 0          # actions the damaged journal seemed to hold
     kept: Path | None = None
+
+    def at_most(self, good: int) -> Damage:
+        """The same damage, keeping no more than ``good`` actions."""
+        self.good = min(self.good, good)
+        return self
 
     def report(self) -> str:
         if self.kept is not None:
@@ -69,6 +75,88 @@ def _decode(rows: list[tuple[int, str, int]]) -> tuple[list[Command], str | None
         except (ValueError, TypeError, KeyError) as exc:
             return out, f"an action that cannot be read ({exc})"
     return out, None
+
+
+def finished_repair(kept: Path, content: Content | None) -> Damage:
+    """What the start says after it finished a repair a power cut interrupted: the actions the
+    clean journal holds, of those the kept damaged copy seemed to hold."""
+    good, total = content.latest_counts() if content is not None else (0, 0)
+    try:
+        copy = Journal(kept, read_only=True, fast=False)
+        try:
+            record = copy.latest_game()
+            seemed = len(copy.commands(record.id)) if record is not None else 0
+            total = max(total, seemed, copy.damage.total if copy.damage else 0)
+        finally:
+            copy.close()
+    except JournalError:
+        pass                # the copy cannot be read now: the counts of the clean journal stand
+    return Damage("a repair that a power cut interrupted was finished", good, total, kept)
+
+
+def _raised(outcome: tuple[tuple[str, ...], Content | None]) -> bool:
+    """Whether what a read found rests on SQLite raising (its words in brackets), not on checksums."""
+    problems, content = outcome
+    return content is None or any("unreadable" in p or "damaged (" in p for p in problems)
+
+
+def head_commands(db: sqlite3.Connection, path: Path, game: int, upto: int) -> list[Command]:
+    """The first ``upto`` commands of ``game`` read through ``db``, every one checked; raises
+    JournalError when one is damaged or missing, JournalFault when the disk refuses."""
+    out: list[Command] = []
+    factory = db.text_factory
+    db.text_factory = bytes
+    try:
+        rows = db.execute("SELECT seq, CAST(body AS BLOB), crc FROM command WHERE game = ? AND seq <= ? "
+                          "ORDER BY seq", (game, upto)).fetchall()
+    except sqlite3.Error as exc:
+        raise (fault(exc, path) if is_fault(exc) else JournalError(f"the saved game is damaged ({exc})")) from exc
+    finally:
+        db.text_factory = factory
+    for n, (seq, raw, crc) in enumerate(rows, 1):
+        try:
+            body = bytes(raw).decode("utf-8")
+            if seq != n or not row_ok(game, seq, body, crc):
+                raise ValueError("checksum mismatch")
+            out.append(command_from_dict(json.loads(body)))
+        except (ValueError, TypeError, KeyError) as exc:
+            raise JournalError(f"the saved game is damaged at action {n} ({exc})") from exc
+    if len(out) != upto:
+        raise JournalError(f"the saved game is damaged: {upto - len(out)} early action(s) are missing")
+    return out
+
+
+def _good_prefix(db: sqlite3.Connection, game: int) -> tuple[list[tuple[int, str, int]], int | None]:
+    """The game's rows up to the first that is out of order or fails its check (and that row's seq)."""
+    rows: list[tuple[int, str, int]] = []
+    for seq, raw, crc in db.execute("SELECT seq, CAST(body AS BLOB), crc FROM command WHERE game = ? ORDER BY seq",
+                                    (game,)):
+        body = bytes(raw).decode("utf-8", "replace")
+        if seq != len(rows) + 1 or not row_ok(game, seq, body, crc):
+            return rows, seq
+        rows.append((seq, body, crc))
+    return rows, None
+
+
+def read_head(db: sqlite3.Connection, fresh: Callable[[], sqlite3.Connection] | None, path: Path, game: int,
+              upto: int) -> list[Command]:
+    """:func:`head_commands`, read again (through ``fresh`` connections when given) a pause apart
+    before rows that do not read are called damaged: a failing read may look like damage."""
+    for attempt in range(evidence.SETTLE_READS):
+        conn = db if attempt == 0 or fresh is None else fresh()
+        try:
+            return head_commands(conn, path, game, upto)
+        except JournalFault:
+            raise
+        except JournalError:
+            if attempt == evidence.SETTLE_READS - 1:
+                raise
+            log.warning("journal %s: early actions did not read; reading them again", path)
+            time.sleep(evidence.SETTLE_PAUSE * (attempt + 1))
+        finally:
+            if conn is not db:
+                conn.close()
+    raise AssertionError("unreachable")
 
 
 class Journal:
@@ -166,47 +254,73 @@ class Journal:
             self.db.close()
         self._empty()
 
-    def _check(self, db: sqlite3.Connection) -> None:
-        """Read everything, look for damage; fills ``_content`` and ``damage``."""
+    def _settled_check(self, reconnect: Callable[[], sqlite3.Connection]) -> None:
+        """Read and check the journal until the evidence settles (:func:`evidence.settle_reads`);
+        a fault (nothing repaired, the connection dropped) when it does not."""
+        try:
+            evidence.settle_reads(self._conn(), reconnect, self._one_check, self.path, raised=_raised)
+        except JournalFault:
+            self._drop_connection()
+            self.damage, self._content = None, None
+            raise
+
+    def _one_check(self, db: sqlite3.Connection) -> tuple[tuple[str, ...], Content | None] | None:
+        """One read of everything through ``db``: None when sound, else what it found (for comparing)."""
+        self.damage, self.dropped = None, 0
+        try:
+            problems = self._check(db)
+        except sqlite3.DatabaseError as exc:
+            if is_fault(exc):
+                self._drop_connection()
+                raise fault(exc, self.path) from exc
+            self._content = None
+            self.damage = Damage(f"unreadable: {exc}", 0, 0)
+            return (f"unreadable: {exc}",), None
+        return (tuple(problems), self._content) if problems else None
+
+    def _check(self, db: sqlite3.Connection) -> list[str]:
+        """Read everything, look for damage; fills ``_content`` and ``damage``; what is wrong."""
         content, problems = reading.check(db, fast=self.fast)
         self._content = content
         if problems:
             good, total = content.latest_counts()
             self.damage = Damage(problems[0], good, total)
             self.dropped = total - good
+        return problems
 
     def _open_for_writing(self) -> None:
         path = self.path
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            repair.finish_interrupted_repair(path)
+            finished = repair.finish_interrupted_repair(path)
             fresh = not path.exists() or path.stat().st_size == 0
-            db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            db = writing.connect(path)
         except (sqlite3.DatabaseError, OSError) as exc:
             raise fault(exc, path) from exc
         self.db = db
         try:
-            if fresh:
-                writing.setup(db)
+            if fresh or writing.no_tables(db):     # (a fault while the tables were made leaves none)
+                writing.setup_fresh(db)
+                writing.probe(db)
                 self._content = Content()
                 return
-            self._check(db)
         except sqlite3.DatabaseError as exc:
-            if is_fault(exc):
-                self._drop_connection()
-                raise fault(exc, path) from exc
-            self._content = None
-            self.damage = Damage(f"unreadable: {exc}", 0, 0)
+            self._drop_connection()
+            raise (fault(exc, path) if is_fault(exc) else write_error(exc, path)) from exc
+        self._settled_check(lambda: writing.connect(path))
         if self.damage is not None:
             self._repair()
             return
         try:
-            writing.setup(db)
+            writing.setup(self._conn())
+            writing.probe(self._conn())
         except sqlite3.DatabaseError as exc:
             self._drop_connection()
             if is_fault(exc):
                 raise fault(exc, path) from exc
-            raise
+            raise read_fault(path) from exc       # it was just read whole and sound
+        if finished is not None:
+            self.damage = finished_repair(finished, self._content)
 
     def _drop_connection(self) -> None:
         if self.db is not None:
@@ -235,7 +349,7 @@ class Journal:
             raise fault(exc, path) from exc
         self._drop_connection()
         repair.put_in_place(salvage, path)
-        self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self.db = writing.connect(path)
         writing.setup(self.db)
         self._content = content
         return kept
@@ -278,14 +392,9 @@ class Journal:
         if content is not None and content.head.get(game, 0) == 0 and (content.complete or game in content.commands):
             rows = content.commands.get(game, [])
         else:
-            rows = []
-            for seq, raw, crc in self._conn().execute("SELECT seq, CAST(body AS BLOB), crc FROM command "
-                                                      "WHERE game = ? ORDER BY seq", (game,)):
-                body = bytes(raw).decode("utf-8", "replace")
-                if seq != len(rows) + 1 or not row_ok(game, seq, body, crc):
-                    self._note_damage(game, len(rows), len(rows) + 1, f"action {seq} of game {game} is damaged")
-                    break
-                rows.append((seq, body, crc))
+            rows, bad = _good_prefix(self._conn(), game)
+            if bad is not None:
+                self._note_damage(game, len(rows), len(rows) + 1, f"action {bad} of game {game} is damaged")
         out, why = _decode(rows)
         if why is not None:
             self._note_damage(game, len(out), len(rows), why)
@@ -307,34 +416,11 @@ class Journal:
 
     def head_commands(self, game: int, upto: int) -> list[Command]:
         """The first ``upto`` commands of ``game``, checked; raises JournalError when one is damaged."""
-        out: list[Command] = []
-        db = self._conn()
-        factory = db.text_factory
-        db.text_factory = bytes
-        try:
-            rows = db.execute("SELECT seq, CAST(body AS BLOB), crc FROM command WHERE game = ? AND seq <= ? "
-                              "ORDER BY seq", (game, upto)).fetchall()
-        except sqlite3.Error as exc:
-            raise (fault(exc, self.path) if is_fault(exc) else JournalError(f"the saved game is damaged ({exc})")) from exc
-        finally:
-            db.text_factory = factory
-        for n, (seq, raw, crc) in enumerate(rows, 1):
-            try:
-                body = bytes(raw).decode("utf-8")
-                if seq != n or not row_ok(game, seq, body, crc):
-                    raise ValueError("checksum mismatch")
-                out.append(command_from_dict(json.loads(body)))
-            except (ValueError, TypeError, KeyError) as exc:
-                raise JournalError(f"the saved game is damaged at action {n} ({exc})") from exc
-        if len(out) != upto:
-            raise JournalError(f"the saved game is damaged: {upto - len(out)} early action(s) are missing")
-        return out
+        fresh = None if self.read_only else (lambda: writing.connect(self.path))
+        return read_head(self._conn(), fresh, self.path, game, upto)
 
     def _note_damage(self, game: int, good: int, total: int, why: str) -> None:
-        if self.damage is None:
-            self.damage = Damage(why, good, total)
-        else:
-            self.damage.good = min(self.damage.good, good)
+        self.damage = Damage(why, good, total) if self.damage is None else self.damage.at_most(good)
 
     def count(self, game: int) -> int:
         return int(self._conn().execute("SELECT COUNT(*) FROM command WHERE game = ?", (game,)).fetchone()[0])
@@ -361,10 +447,16 @@ class Journal:
     # ------------------------------------------------------------ writing
 
     def new_game(self, seed: int, ruleset: Ruleset) -> GameRecord:
+        before = None
         try:
+            before = writing.last_game(self._conn())
             gid = writing.insert_game(self._conn(), seed, json.dumps(ruleset.to_dict()))
-        except sqlite3.Error as exc:
-            raise self._write_error(exc) from exc
+        except sqlite3.Error as exc:     # a game SQLite kept after all (a failed sync) is the game
+            kept = self._settle(0, exc) if before is not None and evidence.may_be_stored(exc) else None
+            newer = evidence.newer_game(self.db, before) if kept is not None else None
+            if newer is None:
+                raise self._write_error(exc) from exc
+            gid = newer
         self.forget_cache()
         return GameRecord(gid, seed, ruleset)
 
@@ -374,11 +466,23 @@ class Journal:
         ``snapshot`` (seq, fingerprint, pickled state) is stored in the same transaction.
         """
         body = json.dumps(command_to_dict(cmd), separators=(",", ":"))
+        top = None
         try:
+            top = writing.top(self._conn(), game)
             writing.insert_command(self._conn(), game, body, snapshot)
         except sqlite3.Error as exc:
+            if top is not None and evidence.may_be_stored(exc) and self._settle(game, exc) == (top + 1, body):
+                log.warning("journal %s: the write failed (%s) but the action is stored and synced: kept", self.path, exc)
+                self.forget_cache()
+                return
             raise self._write_error(exc) from exc
         self.forget_cache()
+
+    def _settle(self, game: int, exc: sqlite3.Error) -> tuple[int, str | None] | None:
+        """After a failed write: what the file holds, looked at afresh (:func:`evidence.after_failed_write`)."""
+        self._drop_connection()
+        self.db, last = evidence.after_failed_write(self.path, game, exc)
+        return last
 
     def store_snapshot(self, game: int, seq: int, fingerprint: str, body: bytes) -> bool:
         """Store a snapshot taken after action ``seq`` (on resume); False when it could not be stored."""
@@ -394,18 +498,30 @@ class Journal:
 
     def pop(self, game: int) -> bool:
         """Drop the last command of ``game`` (and any snapshot after it); False when there is none."""
+        top = None
         try:
+            top = writing.top(self._conn(), game)
             popped = writing.delete_last(self._conn(), game)
         except sqlite3.Error as exc:
+            settled = self._settle(game, exc) if evidence.may_be_stored(exc) else None
+            if top is not None and settled is not None and settled[0] == top - 1:
+                log.warning("journal %s: the undo failed (%s) but it is stored and synced: undone", self.path, exc)
+                self.forget_cache()
+                return True
             raise self._write_error(exc) from exc
         self.forget_cache()
         return popped
 
-    def cut(self, game: int, keep: int, why: str) -> Damage:
+    def cut(self, game: int, keep: int, why: str, read: int | None = None) -> Damage:
         """The journal does not replay past action ``keep``: keep the whole file aside and go on with a
-        clean journal of the first ``keep`` actions (never deleting rows from the damaged one)."""
+        clean journal of the first ``keep`` actions (never deleting rows from the damaged one).
+
+        ``read``: the rows the replay was given. Every row is read again until reads agree; when
+        they do not, or find more than ``read``, JournalFault (nothing cut, the connection dropped)."""
         content = self._content
-        if content is None or not content.complete:
+        if not self.read_only:
+            content = _settled_content(self, game, read)
+        elif content is None or not content.complete:
             content = reading.read_content(self._conn())
         total = max(len(content.commands.get(game, [])), content.totals.get(game, 0))
         content.commands[game] = content.commands.get(game, [])[:keep]
@@ -436,3 +552,18 @@ class Journal:
 
     def __repr__(self) -> str:
         return f"<Journal {self.path}{' read-only' if self.read_only else ''}>"
+
+
+def _settled_content(journal: Journal, game: int, read: int | None) -> Content:
+    """Every row of ``journal``, read until reads through fresh connections agree (before a cut);
+    JournalFault when they do not, or when they find more rows of ``game`` than ``read``."""
+    fast, prior, journal.fast = journal.fast, journal.damage, False
+    try:
+        journal._settled_check(lambda: writing.connect(journal.path))
+    finally:
+        journal.fast = fast
+    journal.damage, content = prior or journal.damage, journal._content or Content()
+    if read is not None and len(content.commands.get(game, [])) > read:
+        journal._drop_connection()
+        raise read_fault(journal.path)         # the replay was given fewer rows than the file holds
+    return content

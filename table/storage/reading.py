@@ -107,7 +107,11 @@ def check(db: sqlite3.Connection, *, fast: bool) -> tuple[Content, list[str]]:
         quick = read_fast(db)
         if quick is not None:
             return quick, []
-    content = read_content(db)
+    try:
+        content = read_content(db)
+    except (ValueError, TypeError, OverflowError) as exc:     # a field of a type no row may have: damage
+        content = Content()
+        content.problems.append(f"a row that cannot be read ({type(exc).__name__})")
     return content, problems + content.problems
 
 
@@ -196,7 +200,10 @@ def _read_games(db: sqlite3.Connection, content: Content) -> None:
     checks: dict[int, int] = {}
     try:
         for row in db.execute("SELECT game, crc FROM game_check"):
-            checks[int(row[0])] = int(row[1])
+            if isinstance(row[0], int) and isinstance(row[1], int):
+                checks[row[0]] = row[1]
+            else:               # a check row with a damaged field: its game is read without it
+                content.problems.append("a game check row is damaged")
     except sqlite3.DatabaseError as exc:
         if is_fault(exc) and "no such table" not in str(exc):
             raise

@@ -84,17 +84,20 @@ def salvage_path(path: Path) -> Path:
     return path.with_name(path.name + ".salvage")
 
 
-def finish_interrupted_repair(path: Path) -> None:
-    """A repair cut short by a power cut: put its finished salvage in place, or drop an unfinished one."""
+def finish_interrupted_repair(path: Path) -> Path | None:
+    """A repair cut short by a power cut: put its finished salvage in place (returning the damaged
+    copy kept aside before it, to be named), or drop an unfinished one (None)."""
     salvage = salvage_path(path)
     if not salvage.exists():
-        return
+        return None
     if not path.exists() and not Path(str(path) + "-wal").exists():
         os.rename(salvage, path)       # the damaged original is already kept aside
         fsync_directory(path.parent)
         log.warning("journal: finished the repair a power cut interrupted")
-    else:
-        salvage.unlink()                    # made from the journal still in place; it is made again
+        damaged = [p for p in kept_copies(path) if ".damaged-" in p.name]
+        return damaged[-1] if damaged else None
+    salvage.unlink()                    # made from the journal still in place; it is made again
+    return None
 
 
 def write_salvage(salvage: Path, content: Content) -> None:

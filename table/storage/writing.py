@@ -10,9 +10,21 @@ import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 from table.storage.schema import JOURNAL_SCHEMA, JOURNAL_TABLES, game_crc, row_crc
 from table.storage.snapshots import put_snapshot
+
+
+# How long a write waits for a lock another program holds. The table writes on its main thread:
+# SQLite's default (5 s) froze the screen on every press; a refusal now says who holds the lock,
+# and the loop's retry (every 2 s) tries again.
+BUSY_SECONDS = 0.1
+
+
+def connect(path: Path | str) -> sqlite3.Connection:
+    """A connection to the journal file at ``path`` for the table's own writes."""
+    return sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=BUSY_SECONDS)
 
 
 def setup(db: sqlite3.Connection) -> None:
@@ -21,7 +33,44 @@ def setup(db: sqlite3.Connection) -> None:
     db.execute("PRAGMA synchronous=FULL")
     if {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")} >= JOURNAL_TABLES:
         return
-    db.executescript(JOURNAL_SCHEMA)
+    create_tables(db)
+
+
+def setup_fresh(db: sqlite3.Connection) -> None:
+    """A new journal file: WAL, synced commits and every table made in one transaction, so a fault
+    while it is made leaves no half-made schema (a file without the tables is made again)."""
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=FULL")
+    create_tables(db)
+
+
+def no_tables(db: sqlite3.Connection) -> bool:
+    """A file of at most one page that SQLite reads with no table at all: a journal whose tables were
+    never made (not damage). A bigger file with no tables is left to the checks: it held something."""
+    try:
+        if int(db.execute("PRAGMA page_count").fetchone()[0]) > 1:
+            return False
+        return int(db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]) == 0
+    except sqlite3.DatabaseError:
+        return False            # unreadable: the checks at opening decide what it is
+
+
+def create_tables(db: sqlite3.Connection) -> None:
+    """The journal's tables (those missing), all in one transaction."""
+    with transaction(db):
+        for statement in JOURNAL_SCHEMA.split(";"):
+            if statement.strip():
+                db.execute(statement)
+
+
+def probe(db: sqlite3.Connection) -> None:
+    """A write that changes nothing: on a read-only disk (or file) SQLite opens the journal
+    read-only without a word, and only a write says so (``SQLITE_READONLY``). Raises then."""
+    try:
+        db.execute("BEGIN IMMEDIATE")
+        db.execute("UPDATE game_check SET crc = crc WHERE 0")
+    finally:
+        rollback(db)
 
 
 def rollback(db: sqlite3.Connection | None) -> None:
@@ -42,6 +91,22 @@ def transaction(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     except BaseException:
         rollback(db)
         raise
+
+
+def top(db: sqlite3.Connection, game: int) -> int:
+    """The sequence number of the game's last stored command (0: none)."""
+    return int(db.execute("SELECT COALESCE(MAX(seq), 0) FROM command WHERE game = ?", (game,)).fetchone()[0])
+
+
+def last_row(db: sqlite3.Connection, game: int) -> tuple[int, str | None]:
+    """(seq, body) of the game's last stored command; (0, None) when it has none."""
+    row = db.execute("SELECT seq, body FROM command WHERE game = ? ORDER BY seq DESC LIMIT 1", (game,)).fetchone()
+    return (int(row[0]), str(row[1])) if row is not None else (0, None)
+
+
+def last_game(db: sqlite3.Connection) -> int:
+    """The id of the newest game (0: none)."""
+    return int(db.execute("SELECT COALESCE(MAX(id), 0) FROM game").fetchone()[0])
 
 
 def insert_game(db: sqlite3.Connection, seed: int, ruleset: str) -> int:
