@@ -94,6 +94,7 @@ class Controller:
         self.last_events: tuple[GameEvent, ...] = ()
         self.basket: list[str] = []           # items chosen for selling; NEXT sells them (never changed in place)
         self.roll_against: int | None = None       # running away: the monster the next ROLL is against
+        self.window_retry_at: float | None = None  # the window's close could not be saved: not again before this
         self.session = GameSession(catalog, journal, clock, ruleset=self.ruleset, wall=wall,
                                    seed_source=seed_source or (lambda: random.SystemRandom().randrange(2**31)),
                                    open_journal=open_journal, storage_fault=storage_fault)
@@ -428,7 +429,7 @@ class Controller:
         """When the controller next needs ``tick`` even if nothing happens."""
         times = []
         if self.state.combat is not None and self.state.combat.window_until is not None:
-            times.append(self.state.combat.window_until)
+            times.append(max(self.state.combat.window_until, self.window_retry_at or 0.0))
         if self.acting_override is not None:
             times.append(self.acting_override[1])
         if self.prompt is not None and self.prompt.until is not None:
@@ -444,8 +445,11 @@ class Controller:
         self._reopened(bool(reopened))
         now, outcome = self.now, None
         combat = self.state.combat
-        if combat is not None and combat.window_until is not None and now + 1e-9 >= combat.window_until:
+        if (combat is not None and combat.window_until is not None and now + 1e-9 >= combat.window_until
+                and (self.window_retry_at is None or now + 1e-9 >= self.window_retry_at)):
             outcome = self.submit(c.ResolveCombat(player=self.state.active_player or "", at=now))
+            # a close that was refused (the disk, say) is tried again on the fault's backoff, not every tick
+            self.window_retry_at = None if outcome is not None and outcome.accepted else now + RETRY_SECONDS
         if self.acting_override is not None and self.acting_override[1] <= now:
             self.acting_override = None
         if self.prompt is not None and self.prompt.until is not None and self.prompt.until <= now:
