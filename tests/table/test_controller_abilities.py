@@ -6,46 +6,21 @@ in one it does not, with a refusal that says when it can be used."""
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from pathlib import Path
 
-from drivers.base import ManualClock
-from drivers.sim import SimButtons, SimReader
-from engine.rules import Ruleset
 from table.cli import main
-from table.config import Config, StorageConfig
-from table.control.assembly import build_table
-from table.sim.harness import perform
-from table.sim.script import parse_script
 from table.ui import i18n
+from tests.table.test_controller_edges import START, Driven
 
-START = "tap player-1\ntap player-2\ntap player-3\npress next\n"
 
 
-class Table:
-    """The simulated table, driven one script line at a time."""
-
-    def __init__(self, tmp_path: Path, **rules: object) -> None:
-        self.clock = ManualClock()
-        config = Config(storage=StorageConfig(state_dir=str(tmp_path)), rules=replace(Ruleset(), **rules))
-        self.table = build_table(config, self.clock, seed_source=lambda: 1)
-        self.ctl = self.table.controller
-        self.reader = SimReader(self.table.events, clock=self.clock)
-        self.buttons = SimButtons(self.table.events, clock=self.clock)
-
-    def go(self, script: str) -> list:
-        outcomes = []
-        for action in parse_script(script, self.table.catalog):
-            outcomes += perform(action, self.table, self.reader, self.buttons, self.clock)
-        return outcomes
+class Table(Driven):
+    """The simulated table, driven one script line at a time (with the rules it is given)."""
 
     def last(self, script: str) -> str:
         """The words of the last message ``script`` came to."""
         said = [o.message.text for o in self.go(script) if o.message is not None]
         return str(said[-1])
-
-    def p(self, n: int):  # type: ignore[no-untyped-def]
-        return self.ctl.state.player(f"player-{n}")
 
     @property
     def combat(self):  # type: ignore[no-untyped-def]
@@ -53,10 +28,6 @@ class Table:
 
     def keys(self) -> dict[str, str]:
         return {k: str(v) for k, v in self.ctl.soft_keys().items()}
-
-    def close(self) -> None:
-        self.ctl.records.close()
-        self.table.journal.close()
 
 
 def test_berserk_in_a_fight_wins_the_tie_and_is_refused_outside_one(tmp_path: Path) -> None:

@@ -3,10 +3,12 @@ giving and promising from the card menu, selling from the hand, one-shots for ei
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from drivers.base import ManualClock
 from drivers.sim import SimButtons, SimReader
+from engine.rules import Ruleset
 from table.config import Config, StorageConfig
 from table.sim.script import parse_script
 from table.sim.harness import perform
@@ -18,10 +20,10 @@ START = "tap player-1\ntap player-2\ntap player-3\npress next\n"
 class Driven:
     """The simulated table, driven one script line at a time."""
 
-    def __init__(self, tmp_path: Path) -> None:
+    def __init__(self, tmp_path: Path, **rules: object) -> None:
         self.clock = ManualClock()
-        self.table = build_table(Config(storage=StorageConfig(state_dir=str(tmp_path))), self.clock,
-                                 seed_source=lambda: 1)
+        config = Config(storage=StorageConfig(state_dir=str(tmp_path)), rules=replace(Ruleset(), **rules))
+        self.table = build_table(config, self.clock, seed_source=lambda: 1)
         self.ctl = self.table.controller
         self.reader = SimReader(self.table.events, clock=self.clock)
         self.buttons = SimButtons(self.table.events, clock=self.clock)
