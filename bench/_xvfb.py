@@ -45,12 +45,17 @@ def display_server(screen: str = SCREEN) -> Iterator[dict[str, str] | None]:
         yield {"DISPLAY": f":{number.decode().strip()}", "SDL_VIDEODRIVER": "x11"}
     finally:
         os.close(read)
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop(proc)
+
+
+def stop(proc: subprocess.Popen) -> None:  # type: ignore[type-arg]
+    """End a process the bench started: politely, then for good after 10 s."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 def environment(driver: str, server: dict[str, str] | None) -> dict[str, str] | None:

@@ -17,7 +17,6 @@ GL texture the table does not use. The server's own CPU is in neither figure.
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
@@ -27,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench._report import Figure, disk_dir, figure, report, thread_cpu_ns, thread_names  # noqa: E402
-from bench._xvfb import display_server, drivers, environment  # noqa: E402
+from bench._xvfb import display_server, drivers, environment, stop  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET_RATIO = 20
@@ -61,15 +60,6 @@ def start(cmd: list[str], env: dict[str, str], script: str) -> subprocess.Popen:
     proc.stdin.write(script)
     proc.stdin.flush()                     # left open: the table reads piped script lines as taps
     return proc
-
-
-def stop(proc: subprocess.Popen) -> None:
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
 
 
 def share(before: dict[int, int], after: dict[int, int], seconds: float) -> tuple[float, dict[int, float]]:
