@@ -8,6 +8,7 @@ from typing import Any
 
 from drivers.base import Clock
 from table.config import Config
+from table.config import is_raspberry_pi
 
 
 @dataclass
@@ -24,7 +25,6 @@ class Drivers:
 def uses_gpio(*, sim: bool) -> bool:
     """GPIO buttons and feedback only where there are GPIO pins: a Pi, or gpiozero's pin factory
     chosen by the environment. Elsewhere the table (and doctor) use the simulated ones."""
-    from table.config import is_raspberry_pi
 
     return not sim and (is_raspberry_pi() or bool(os.environ.get("GPIOZERO_PIN_FACTORY")))
 

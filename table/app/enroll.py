@@ -31,10 +31,10 @@ from table.control.assembly import EventQueue
 from table.storage.paths import TAGS_FILE, hold_table_lock
 from table.ui.keys import KEYS
 from table.ui.screen import NoScreen, ScreenPlan, open_display, pointer_position
+from table.ui.screens.enroll import EnrollShown, draw_enroll
 
 if TYPE_CHECKING:
     from table.ui.display import Display
-    from table.ui.screens.enroll import EnrollShown
 
 log = logging.getLogger(__name__)
 
@@ -174,14 +174,12 @@ class EnrollApp:
 
     def render(self) -> None:
         if self.screen is not None:
-            from table.ui.screens.enroll import draw_enroll    # pygame comes with a screen, not with the wizard
 
             shown = self.shown()
             self.screen.show(lambda frame: draw_enroll(frame, shown))
 
     def shown(self) -> EnrollShown:
         """What the screen shows now."""
-        from table.ui.screens.enroll import EnrollShown
 
         return EnrollShown(self.session, self.catalog, self.line.says, self.line.kind, self.soft_keys(),
                            reader_online=self.reader_online, sim=isinstance(self.reader, SimReader), entry=self.entry)

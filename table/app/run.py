@@ -36,6 +36,8 @@ from table.ui.picker import Picker, as_uid
 from table.ui.keys import KEYS
 from table.ui.screen import NoScreen, ScreenPlan, pointer_position
 from table.ui.view import View, build_view
+from table.ui.sound import Sounds
+from table.web import start_web
 
 if TYPE_CHECKING:
     from table.control.controller import Controller
@@ -104,7 +106,6 @@ def run(config: Config, *, sim: bool) -> int:
             device.close()
         table.journal.close()
         return 2
-    from table.ui.sound import Sounds
 
     display.sounds = Sounds(config.display.sound)
     return TableLoop(config, table, drivers, display, clock, reader_type=reader_type).run()
@@ -268,7 +269,6 @@ def _start_web(config: Config, table: Table, language: str, first: View) -> WebV
     table plays on without it."""
     if not config.web.enabled:
         return None
-    from table.web import start_web
 
     try:
         web = start_web(config, table.catalog, language, first=first)

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from table.cli.common import Subparsers, config_of, with_config
+from table.cli.names import names_command
 
 if TYPE_CHECKING:
     from engine.cards import CardDef
@@ -53,7 +54,6 @@ def cmd_cards(args: argparse.Namespace) -> int:
         return _validate(args, config)
     catalog = with_names(load_catalog(config.card_set_files()), config.state_dir)
     if args.action == "names":
-        from table.cli.names import names_command
 
         return names_command(args, catalog, config.state_dir)
     if args.action == "search":

@@ -11,12 +11,12 @@ from typing import Any
 from drivers.doctor import Check, System, run_checks
 from table.config import Config
 from table.ui.fonts import find_font
+from table.app.drivers import uses_gpio
 
 
 def hardware_checks(config: Config, *, sim: bool = False, system: System | None = None, **options: Any) -> list[Check]:
     """The reader, buttons and state directory checks for what ``run`` would open. Where ``run``
     would use simulated buttons (no GPIO pins here), there are no pins to check."""
-    from table.app.drivers import uses_gpio
 
     gpio = uses_gpio(sim=sim)
     checks = run_checks(config.reader_type(sim=sim), spi_bus=config.reader.spi_bus, spi_device=config.reader.spi_device,

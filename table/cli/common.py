@@ -6,6 +6,7 @@ import argparse
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn, TypeAlias
+from table.config import ConfigError, load_config
 
 if TYPE_CHECKING:           # the command line imports what a command needs when it runs: --help stays quick
     from table.config import Config
@@ -24,7 +25,6 @@ Subparsers: TypeAlias = "argparse._SubParsersAction[Parser]"
 
 def config_of(args: argparse.Namespace) -> Config:
     """The config the command line names (``--config FILE``), else the default one."""
-    from table.config import ConfigError, load_config
 
     config = load_config(Path(args.config) if args.config else None)
     state_dir = config.state_dir

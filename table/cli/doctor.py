@@ -6,6 +6,12 @@ from __future__ import annotations
 import argparse
 
 from table.cli.common import Subparsers, config_of, with_config
+from table.config import ConfigError
+from table.ui.screen import wants_fullscreen
+from table.cli.checks import display_checks, hardware_checks
+from table.storage.doctor import check_journal
+from table.storage.paths import JOURNAL_FILE
+from table.web.checks import web_check
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
@@ -13,7 +19,6 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     import warnings
 
     from cards.loader import validate_files
-    from table.config import ConfigError
 
     warnings.filterwarnings("ignore", module="gpiozero")   # its pin-factory fallbacks are reported below
     failures = 0
@@ -30,11 +35,6 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     else:
         print("[ok] catalog: the card data is valid")
     from drivers.doctor import Check
-    from table.ui.screen import wants_fullscreen     # only now: the config is good
-    from table.cli.checks import display_checks, hardware_checks
-    from table.storage.doctor import check_journal
-    from table.storage.paths import JOURNAL_FILE
-    from table.web.checks import web_check
 
     checks = hardware_checks(config)
     checks += display_checks(config, needs_drm=wants_fullscreen(config))

@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable
 
 from engine.errors import MunchkinError
+from table.storage.faults import database_trouble
 
 log = logging.getLogger("table.cli")
 
@@ -74,7 +75,6 @@ def run_command(func: Callable[[argparse.Namespace], int | None], args: argparse
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # a bug: still one line, the traceback only when asked for
-        from table.storage.faults import database_trouble
 
         trouble = database_trouble(exc)         # SQLite's own error, not a bug of ours
         if trouble is not None:

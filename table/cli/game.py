@@ -10,6 +10,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from table.cli.common import Subparsers, config_of, with_config
+from table.control.assembly import build_table
+from table.storage.faults import JournalError
+from table.storage.journal import Journal
+from table.storage.paths import JOURNAL_FILE, hold_table_lock
+from table.storage.repair import kept_copies
 
 if TYPE_CHECKING:
     from table.config import Config
@@ -20,8 +25,6 @@ def _empty_table(config: Config) -> int:
     from cards.loader import load_catalog
     from engine.game import new_game
     from engine.serialize import state_to_json
-    from table.storage.repair import kept_copies
-    from table.storage.paths import JOURNAL_FILE
 
     catalog = load_catalog(config.card_set_files())
     print(json.dumps(state_to_json(new_game(0, config.rules), catalog), indent=2, ensure_ascii=False))
@@ -34,8 +37,6 @@ def _empty_table(config: Config) -> int:
 
 def cmd_state(args: argparse.Namespace) -> int:
     from drivers.base import SystemClock
-    from table.control.assembly import build_table
-    from table.storage.paths import JOURNAL_FILE
 
     config = config_of(args)
     if not (config.state_dir / JOURNAL_FILE).exists():
@@ -51,9 +52,6 @@ def cmd_state(args: argparse.Namespace) -> int:
 
 def cmd_restore(args: argparse.Namespace) -> int:
     """Make a kept-aside journal the current one; the current one is kept aside first."""
-    from table.storage.faults import JournalError
-    from table.storage.journal import Journal
-    from table.storage.paths import JOURNAL_FILE, hold_table_lock
 
     config = config_of(args)
     source = Path(args.file)

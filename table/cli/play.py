@@ -8,13 +8,13 @@ from table.cli.common import Subparsers, config_of, with_config
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from table.app.run import run
+    from table.app.run import run     # pygame is loaded only by the commands that draw
 
     return run(config_of(args), sim=args.sim)
 
 
 def cmd_enroll(args: argparse.Namespace) -> int:
-    from table.app.enroll import enroll
+    from table.app.enroll import enroll     # pygame is loaded only by the commands that draw
 
     return enroll(config_of(args), sim=args.sim, set_id=args.set, tokens=not args.no_tokens, card=args.card)
 

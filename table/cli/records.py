@@ -14,13 +14,15 @@ import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
 from table.cli.common import Subparsers, config_of, with_config
+from table.session.facts import history_rows
+from table.session.facts import stats
+from table.web.records import load
 
 if TYPE_CHECKING:
     from engine.cards import Catalog
 
 
 def print_history(games: list[dict[str, Any]], fmt: str, out: TextIO | None = None) -> None:
-    from table.session.facts import history_rows
 
     out = out or sys.stdout
     rows = history_rows(games)
@@ -49,7 +51,6 @@ def print_history(games: list[dict[str, Any]], fmt: str, out: TextIO | None = No
 
 
 def print_stats(tallies: list[dict[str, Any]], fmt: str, catalog: Catalog | None = None, out: TextIO | None = None) -> None:
-    from table.session.facts import stats
 
     out = out or sys.stdout
     data = stats(tallies, catalog)
@@ -92,7 +93,6 @@ def print_stats(tallies: list[dict[str, Any]], fmt: str, catalog: Catalog | None
 
 
 def cmd_history(args: argparse.Namespace) -> int:
-    from table.web.records import load
 
     print_history(load(config_of(args).state_dir, "games"), args.format)
     return 0
@@ -100,7 +100,6 @@ def cmd_history(args: argparse.Namespace) -> int:
 
 def cmd_stats(args: argparse.Namespace) -> int:
     from cards.loader import load_catalog
-    from table.web.records import load
 
     config = config_of(args)
     print_stats(load(config.state_dir, "tallies"), args.format, load_catalog(config.card_set_files()))

@@ -7,11 +7,12 @@ import sys
 from pathlib import Path
 
 from table.cli.common import Subparsers, config_of, whole_number, with_config
+from table.sim.script import check_seed
+from table.sim.export import export_game
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from table.sim.script import check_seed
-    from table.sim.simulate import simulate
+    from table.sim.simulate import simulate     # pygame is loaded only by the commands that draw
 
     seed = check_seed(args.seed) if args.seed is not None else None
     return simulate(args.script, config_of(args), screenshots=Path(args.screenshot) if args.screenshot else None,
@@ -19,7 +20,6 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from table.sim.export import export_game
 
     sys.stdout.write(export_game(config_of(args), args.game))
     return 0

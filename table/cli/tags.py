@@ -8,6 +8,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from table.cli.common import Subparsers, config_of, with_config
+from table.cli.problems import report_bad_lines
+from table.storage.faults import describe_fault
+from table.storage.paths import TAGS_FILE, hold_table_lock
 
 if TYPE_CHECKING:
     from cards.tags import TagRegistry
@@ -34,7 +37,6 @@ def _export(registry: TagRegistry, catalog: Catalog, file: str | None) -> int:
 def _import(state_dir: Path, catalog: Catalog, file: str | None) -> int:
     from cards.tags import TagRegistry, parse_tag_csv
     from cards.textfile import TextFileError, read_text
-    from table.storage.paths import TAGS_FILE, hold_table_lock
 
     if not file:
         print("munchkin-table tags import: name the CSV file (header 'uid,card')", file=sys.stderr)
@@ -50,13 +52,11 @@ def _import(state_dir: Path, catalog: Catalog, file: str | None) -> int:
     registry = TagRegistry(state_dir / TAGS_FILE, known=catalog)
     rows, problems = parse_tag_csv(text, catalog, registry.as_dict(), require_header=True)
     if problems:
-        from table.cli.problems import report_bad_lines
 
         return report_bad_lines(file, problems)
     try:
         new = registry.bind_many(rows)
     except OSError as exc:
-        from table.storage.faults import describe_fault
 
         print(f"munchkin-table tags import: nothing imported: {describe_fault(exc, state_dir / TAGS_FILE)}",
               file=sys.stderr)
@@ -69,7 +69,6 @@ def _import(state_dir: Path, catalog: Catalog, file: str | None) -> int:
 def cmd_tags(args: argparse.Namespace) -> int:
     from cards.loader import load_catalog
     from cards.tags import TagRegistry
-    from table.storage.paths import TAGS_FILE
 
     config = config_of(args)
     catalog = load_catalog(config.card_set_files())

@@ -6,10 +6,10 @@ import argparse
 
 from engine.errors import MunchkinError
 from table.cli.common import Subparsers, config_of, with_config
+from table.web import base_url, lan_address, read_key, rotate_key
 
 
 def cmd_web_key(args: argparse.Namespace) -> int:
-    from table.web import base_url, lan_address, read_key, rotate_key
 
     config = config_of(args)
     web = config.web

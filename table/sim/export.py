@@ -26,6 +26,8 @@ from table.config import Config
 from table.control.controller import Controller
 from table.sim.harness import SimTable
 from table.sim.script import ScriptSettings, script_header
+from table.storage.journal import Journal
+from table.storage.paths import JOURNAL_FILE
 
 MAX_WAIT = 86000.0          # a script's wait is under a day; longer gaps are several waits
 MENUS = ("card-menu", "player-menu")
@@ -311,8 +313,6 @@ def export_script(config: Config, seed: int, ruleset: Ruleset, commands: list[c.
 
 def export_game(config: Config, game: int | None = None) -> str:
     """The game ``game`` (the live, latest one by default) of the table's state directory, as a script."""
-    from table.storage.journal import Journal
-    from table.storage.paths import JOURNAL_FILE
 
     path = config.state_dir / JOURNAL_FILE
     if not path.exists():

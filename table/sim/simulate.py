@@ -18,6 +18,9 @@ from table.control.prompts import Outcome
 from table.sim.harness import SimTable
 from table.sim.script import Action, ScriptError, read_settings
 from table.storage.paths import TableBusy, hold_table_lock
+from table.ui.display import use_headless_drivers
+from table.ui.display import Display
+from table.ui.view import build_view
 
 SIMULATION_SEED = 1
 
@@ -64,7 +67,6 @@ class Screenshots:
     """A PNG of the screen after each action, numbered from 0001, in ``folder``."""
 
     def __init__(self, folder: Path, config: Config) -> None:
-        from table.ui.display import Display
 
         self.folder = folder
         self.language = config.display.language
@@ -73,7 +75,6 @@ class Screenshots:
 
     def take(self, number: int, controller: Controller) -> str | None:
         """Draw the table and save it as picture ``number``; why it could not be saved, or None."""
-        from table.ui.view import build_view
 
         self.display.render(build_view(controller, language=self.language))
         target = self.folder / f"{number:04d}.png"
@@ -121,7 +122,6 @@ def simulate(script: Path | str, config: Config, *, screenshots: Path | None = N
     system config) and its ``[storage] state_dir`` names one; that directory is then used only
     under the table lock, so a running table is never written behind its back.
     """
-    from table.ui.display import use_headless_drivers
 
     out = out or sys.stdout         # looked up per call: a default bound at import time outlives a swapped stdout
     err = err or sys.stderr

@@ -8,6 +8,7 @@ PLAYER_MENU is not a script: it opens the "player-menu" prompt on the table scen
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+from table.ui.view import build_view
 
 if TYPE_CHECKING:
     from table.control.controller import Controller
@@ -103,7 +104,6 @@ SCENES["name-choice"] = AFTER_A_GAME + JOIN4 + "tap player-2\npress roll\n"
 PLAYER_MENU = "player-menu"
 def open_player_menu(ctl: Controller, language: str = "en", player: str = "player-2") -> View:
     """The View with ``player``'s menu open, as a tap of their token opens it."""
-    from table.ui.view import build_view
 
     ctl.tap_token(player)
     return build_view(ctl, language=language)

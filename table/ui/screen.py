@@ -19,6 +19,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from table.config import Config, is_raspberry_pi
+from table.ui.sound import native_stderr_to_log
 
 if TYPE_CHECKING:
     from table.ui.display import Display
@@ -77,7 +78,6 @@ class ScreenPlan:
         """The Display the config asks for; NoScreen when SDL has none, or only an invisible one."""
         import pygame
 
-        from table.ui.sound import native_stderr_to_log
 
         try:
             with native_stderr_to_log():        # SDL's probing of absent video drivers writes to fd 2
@@ -96,7 +96,7 @@ class ScreenPlan:
 def open_display(config: Config, *, fullscreen: bool = False, title: str = "munchkin-table",
                  sim_strip: bool = False) -> Display:
     """The Display at the config's size, language and font (pygame.error when SDL cannot open it)."""
-    from table.ui.display import Display
+    from table.ui.display import Display     # the plan is read (doctor, the no-screen check) without loading pygame
 
     display = config.display
     return Display((display.width, display.height), fullscreen=fullscreen, title=title, language=display.language,
@@ -105,7 +105,7 @@ def open_display(config: Config, *, fullscreen: bool = False, title: str = "munc
 
 def headless_display(config: Config) -> Display:
     """The Display for ``config`` under SDL's dummy drivers (nothing shown, pixels kept: screenshots)."""
-    from table.ui.display import use_headless_drivers
+    from table.ui.display import use_headless_drivers     # the plan is read (doctor, the no-screen check) without loading pygame
 
     use_headless_drivers()
     return open_display(config)

@@ -23,6 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from table.web.addresses import lan_address, lan_addresses
+from table.ui.i18n import player_name
+from table.web.hub import Hub
+from table.web.pages import page_context
 
 __all__ = ["lan_address", "lan_addresses", "join_url", "base_url", "web_key", "read_key", "rotate_key", "start_web",
            "WebView", "board_payload"]
@@ -98,7 +101,6 @@ def base_url(address: str, port: int, configured: str = "") -> str:
 def board_payload(view: Any) -> dict[str, Any]:
     """What a page gets on each change: the state JSON, plus a ``board`` key with what the screen adds
     (among it each player's name as the screen shows it: "Player 1" in the table's language)."""
-    from table.ui.i18n import player_name
 
     names = {p["id"]: player_name(p["id"], p["name"]) for p in view.state.get("players", [])}
     return {**view.state, "board": {
@@ -186,9 +188,7 @@ class WebView:
 
 def start_web(config: Any, catalog: Any, language: str, *, first: Any = None) -> WebView:
     """Start the web view the config describes; raises OSError (a busy port, an unusable key file)."""
-    from table.web.hub import Hub
-    from table.web.pages import page_context
-    from table.web.server import WebApp, WebServer
+    from table.web.server import WebApp, WebServer     # Starlette and uvicorn are loaded only when the web view is on
 
     key = web_key(config.state_dir, config.web.key)
     hub = Hub()

@@ -13,6 +13,7 @@ from pathlib import Path
 from drivers.doctor import Check
 from table.config import Config
 from table.storage.paths import table_running
+from table import web as web_view       # its addresses read through the module, as the tests replace them
 
 # The installed unit's directory; the tests point it elsewhere, so a box's own unit cannot leak into them.
 UNIT_DIR = Path(os.environ.get("MUNCHKIN_UNIT_DIR") or "/etc/systemd/system")
@@ -20,15 +21,14 @@ DROPIN = "munchkin-table.service.d/web.conf"
 
 
 def web_check(config: Config, *, unit_dir: Path = UNIT_DIR, timeout: float = 3.0) -> Check:
-    from table.web import base_url, lan_address, lan_addresses
 
     web = config.web
     if not web.enabled:
         return Check("web view", True, "off ([web] enabled = false in the config turns it on)")
-    address = lan_address(web.bind)
+    address = web_view.lan_address(web.bind)
     host = f"[{address}]" if ":" in address else address
-    where = base_url(address, web.port, web.url)
-    others = [base_url(a, web.port) for a in lan_addresses(web.bind)]
+    where = web_view.base_url(address, web.port, web.url)
+    others = [web_view.base_url(a, web.port) for a in web_view.lan_addresses(web.bind)]
     others = [u for u in others if u != where]
     if others:                          # every address it answers on, the one on the screen first
         where += " (also " + ", ".join(others) + ")"

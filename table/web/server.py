@@ -36,6 +36,8 @@ from engine.state import PLAYER_TOKENS
 from table.web.hub import Hub, TooManyClients
 from table.web.limits import Doorman, bounded_h11
 from table.web.pages import PageContext, render_page
+import table.web.records as records_web
+from table.web.records import RecordsError
 
 log = logging.getLogger(__name__)
 
@@ -308,8 +310,6 @@ class WebApp:
         from starlette.concurrency import run_in_threadpool
         from starlette.responses import HTMLResponse, PlainTextResponse, Response
 
-        import table.web.records as records_web
-        from table.web.records import RecordsError
 
         if self.state_dir is None:
             return PlainTextResponse("no saved games here\n", status_code=404)

@@ -8,6 +8,7 @@ import pygame
 
 from table.ui.i18n import _, shown_name
 from table.ui.screens.kit import ACTIVE, DIM, KEY, KEY_OFF, TEXT, player_color
+from table.ui.screens.records import draw_game_facts
 
 if TYPE_CHECKING:
     from table.ui.frame import Frame
@@ -27,7 +28,6 @@ def draw_game_over(f: Frame, view: View, body: pygame.Rect) -> None:
     chart = pygame.Rect(inner.x, inner.y + f.painter.line_height(int(38 * s)) + int(6 * s), inner.w,
                         inner.bottom - inner.y - f.painter.line_height(int(38 * s)) - int(6 * s))
     if view.game_facts is not None:     # the game's facts beside the chart (under it in portrait)
-        from table.ui.screens.records import draw_game_facts
 
         gap = int(10 * s)
         if f.portrait:

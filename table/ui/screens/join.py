@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from table.ui.screens.kit import DIM
+from table.ui.qr import qr_side, qr_surface
 
 if TYPE_CHECKING:
     from table.ui.frame import Frame
@@ -37,7 +38,6 @@ def _text_height(f: Frame) -> int:
 def join_room(f: Frame, view: View, most_w: int, room_h: int) -> int:
     """The width to set aside for the join code in a column ``room_h`` high, at most ``most_w``
     (0: no web view, or too little room for a code a camera reads)."""
-    from table.ui.qr import qr_side
 
     url = join_url(view, "player-6")            # the longest address the code may hold
     if not url or not qr_side(url, min(most_w, room_h - _text_height(f))):
@@ -47,7 +47,6 @@ def join_room(f: Frame, view: View, most_w: int, room_h: int) -> int:
 
 def draw_join(f: Frame, view: View, room: pygame.Rect, *, player: str = "") -> pygame.Rect | None:
     """The code as large as fits in ``room``, the address in text under it; returns the code's rect."""
-    from table.ui.qr import qr_side, qr_surface
 
     url = join_url(view, player)
     if not url:
