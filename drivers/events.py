@@ -25,12 +25,16 @@ def normalise_uid(text: str) -> str:
 
 @dataclass(frozen=True)
 class Tap:
-    """A tag entered a reader's field (once per presentation, not per poll)."""
+    """A tag entered a reader's field (once per presentation, not per poll).
+
+    ``seat`` is the seat (1-6) whose pad it was, or None for the table's shared pad (the one reader
+    of a single-reader box)."""
 
     uid: str
     at: float
     reader: str = "pad"
     card: str | None = None   # simulation only: a tap that names its card, with no tag behind it
+    seat: int | None = None
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,7 @@ def open_reader(
     driver (name, poll_interval, removal_time, ...).
     """
     if kind == "sim":
-        return SimReader(sink, clock=clock, **{k: v for k, v in options.items() if k == "name"})
+        return SimReader(sink, clock=clock, **{k: v for k, v in options.items() if k in ("name", "seat")})
     if kind == "mfrc522":
         from drivers.mfrc522_spi import Mfrc522Reader
 

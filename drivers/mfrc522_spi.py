@@ -90,9 +90,10 @@ class Mfrc522Reader(PollingReader):
         removal_time: float = 0.35,
         backoff: tuple[float, float] = (0.5, 5.0),
         spi_speed: int = 1_000_000,
+        seat: int | None = None,
     ) -> None:
         super().__init__(sink, clock=clock, name=name, poll_interval=poll_interval, removal_time=removal_time,
-                         backoff=backoff)
+                         backoff=backoff, seat=seat)
         self.spi_bus = spi_bus
         self.spi_device = spi_device
         self.reset_pin = reset_pin

@@ -62,11 +62,12 @@ class Pn532Reader(PollingReader):
         removal_time: float = 0.35,
         backoff: tuple[float, float] = (0.5, 5.0),
         serial_factory: Callable[..., Any] | None = None,
+        seat: int | None = None,
     ) -> None:
         if not 0 <= passive_retries < 0xFF:
             raise ValueError(f"passive_retries must be 0-254 (0xFF means for ever), got {passive_retries}")
         super().__init__(sink, clock=clock, name=name, poll_interval=poll_interval, removal_time=removal_time,
-                         backoff=backoff)
+                         backoff=backoff, seat=seat)
         self.port = port
         self.baudrate = baudrate
         self.ack_timeout = ack_timeout

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Iterator
 
 from drivers.base import Clock, EventSink, SystemClock
@@ -64,8 +65,9 @@ class PollingReader:
     """
 
     def __init__(self, sink: EventSink, *, clock: Clock | None, name: str, poll_interval: float,
-                 removal_time: float, backoff: tuple[float, float]) -> None:
+                 removal_time: float, backoff: tuple[float, float], seat: int | None = None) -> None:
         self.sink = sink
+        self.seat = seat  # the seat whose pad this is; None: the shared pad
         self.clock = clock or SystemClock()
         self.name = name
         self.poll_interval = poll_interval
@@ -76,6 +78,8 @@ class PollingReader:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._closed = False
+        self._delays = backoff_delays(*backoff)
+        self._retry_at = float("-inf")  # time.monotonic() before which no reconnection is tried
 
     @property
     def status(self) -> str:
@@ -88,7 +92,7 @@ class PollingReader:
         if uid is None:
             self.presence.missed(now)
         elif self.presence.seen(uid, now):
-            self.sink.put(Tap(uid, now, self.name))
+            self.sink.put(Tap(uid, now, self.name, seat=self.seat))
 
     def connect(self) -> bool:
         raise NotImplementedError
@@ -129,20 +133,35 @@ class PollingReader:
         self.close()
 
     def _run(self) -> None:
-        delays = backoff_delays(*self.backoff)
         while not self._stop.is_set():
-            try:
-                if not self.is_connected():
-                    if self.connect():
-                        delays = backoff_delays(*self.backoff)
-                    else:
-                        self._stop.wait(next(delays))
-                    continue
-                self.poll_once()
-            except Exception as exc:  # a driver bug or a library surprise must not end the thread for good
-                log.exception("%r: unexpected error; reconnecting", self)
-                self._release()
-                self._report(False, Said("reader offline: {why}", why=Said("unexpected error: {error}", error=repr(exc))))
-                self._stop.wait(next(delays))
-                continue
-            self._stop.wait(self.poll_interval)
+            wait = self.step()
+            if wait > 0:
+                self._stop.wait(wait)
+
+    def step(self) -> float:
+        """One turn of the polling loop: connect when due, else poll once; the seconds until the next turn.
+
+        A reader's own thread calls it in a loop; ``drivers.seats.SpiBus`` calls it for each reader on a
+        shared bus in turn, so that one thread does every transaction on that bus.
+        """
+        now = time.monotonic()
+        if now < self._retry_at:
+            return self._retry_at - now
+        try:
+            if not self.is_connected():
+                if self.connect():
+                    self._delays = backoff_delays(*self.backoff)
+                    return 0.0
+                return self._retry_later(now)
+            self.poll_once()
+        except Exception as exc:  # a driver bug or a library surprise must not end the thread for good
+            log.exception("%r: unexpected error; reconnecting", self)
+            self._release()
+            self._report(False, Said("reader offline: {why}", why=Said("unexpected error: {error}", error=repr(exc))))
+            return self._retry_later(now)
+        return self.poll_interval
+
+    def _retry_later(self, now: float) -> float:
+        delay = next(self._delays)
+        self._retry_at = now + delay
+        return delay

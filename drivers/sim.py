@@ -12,8 +12,10 @@ from drivers.said import Said
 
 
 class SimReader:
-    def __init__(self, sink: EventSink, *, clock: Clock | None = None, name: str = "pad") -> None:
+    def __init__(self, sink: EventSink, *, clock: Clock | None = None, name: str = "pad",
+                 seat: int | None = None) -> None:
         self.sink = sink
+        self.seat = seat            # the seat whose pad it stands for; None: the shared pad
         self.clock = clock or SystemClock()
         self.name = name
         self.is_open = False
@@ -24,11 +26,11 @@ class SimReader:
 
     def scan(self, uid: str) -> None:
         """Present a tag to the simulated pad."""
-        self.sink.put(Tap(normalise_uid(uid), self.clock.monotonic(), self.name))
+        self.sink.put(Tap(normalise_uid(uid), self.clock.monotonic(), self.name, seat=self.seat))
 
     def scan_card(self, name: str) -> None:
         """Present a card (or player token) by name, as if its tag were enrolled."""
-        self.sink.put(Tap("", self.clock.monotonic(), self.name, card=name))
+        self.sink.put(Tap("", self.clock.monotonic(), self.name, card=name, seat=self.seat))
 
     def unplug(self, message: str = Said("simulated reader unplugged")) -> None:
         self.sink.put(ReaderStatus(self.name, False, message, self.clock.monotonic()))

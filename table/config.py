@@ -12,6 +12,7 @@ from typing import Any
 
 from cards.names import LANGUAGES as TRANSLATED
 from drivers.events import DEFAULT_BUTTON_PINS
+from drivers.seats import ReaderSpec
 from engine.errors import MunchkinError
 from engine.rules import Ruleset
 from engine.state import PLAYER_TOKENS
@@ -151,6 +152,7 @@ class Config:
     rules: Ruleset = field(default_factory=Ruleset)
     players: dict[str, PlayerConfig] = field(default_factory=dict)
     source: str = "(defaults)"
+    readers: list[SeatedReaderConfig] = field(default_factory=list)    # [[reader]] entries; empty: [reader]
 
     @property
     def state_dir(self) -> Path:
@@ -167,6 +169,16 @@ class Config:
         if sim:
             return "sim"
         return self.reader.type or ("mfrc522" if is_raspberry_pi() else "sim")
+
+    def reader_specs(self, *, sim: bool) -> list[ReaderSpec]:
+        """Every reader: the ``[[reader]]`` entries (simulated pads at their seats with ``sim``), else the one
+        ``[reader]`` as the shared pad, named "pad" as it always was."""
+        if not self.readers:
+            r = self.reader
+            return [ReaderSpec(self.reader_type(sim=sim), None, r.spi_bus, r.spi_device, r.reset_pin, r.port,
+                               r.baudrate, name="pad")]
+        return [entry.spec(sim=sim, default=self.reader_type(sim=sim) if not entry.type else "")
+                for entry in self.readers]
 
 
 # Numbers a section may hold: section -> key -> (lowest, highest), both included. A new section
@@ -329,6 +341,10 @@ def parse_config(data: dict[str, Any], source: str = "(text)") -> Config:
     if unknown:
         problems.append(f"unknown section(s) {', '.join(f'[{u}]' for u in unknown)}; known: "
                         f"{', '.join(sorted(top))}")
+    readers: list[SeatedReaderConfig] = []
+    if isinstance(data.get("reader"), list):            # [[reader]] entries, one per pad
+        readers = check_readers(data["reader"], problems)
+        data = {k: v for k, v in data.items() if k != "reader"}
     parts = {name: _section(cls, data.get(name, {}), name, problems) for name, cls in SECTIONS.items()}
     rules = _section(Ruleset, data["rules"], "rules", problems) if "rules" in data else Ruleset()
     players: dict[str, PlayerConfig] = {}
@@ -341,8 +357,10 @@ def parse_config(data: dict[str, Any], source: str = "(text)") -> Config:
         problems += wrong
         if not wrong:
             players[token] = player
-    cfg = Config(**parts, rules=rules, players=players, source=source)
+    cfg = Config(**parts, rules=rules, players=players, source=source, readers=readers)
     _check(cfg, data, problems)
+    if readers:
+        _check_reader_pins(cfg, problems)
     if problems:
         raise ConfigError("\n".join(f"{source}: {p}" for p in problems), problems=problems)
     return cfg
@@ -383,6 +401,111 @@ def _check_web(web: WebConfig, problems: list[str]) -> None:
     if web.url and not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", web.url):
         problems.append(f"[web] url must be an address such as \"http://munchkin.lan:8080/\" (no key, no query), "
                         f"or empty for this box's own, got {web.url!r}")
+
+
+# ------------------------------------------------------------------ [[reader]]: a pad at every seat
+
+# The pins an SPI bus takes on the 40-pin header (BCM): SCLK, MOSI, MISO, then CE0, CE1, CE2.
+SPI_PINS = {0: (11, 10, 9), 1: (21, 20, 19)}
+SPI_CE_PINS = {0: (8, 7), 1: (18, 17, 16)}
+SEAT_WORDS = "a seat number 1-6, or \"table\" for a shared pad"
+
+
+@dataclass
+class SeatedReaderConfig(ReaderConfig):
+    """One ``[[reader]]`` entry: a reader as ``[reader]`` has it, and the seat whose pad it is."""
+
+    seat: int | None = None     # 1-6; None: "table", the shared pad
+
+    def spec(self, *, sim: bool, default: str) -> ReaderSpec:
+        kind = "sim" if sim else (self.type or default)
+        return ReaderSpec(kind, self.seat, self.spi_bus, self.spi_device, self.reset_pin, self.port, self.baudrate)
+
+
+def _seat(value: Any, n: int, problems: list[str]) -> int | None:
+    if value == "table":
+        return None
+    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 6:
+        return value
+    problems.append(f"[[reader]] {n} seat must be {SEAT_WORDS}, got {_shown(value)}")
+    return None
+
+
+def check_readers(entries: list[Any], problems: list[str]) -> list[SeatedReaderConfig]:
+    """The ``[[reader]]`` entries; each problem names the entry (``[[reader]] 2``) and what is wrong."""
+    readers: list[SeatedReaderConfig] = []
+    if len(entries) > 8:
+        problems.append(f"[[reader]]: {len(entries)} readers; a table has at most 6 seats and a shared pad or two")
+    for n, entry in enumerate(entries, 1):
+        if not isinstance(entry, dict):
+            problems.append(f"[[reader]] {n} must be a table of keys (type, spi_bus, ..., seat), got {_shown(entry)}")
+            continue
+        if "seat" not in entry:
+            problems.append(f"[[reader]] {n} has no seat: give each pad {SEAT_WORDS}")
+        seat = _seat(entry.get("seat", "table"), n, problems)
+        keys = {k: v for k, v in entry.items() if k != "seat"}
+        wrong: list[str] = []
+        reader = _section(ReaderConfig, keys, "reader", wrong)
+        problems += [p.replace("[reader]", f"[[reader]] {n}").replace("known keys: ", "known keys: seat, ") for p in wrong]
+        readers.append(SeatedReaderConfig(**{f.name: getattr(reader, f.name) for f in fields(ReaderConfig)}, seat=seat))
+    _check_reader_clashes(readers, problems)
+    return readers
+
+
+def _clashes(readers: list[SeatedReaderConfig], key: Any) -> dict[Any, list[int]]:
+    """Entry numbers (from 1) grouped by ``key(entry)``, only the groups of two or more."""
+    groups: dict[Any, list[int]] = {}
+    for n, reader in enumerate(readers, 1):
+        k = key(reader)
+        if k is not None:
+            groups.setdefault(k, []).append(n)
+    return {k: ns for k, ns in groups.items() if len(ns) > 1}
+
+
+def _entries(ns: list[int]) -> str:
+    return " and ".join(f"[[reader]] {n}" for n in ns)
+
+
+def _check_reader_clashes(readers: list[SeatedReaderConfig], problems: list[str]) -> None:
+    """Two pads for one seat, two chips on one chip select or reset line, two PN532s on one port."""
+    for seat, ns in _clashes(readers, lambda r: r.seat).items():
+        problems.append(f"{_entries(ns)} are both for seat {seat}: each seat has one pad")
+    for (bus, device), ns in _clashes(readers, lambda r: (r.spi_bus, r.spi_device) if r.type in ("", "mfrc522") else None).items():
+        problems.append(f"{_entries(ns)} are both on SPI{bus} CE{device}: each MFRC522 needs its own chip select")
+    for pin, ns in _clashes(readers, lambda r: r.reset_pin if r.type in ("", "mfrc522") else None).items():
+        problems.append(f"{_entries(ns)} share the reset pin BCM {pin}: give each MFRC522 its own reset line "
+                        f"(one reader reconnecting would reset the others)")
+    for port, ns in _clashes(readers, lambda r: r.port if r.type == "pn532" else None).items():
+        problems.append(f"{_entries(ns)} are both on {port}: each PN532 needs its own serial port")
+    for n, reader in enumerate(readers, 1):
+        ces = SPI_CE_PINS.get(reader.spi_bus)
+        if reader.type in ("", "mfrc522") and ces is not None and reader.spi_device >= len(ces):
+            problems.append(f"[[reader]] {n}: SPI{reader.spi_bus} has chip selects CE0-CE{len(ces) - 1}, "
+                            f"not CE{reader.spi_device}")
+
+
+def _check_reader_pins(cfg: Config, problems: list[str]) -> None:
+    """A reset line or an SPI bus's pins on a button's or the buzzer's or LED's pin (SPI1 takes BCM 19,
+    the NEXT button's default, and its CE2 is BCM 16, the LED's)."""
+    taken: dict[int, str] = {pin: f"the {name} button" for name, pin in cfg.buttons.pins().items()}
+    for name in ("buzzer", "led"):
+        wired = cfg.feedback.pin(name)
+        if wired is not None:
+            taken.setdefault(wired, f"the {name}")
+    spi_users: dict[int, str] = {}
+    chips = [(n, r) for n, r in enumerate(cfg.readers, 1) if r.type in ("", "mfrc522")]
+    for _, reader in chips:
+        ces = SPI_CE_PINS.get(reader.spi_bus, ())
+        for pin in (*SPI_PINS.get(reader.spi_bus, ()), *ces[reader.spi_device:reader.spi_device + 1]):
+            spi_users.setdefault(pin, f"SPI{reader.spi_bus}")
+    for n, reader in chips:
+        owner = taken.get(reader.reset_pin) or (f"{spi_users[reader.reset_pin]}" if reader.reset_pin in spi_users else None)
+        if owner is not None:
+            problems.append(f"[[reader]] {n}: reset_pin = {reader.reset_pin} is a pin of {owner}")
+    for pin, bus in sorted(spi_users.items()):
+        if pin in taken:
+            problems.append(f"{bus} uses BCM {pin}, the pin of {taken[pin]}: move it in the config "
+                            f"(docs/wiring.md has a layout for six pads)")
 
 
 def load_config(path: Path | None) -> Config:
