@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 from collections.abc import Iterator
 
 from drivers.base import Clock, EventSink, SystemClock
@@ -79,7 +78,6 @@ class PollingReader:
         self._thread: threading.Thread | None = None
         self._closed = False
         self._delays = backoff_delays(*backoff)
-        self._retry_at = float("-inf")  # time.monotonic() before which no reconnection is tried
 
     @property
     def status(self) -> str:
@@ -139,29 +137,22 @@ class PollingReader:
                 self._stop.wait(wait)
 
     def step(self) -> float:
-        """One turn of the polling loop: connect when due, else poll once; the seconds until the next turn.
+        """One turn of the polling loop: connect (when not connected) or poll once; the seconds to wait
+        before the next turn (the poll interval, or the back-off after a failed connection).
 
         A reader's own thread calls it in a loop; ``drivers.seats.SpiBus`` calls it for each reader on a
         shared bus in turn, so that one thread does every transaction on that bus.
         """
-        now = time.monotonic()
-        if now < self._retry_at:
-            return self._retry_at - now
         try:
             if not self.is_connected():
                 if self.connect():
                     self._delays = backoff_delays(*self.backoff)
                     return 0.0
-                return self._retry_later(now)
+                return next(self._delays)
             self.poll_once()
         except Exception as exc:  # a driver bug or a library surprise must not end the thread for good
             log.exception("%r: unexpected error; reconnecting", self)
             self._release()
             self._report(False, Said("reader offline: {why}", why=Said("unexpected error: {error}", error=repr(exc))))
-            return self._retry_later(now)
+            return next(self._delays)
         return self.poll_interval
-
-    def _retry_later(self, now: float) -> float:
-        delay = next(self._delays)
-        self._retry_at = now + delay
-        return delay
