@@ -27,10 +27,9 @@ from engine.events import GameEvent
 from engine.results import Rejected
 from engine.rules import Ruleset
 from engine.state import GameState, Phase
-from table.control import buttons, card_menu, choices, enrolment, player_menu, sale
+from table.control import buttons, card_menu, choices, enrolment, pads, player_menu, sale
 from table.control import records as records_menu
 from table.control.prompts import KEPT_OPEN, Desk, Keys, Message, Outcome, PlayerDefaults, Prompt, PromptKind
-from table.control.said import from_driver
 from table.control.state_json import standing_prompt, state_json
 from table.session.describe import describe_events
 from table.session.game import (RETRY_SECONDS, Damaged, EmptyButKept, GameSession, NothingToUndo, NotSaved,
@@ -59,12 +58,7 @@ KEYS: dict[PromptKind, Callable[[Desk, Prompt], "Keys | None"]] = {
 
 # What the screen shows: a change to any of these is a new revision (the run loop redraws).
 SHOWN = frozenset({"message", "prompt", "basket", "acting_override", "reader_online", "reader_message",
-                   "roll_against", "last_events"})
-
-
-def reader_reason(event: ReaderStatus) -> Any:
-    """A reader's reason as a message: the driver's ``Said`` keeps its template and values beside the English."""
-    return from_driver(event.message)
+                   "roll_against", "last_events", "pads", "seats"})
 
 
 class Controller:
@@ -91,6 +85,9 @@ class Controller:
         self.forced_die: int | None = None
         self.reader_online: bool | None = None
         self.reader_message: Any = ""
+        self.pads: dict[str, pads.Pad] = {}       # reader name -> its pad's state (seat, online, last tap)
+        self.seats: dict[int, str] = {}           # seat -> the player whose pad it is
+        self.seat_actor: str | None = None        # while a seat's tap is handled: the seat's player
         self.last_events: tuple[GameEvent, ...] = ()
         self.basket: list[str] = []           # items chosen for selling; NEXT sells them (never changed in place)
         self.roll_against: int | None = None       # running away: the monster the next ROLL is against
@@ -183,6 +180,8 @@ class Controller:
         return self.acting_override[0] if self.acting_override is not None else None
 
     def acting_player(self) -> str:
+        if self.seat_actor is not None:
+            return self.seat_actor
         if self.acting_override and self.acting_override[1] > self.now and self.state.has_player(self.acting_override[0]):
             return self.acting_override[0]
         return self.state.active_player or ""
@@ -312,26 +311,13 @@ class Controller:
 
     def _handle(self, event: InputEvent) -> Outcome | None:
         if isinstance(event, Tap):
-            return self.handle_tap(event)
+            return self.handle_tap(event) if event.seat is None else pads.tap(self, event)
         if isinstance(event, Press):
             # A held press already acted when the button went down; holding it on must not act again.
             return None if event.held else self.handle_press(event.button)
         if isinstance(event, ReaderStatus):
-            return self._reader(event)
+            return pads.status(self, event)
         return None             # a Release
-
-    def _reader(self, event: ReaderStatus) -> Outcome:
-        was_online = self.reader_online
-        self.reader_online = event.online
-        self.reader_message = reader_reason(event)
-        self.feedback.reader_online(event.online)
-        if not event.online:
-            reason = reader_reason(event)
-            text = reason if str(reason).startswith("reader offline") else msg("reader offline: {why}", why=reason)
-            return Outcome(False, self.say(text, "refusal"))
-        if was_online is False:
-            return Outcome(True, self.say(msg("reader back online")))
-        return Outcome(True, None)
 
     def handle_tap(self, tap: Tap) -> Outcome:
         prompt = self.prompt
@@ -461,8 +447,8 @@ class Controller:
     # ------------------------------------------------------------ what the screen and the JSON read
 
     def state_json(self) -> dict[str, Any]:
-        """The state JSON (design §4) with the open prompt."""
-        return state_json(self)
+        """The state JSON (design §4) with the open prompt, and the seats on a box with a pad at each."""
+        return pads.with_seats(state_json(self), self)
 
     def standing_prompt(self) -> tuple[str, Any]:
         """(kind, text) of what the game itself waits for when no prompt is open: an item to lose, a looter."""

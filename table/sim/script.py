@@ -1,6 +1,7 @@
 """Table scripts (design §4): one action a line, run through the simulated drivers.
 
     tap CARD_ID | tap player-2 | tap uid:04A1B2C3D4E5F6
+    tap@3 CARD_ID  # the same taps on seat 3's pad (a box with a reader at every seat)
     press roll|help|run|next|undo
     die N          # the next die roll shows N (simulation only)
     wait SECONDS   # advance the simulated clock
@@ -38,6 +39,7 @@ class ScriptError(MunchkinError, ValueError):
 
 
 ACTIONS = ("tap", "press", "die", "wait")
+SEAT_TAP = re.compile(r"tap@([1-6])", re.ASCII)     # tap@N: a tap on seat N's pad
 DIE_FACE = re.compile(r"[1-6]", re.ASCII)
 MAX_WAIT = 86400.0                  # a day: longer is a typo
 SHOWN = 60                          # a quoted line is cut to this many characters
@@ -61,6 +63,7 @@ class Action:
     verb: str
     arg: str
     text: str
+    seat: int | None = None         # tap@N: the seat whose pad it is tapped on; None: the shared pad
 
 
 def _did_you_mean(arg: str, catalog: Catalog) -> str:
@@ -84,8 +87,14 @@ def parse_script(text: str, catalog: Catalog, *, source: str = "<script>", first
         def fail(why: str) -> ScriptError:
             return ScriptError(f"{source}:{n}: {why}: {_quoted(raw)}")
 
+        seat = None
+        if verb.startswith("tap@"):
+            found = SEAT_TAP.fullmatch(verb)
+            if found is None:
+                raise fail("a seat's tap is tap@N with a seat from 1 to 6, like 'tap@3 net-troll'")
+            verb, seat = "tap", int(found.group(1))
         if verb not in ACTIONS:
-            raise fail(f"unknown action {verb!r}; actions are tap, press, die, wait")
+            raise fail(f"unknown action {verb!r}; actions are tap, press, die, wait (and tap@N for seat N's pad)")
         if verb == "tap" and args and args[0].lower().startswith("uid:"):
             args = ["".join(args)]          # a UID written in bytes: tap uid:04 A1 B2 C3
         if len(args) != 1:
@@ -120,7 +129,7 @@ def parse_script(text: str, catalog: Catalog, *, source: str = "<script>", first
                 raise fail(f"wait takes 0 to {MAX_WAIT:.0f} seconds")
         else:
             raise fail(f"unknown action {verb!r}; actions are tap, press, die, wait")
-        actions.append(Action(n, verb, arg, raw.strip()))
+        actions.append(Action(n, verb, arg, raw.strip(), seat))
     return actions
 
 
@@ -135,8 +144,12 @@ def read_script(path: Path | str, catalog: Catalog) -> list[Action]:
 
 
 def tap_or_press(action: Action, reader: SimReader, buttons: SimButtons) -> bool:
-    """Carry out a ``tap`` or ``press`` through the simulated drivers; False for other actions."""
+    """Carry out a ``tap`` or ``press`` through the simulated drivers; False for other actions.
+
+    A ``tap@N`` goes through seat N's simulated pad (on ``reader``'s queue and clock)."""
     if action.verb == "tap":
+        if action.seat is not None:
+            reader = SimReader(reader.sink, clock=reader.clock, name=f"seat-{action.seat}", seat=action.seat)
         if action.arg.startswith("uid:"):
             reader.scan(action.arg[4:])
         else:
