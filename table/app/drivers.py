@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from drivers.base import Clock
+from drivers.seats import open_readers
 from table.config import Config
 from table.config import is_raspberry_pi
 
@@ -29,19 +30,29 @@ def uses_gpio(*, sim: bool) -> bool:
     return not sim and (is_raspberry_pi() or bool(os.environ.get("GPIOZERO_PIN_FACTORY")))
 
 
+def open_pads(config: Config, sink: Any, clock: Clock, *, sim: bool) -> Any:
+    """The one reader of ``[reader]``, as always; or every ``[[reader]]`` entry's, at its seat, started and
+    closed together (a ``ReaderSet``: MFRC522s on one SPI bus share a thread, each PN532 has its own)."""
+    from drivers.factory import open_reader
+
+    specs = config.reader_specs(sim=sim)
+    if not config.readers:
+        one = specs[0]
+        return open_reader(one.kind, sink, clock=clock, spi_bus=one.spi_bus, spi_device=one.spi_device,
+                           reset_pin=one.reset_pin, port=one.port, baudrate=one.baudrate)
+    return open_readers(specs, sink, clock=clock)
+
+
 def open_drivers(config: Config, sink: Any, clock: Clock, *, sim: bool) -> Drivers:
     """The reader, buttons and feedback the config names; raises DriverError naming what failed.
 
     GPIO buttons only where there are GPIO pins (a Pi, or gpiozero's pin factory chosen by the
     environment): a laptop with a USB reader keeps the keyboard's buttons.
     """
-    from drivers.factory import open_buttons, open_feedback, open_reader
+    from drivers.factory import open_buttons, open_feedback
 
-    reader_type = config.reader_type(sim=sim)
     gpio = uses_gpio(sim=sim)
-    reader = open_reader(reader_type, sink, clock=clock, spi_bus=config.reader.spi_bus,
-                         spi_device=config.reader.spi_device, reset_pin=config.reader.reset_pin,
-                         port=config.reader.port, baudrate=config.reader.baudrate)
+    reader = open_pads(config, sink, clock, sim=sim)
     timing = {"debounce": config.buttons.bounce_ms / 1000, "hold_time": config.buttons.hold_seconds} if gpio else {}
     buttons = open_buttons("gpio" if gpio else "sim", sink, clock=clock, pins=config.buttons.pins(), **timing)
     feedback = open_feedback("gpio" if gpio else "sim", clock=clock,

@@ -137,6 +137,7 @@ class TableLoop:
         # Typed card ids (and piped table scripts) tap through a simulated pad beside any real one.
         self.keyboard = (self.reader if isinstance(self.reader, SimReader)
                          else SimReader(table.events, clock=clock, name="keyboard"))
+        self.keyboard_name = self.keyboard.name      # its name while it is the shared pad (F6 moves it to a seat)
         if isinstance(self.buttons, SimButtons) and not sys.stdin.isatty():
             stdin = stdin_lines()
             if stdin is not None:
@@ -155,6 +156,7 @@ class TableLoop:
         if self.sim_strip:
             self.picker.refresh(v)
             v.suggestions, v.pick = self.picker.suggestions, self.picker.pick
+            v.pad_seat = self.keyboard.seat
         return v
 
     def run(self) -> int:
@@ -222,7 +224,10 @@ class TableLoop:
         for event in pygame.event.get():
             if event.type == pygame.QUIT:
                 return None
-            if event.type == pygame.KEYDOWN and isinstance(self.buttons, SimButtons):
+            if event.type == pygame.KEYDOWN and self.sim_strip and pygame.key.name(event.key) == SEAT_KEY:
+                next_pad(self.keyboard, self.keyboard_name)
+                dirty = True
+            elif event.type == pygame.KEYDOWN and isinstance(self.buttons, SimButtons):
                 dirty = _key(event, self.picker, self.keyboard, self.buttons, self.ctl) or dirty
             pos = pointer_position(event, self.display)
             if pos is not None:
@@ -233,6 +238,9 @@ class TableLoop:
                 elif target is not None and target[0] == "card" and self.sim_strip:
                     self.keyboard.scan_card(target[1])
                     self.picker.clear()
+                elif target is not None and target[0] == "seat" and self.sim_strip:
+                    next_pad(self.keyboard, self.keyboard_name)
+                    dirty = True
         self.wake.pumped()
         return dirty
 
@@ -283,6 +291,15 @@ def _start_web(config: Config, table: Table, language: str, first: View) -> WebV
     return web
 
 
+SEAT_KEY = "f6"        # the simulator's seat selector: the picker's taps go to the next seat's pad
+
+
+def next_pad(reader: SimReader, shared: str) -> None:
+    """The simulated pad's next seat: the shared pad (named ``shared``), seat 1, … seat 6, the shared pad again."""
+    reader.seat = None if reader.seat == 6 else (reader.seat or 0) + 1
+    reader.name = shared if reader.seat is None else f"seat-{reader.seat}"
+
+
 def _key(event: Any, picker: Picker, reader: SimReader, buttons: SimButtons, ctl: Controller) -> bool:
     """A key in the simulator: F1-F5 press buttons, typing picks a card (or a tag UID in hex), Enter taps it."""
     import pygame
@@ -291,6 +308,7 @@ def _key(event: Any, picker: Picker, reader: SimReader, buttons: SimButtons, ctl
     if name in KEYS:
         buttons.press(KEYS[name])
         return True
+
     if event.key == pygame.K_ESCAPE:
         picker.clear()
         return True

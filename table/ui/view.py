@@ -13,6 +13,7 @@ from engine.run_away import roll_to_escape
 from engine.serialize import state_to_json
 from engine.state import Phase
 from engine.strength import Part, monster_parts
+from table.control import pads
 from table.control import records as records_menu
 from table.control.controller import Controller
 from table.control.prompts import Message, PromptKind
@@ -57,6 +58,9 @@ class View:
     game_facts: dict[str, Any] | None = None    # game over: kills, deaths, the biggest fight, who helped whom
     # fighter -> what their combat strength is made of: ("level", "", n), ("item", name, bonus), ("other", "", n)
     web_url: str = ""                     # the web view's address with its key (for the QR code), when it runs
+    pads: dict[str, tuple[int, bool | None, str]] = field(default_factory=dict)  # player -> their seat's pad:
+                                          # (seat, online (None: not heard from), what it last read)
+    pad_seat: int | None = None           # simulator: the seat whose pad typed taps go through (None: the shared pad)
 
 
 def describe_effect(effect: Effect, catalog: Catalog) -> str:
@@ -137,7 +141,24 @@ def build_view(ctl: Controller, *, entry: str = "", language: str = "en") -> Vie
         records=records_menu.screen_view(ctl),
         name_choice=records_menu.name_view(ctl),
         game_facts=ctl.records.summary(state, ctl.history_len) if state.phase is Phase.GAME_OVER else None,
+        pads=_pads(ctl, language),
     )
+
+
+def _pads(ctl: Controller, language: str) -> dict[str, tuple[int, bool | None, str]]:
+    """Each seated player's pad for their panel: its seat, whether it is online, what it last read."""
+    out: dict[str, tuple[int, bool | None, str]] = {}
+    for player in ctl.state.players:
+        pad, seat = pads.pad_of(ctl, player.id), pads.seat_of(ctl, player.id)
+        if pad is None or seat is None:
+            continue
+        last = pad.last_card
+        if last in ctl.catalog:
+            last = ctl.catalog[last].name_in(language)
+        elif ctl.state.has_player(last):
+            last = ctl.state.player(last).name
+        out[player.id] = (seat, pad.online, last)
+    return out
 
 
 def _message(ctl: Controller) -> Message | None:

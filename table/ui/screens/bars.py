@@ -138,8 +138,22 @@ def _draw_soft_key(f: Frame, button: str, label: str, r: pygame.Rect) -> None:
 
 def draw_strip(f: Frame, view: View, strip: pygame.Rect) -> None:
     """The simulator's strip: clickable buttons, the typed entry and its suggestions (left on the screen while they stay)."""
-    key = ("strip", view.entry, repr(view.suggestions), view.pick)
+    key = ("strip", view.entry, repr(view.suggestions), view.pick, view.pad_seat)
     f.cached(key, strip, lambda: _draw_strip(f, view, strip))
+
+
+def _draw_seat_selector(f: Frame, view: View, entry: pygame.Rect) -> pygame.Rect:
+    """The picker's pad: the shared one or a seat's (F6 or a click moves it on), at the right of the
+    suggestions' lane; the lane's room left of it."""
+    s = f.s
+    label = _("F6 shared pad") if view.pad_seat is None else _("F6 seat {seat}").format(seat=view.pad_seat)
+    width = f.painter.width(label, int(15 * s)) + int(16 * s)
+    chip = pygame.Rect(entry.right - width, entry.y, width, entry.h)
+    pygame.draw.rect(f.window, KEY if view.pad_seat is None else ACTIVE, chip, border_radius=int(4 * s))
+    f.hits.append((chip, ("seat", "")))
+    f.t(label, 15, TEXT if view.pad_seat is None else BG, chip, y=chip.y + (chip.h - f.painter.line_height(int(15 * s))) // 2,
+        align="center")
+    return pygame.Rect(entry.x, entry.y, max(0, chip.x - entry.x - int(6 * s)), entry.h)
 
 
 def _draw_strip(f: Frame, view: View, strip: pygame.Rect) -> None:
@@ -166,7 +180,7 @@ def _draw_strip(f: Frame, view: View, strip: pygame.Rect) -> None:
            y=entry.y + (entry.h - f.painter.line_height(int(16 * s))) // 2)
     x = strip.x + int(6 * s)
     y = strip.y + row
-    lane = pygame.Rect(x, y, strip.w - int(12 * s), row - int(6 * s))
+    lane = _draw_seat_selector(f, view, pygame.Rect(x, y, strip.w - int(12 * s), row - int(6 * s)))
     for i, (cid, label) in enumerate(view.suggestions):
         tw = f.painter.width(label, int(16 * s)) + int(16 * s)
         r = pygame.Rect(x, y, tw, lane.h)

@@ -45,7 +45,8 @@ def draw_player(f: Frame, view: View, p: dict[str, Any], r: pygame.Rect) -> None
     cards = [*p["races"], *p["classes"], *p["equipped"], *p["carried"], *p["curses"]]
     shown = [p[k] for k in ("id", "name", "sex", "level", "combat_strength", "alive")]
     key = ("player", repr(shown), repr([p[k] for k in ("races", "classes", "equipped", "carried", "curses")]), state["active_player"] == p["id"], view.acting == p["id"],
-           player_color(state, p["id"]), repr([(view.names.get(c), view.bonus.get(c)) for c in cards]))
+           player_color(state, p["id"]), repr([(view.names.get(c), view.bonus.get(c)) for c in cards]),
+           view.pads.get(p["id"]))
     f.cached(key, r, lambda: _draw_player(f, view, p, r))
 
 
@@ -86,6 +87,9 @@ def _draw_player(f: Frame, view: View, p: dict[str, Any], r: pygame.Rect) -> Non
     line_h = f.painter.line_height(int(gear * s))
     f.t(f"{_(p['sex'])} · {who}", gear, DIM, inner, y=y)
     y += line_h
+    pad = view.pads.get(p["id"])
+    if pad is not None:
+        y += _draw_pad(f, pad, gear, inner, y)
     lines: list[tuple[str, tuple[int, int, int]]] = []
     for card in p["equipped"]:
         bonus = view.bonus.get(card)
@@ -148,3 +152,13 @@ def _draw_basket_band(f: Frame, view: View, band: pygame.Rect) -> None:
     names = ", ".join(item["name"] for item in view.basket)
     f.t(f"{_('Sales basket')}: {names}", 20, TEXT, pygame.Rect(inner.x, band.y, max(0, right.x - inner.x - int(12 * s)), band.h),
            y=y)
+
+
+def _draw_pad(f: Frame, pad: tuple[int, bool | None, str], size: int, inner: pygame.Rect, y: int) -> int:
+    """The seat's pad on its player's panel: online or offline, and what it last read; the height it took."""
+    seat, online, last = pad
+    state = {True: (_("seat {seat}: pad online"), DIM), False: (_("seat {seat}: PAD OFFLINE"), BAD),
+             None: (_("seat {seat}: pad"), DIM)}[online]
+    text = state[0].format(seat=seat) + (" · " + _("last tap: {tag}").format(tag=last) if last else "")
+    f.t(text, size - 2, state[1], inner, y=y)
+    return int(f.painter.line_height(int((size - 2) * f.s)))
