@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from drivers.base import ManualClock
+from drivers.seats import ReaderSpec
 
 
 @dataclass(frozen=True)
@@ -172,6 +173,7 @@ def run_checks(
     reset_pin: int = 25,
     port: str = "/dev/serial0",
     baudrate: int = 115200,
+    readers: Sequence[ReaderSpec] | None = None,
     button_pins: dict[str, int] | None = None,
     state_dir: str,
     pin_factory: Any = None,
@@ -187,34 +189,98 @@ def run_checks(
     """Every check for this reader type. ``boot_configs``/``cmdlines`` are tried in order (the
     first that exists is read); ``groups`` are the process's group names (default: its own);
     ``system`` says how fixes are done here (default: detected). ``button_pins`` None: the table
-    uses simulated buttons, there is nothing to check."""
+    uses simulated buttons, there is nothing to check. ``readers`` (the ``[[reader]]`` entries):
+    every reader is checked under its seat and bus, and a last line says which are missing."""
     system = system or System.detect()
     checks: list[Check] = []
+    specs = list(readers) if readers else [ReaderSpec(reader_type, None, spi_bus, spi_device, reset_pin, port,
+                                                      baudrate, name="pad")]
+    kinds = {spec.kind for spec in specs}
     # gpiozero needs lgpio unless a pin factory is given or chosen by the environment (mock, pigpio, ...)
     own_factory = pin_factory is not None or os.environ.get("GPIOZERO_PIN_FACTORY", "lgpio") != "lgpio"
-    modules = (["spidev", "RPi.GPIO", "mfrc522"] if reader_type == "mfrc522" else []) + (
+    modules = (["spidev", "RPi.GPIO", "mfrc522"] if "mfrc522" in kinds else []) + (
         ["lgpio"] if button_pins is not None and not own_factory else [])
     if modules:
         checks.append(check_libraries(modules, system, find_module))
-    if reader_type == "mfrc522":
-        boot = check_spi_boot_config(boot_configs, system)
+    boot = check_spi_boot_config(boot_configs, system) if "mfrc522" in kinds else None
+    if boot is not None:
         checks.append(boot)
-        checks += check_mfrc522(spi_bus, spi_device, reset_pin, dev_dir=dev_dir, access=access, system=system,
-                                spi_configured=boot.ok)
-    elif reader_type == "pn532":
-        checks.append(check_serial_console(port, cmdlines, system))
-        checks += check_pn532(port, baudrate, access=access, system=system)
-    elif reader_type == "sim":
-        checks.append(Check("reader", True, "simulated reader: nothing to check"))
-    else:
-        checks.append(Check("reader", False, f"unknown reader type {reader_type!r}", "set [reader] type to mfrc522, pn532 or sim"))
-    if reader_type in ("mfrc522", "pn532"):
-        needed = ["gpio", "spi"] if reader_type == "mfrc522" else ["dialout"] + (["gpio"] if button_pins is not None else [])
+    if readers and any(spec.kind == "mfrc522" and spec.spi_bus == 1 for spec in specs):
+        checks.append(check_spi1_overlay(max(s.spi_device for s in specs if s.kind == "mfrc522" and s.spi_bus == 1),
+                                         boot_configs))
+    for spec in specs:
+        found = _reader_checks(spec, boot, cmdlines, dev_dir=dev_dir, access=access, system=system)
+        checks += [_at_seat(c, spec) for c in found] if readers else found
+    if readers:
+        checks.append(_readers_summary(specs, checks))
+    real = kinds & {"mfrc522", "pn532"}
+    if real:
+        needed = (["gpio", "spi"] if "mfrc522" in real else []) + (["dialout"] if "pn532" in real else [])
+        needed += ["gpio"] if "pn532" in real and button_pins is not None and "gpio" not in needed else []
         checks.append(check_groups(needed, groups, group_exists, system))
     if button_pins is not None:
         checks.append(check_buttons(button_pins, pin_factory, system))
     checks.append(check_state_dir(state_dir))
     return checks
+
+
+def _reader_checks(spec: ReaderSpec, boot: Check | None, cmdlines: Sequence[str] | None, *, dev_dir: str,
+                   access: Callable[[str, int], bool], system: System) -> list[Check]:
+    """The checks of one reader: its device node, its permission, whether the chip answers."""
+    if spec.kind == "mfrc522":
+        return check_mfrc522(spec.spi_bus, spec.spi_device, spec.reset_pin, dev_dir=dev_dir, access=access,
+                             system=system, spi_configured=boot is not None and boot.ok)
+    if spec.kind == "pn532":
+        return [check_serial_console(spec.port, cmdlines, system),
+                *check_pn532(spec.port, spec.baudrate, access=access, system=system)]
+    if spec.kind == "sim":
+        return [Check("reader", True, "simulated reader: nothing to check")]
+    return [Check("reader", False, f"unknown reader type {spec.kind!r}", "set [reader] type to mfrc522, pn532 or sim")]
+
+
+def _at_seat(check: Check, spec: ReaderSpec) -> Check:
+    return Check(f"{spec.seat_label}: {check.name}", check.ok, f"{check.detail} [{spec.where}]", check.fix)
+
+
+def _readers_summary(specs: Sequence[ReaderSpec], checks: Sequence[Check]) -> Check:
+    """Every reader with its bus and seat, and which are missing (no device) or miswired (no answer)."""
+    missing, miswired = [], []
+    for spec in specs:
+        mine = [c for c in checks if c.name.startswith(f"{spec.seat_label}: ") and c.detail.endswith(f"[{spec.where}]")]
+        if any(not c.ok and c.name.endswith(("enabled", "permission")) for c in mine):
+            missing.append(f"{spec.seat_label} ({spec.where})")
+        elif any(not c.ok for c in mine):
+            miswired.append(f"{spec.seat_label} ({spec.where})")
+    listed = "; ".join(f"{spec.seat_label}: {spec.kind} on {spec.where}" for spec in specs)
+    if not missing and not miswired:
+        return Check("readers", True, f"{len(specs)} readers answer: {listed}")
+    parts = ([f"missing: {', '.join(missing)}"] if missing else []) + (
+        [f"miswired or not answering: {', '.join(miswired)}"] if miswired else [])
+    return Check("readers", False, f"{len(specs) - len(missing) - len(miswired)} of {len(specs)} answer; "
+                 + "; ".join(parts) + f" (configured: {listed})",
+                 "see the fix under each failing reader above; docs/wiring.md has the chip selects and reset lines")
+
+
+def check_spi1_overlay(highest_ce: int, paths: Sequence[str] | None = None) -> Check:
+    """SPI1 needs its overlay with enough chip selects (spi1-1cs, -2cs, -3cs) for the highest CE used."""
+    name = "SPI1 in the boot config"
+    paths = BOOT_CONFIGS if paths is None else paths
+    need = f"dtoverlay=spi1-{highest_ce + 1}cs"
+    path, text, error = _first_readable(paths)
+    if path is None or error is not None:
+        return Check(name, False, f"cannot read a boot config at {' or '.join(paths)}", f"add {need} to the boot config")
+    given = 0
+    for raw in text.splitlines():
+        line = raw.split("#", 1)[0].strip().replace(" ", "")
+        key, _, value = line.partition("=")
+        overlay = value.split(",")[0]
+        if key == "dtoverlay" and overlay in ("spi1-1cs", "spi1-2cs", "spi1-3cs"):
+            given = int(overlay[5])
+    if given > highest_ce:
+        return Check(name, True, f"dtoverlay=spi1-{given}cs in {path}")
+    have = f"{path} has dtoverlay=spi1-{given}cs" if given else f"{path} has no spi1 overlay"
+    return Check(name, False, f"{have}; readers use SPI1 CE{highest_ce}",
+                 f"add the line {need} to {path} (sudo nano {path}), then reboot (sudo reboot)")
 
 
 def _first_readable(paths: Sequence[str]) -> tuple[str | None, str, str | None]:

@@ -21,6 +21,7 @@ def hardware_checks(config: Config, *, sim: bool = False, system: System | None 
     gpio = uses_gpio(sim=sim)
     checks = run_checks(config.reader_type(sim=sim), spi_bus=config.reader.spi_bus, spi_device=config.reader.spi_device,
                         reset_pin=config.reader.reset_pin, port=config.reader.port, baudrate=config.reader.baudrate,
+                        readers=config.reader_specs(sim=sim) if config.readers else None,
                         button_pins=config.buttons.pins() if gpio else None, state_dir=str(config.state_dir),
                         system=system, **options)
     if not gpio:
