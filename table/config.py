@@ -405,9 +405,10 @@ def _check_web(web: WebConfig, problems: list[str]) -> None:
 
 # ------------------------------------------------------------------ [[reader]]: a pad at every seat
 
-# The pins an SPI bus takes on the 40-pin header (BCM): SCLK, MOSI, MISO, then CE0, CE1, CE2.
-SPI_PINS = {0: (11, 10, 9), 1: (21, 20, 19)}
-SPI_CE_PINS = {0: (8, 7), 1: (18, 17, 16)}
+# The pins an SPI bus takes on the 40-pin header (BCM): SCLK, MOSI, MISO, then CE0, CE1, CE2. SPI3-SPI6
+# are the Pi 4's and Pi 5's extra buses (dtoverlay=spi3-1cs ...), with the pins of their overlays.
+SPI_PINS = {0: (11, 10, 9), 1: (21, 20, 19), 3: (3, 2, 1), 4: (7, 6, 5), 5: (15, 14, 13), 6: (21, 20, 19)}
+SPI_CE_PINS = {0: (8, 7), 1: (18, 17, 16), 3: (0, 24), 4: (4, 25), 5: (12, 26), 6: (18, 27)}
 SEAT_WORDS = "a seat number 1-6, or \"table\" for a shared pad"
 
 
