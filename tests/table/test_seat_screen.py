@@ -70,3 +70,20 @@ def test_the_seat_selector_steps_through_the_seats_and_back_to_the_shared_pad(tm
         for event in sim.table.events.drain():
             sim.controller.handle(event)
         assert sim.controller.state.player("player-2").level == 3
+
+
+def test_the_pad_line_and_a_seats_refusal_are_in_the_screens_language(tmp_path: Path) -> None:
+    with seated_table(tmp_path) as sim:
+        sim.controller.handle(ReaderStatus("seat-1", False, Said("reader offline: {why}", why="unplugged"), 2.0))
+        for action in sim.parse("tap@2 net-troll\n"):
+            sim.perform(action)                   # refused: not player 2's turn, naming seat 2
+        for language, pad, seat in (("es", "asiento 1: PLACA DESCONECTADA", "asiento 2 ("),
+                                    ("zh", "1 号座位：感应板离线", "2 号座位（")):
+            display = Display((800, 480), language=language)
+            try:
+                display.render(build_view(sim.controller, language=language))
+                drawn = [d.text for d in display.drawn]
+                assert any(text.startswith(pad) for text in drawn), drawn
+                assert any(seat in text for text in drawn), drawn
+            finally:
+                display.close()
