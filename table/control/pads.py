@@ -107,7 +107,7 @@ def status(desk: SeatDesk, event: ReaderStatus) -> Outcome:
     desk.pads = {**desk.pads, event.reader: replace(pad, online=event.online, why=reason)}
     desk.reader_online = all(p.online is not False for p in desk.pads.values())
     desk.reader_message = reason
-    desk.feedback.reader_online(event.online)
+    desk.feedback.reader_online(desk.reader_online)    # the LED blinks while any pad is offline
     seat = pad.seat if pad.seat is not None else _seat_named(event.reader)
     if not event.online:
         text = reason if str(reason).startswith("reader offline") else msg("reader offline: {why}", why=reason)

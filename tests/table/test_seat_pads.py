@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import queue
+import tomllib
 from pathlib import Path
 
 import pytest
 
+from drivers.base import ManualClock
 from drivers.events import ReaderStatus
+from drivers.seats import ReaderSet
 from drivers.said import Said
-from table.config import Config
+from drivers.sim import SimReader
+from table.app.drivers import open_pads
+from table.config import Config, parse_config
 from table.sim.harness import SimTable
 from table.sim.script import ScriptError, parse_script
 
@@ -117,3 +123,28 @@ def test_plain_tap_lines_mean_what_they_meant(sim: SimTable) -> None:
     [plain, seated] = parse_script("tap net-troll\ntap@4 net-troll\n", sim.table.catalog)
     assert (plain.verb, plain.arg, plain.seat) == ("tap", "net-troll", None)
     assert (seated.verb, seated.arg, seated.seat) == ("tap", "net-troll", 4)
+
+
+def test_the_led_blinks_while_any_pad_is_offline(sim: SimTable) -> None:
+    play(sim, SEATED)
+    ctl = sim.controller
+    feedback = ctl.feedback
+    for seat in (1, 2):
+        ctl.handle(ReaderStatus(f"seat-{seat}", True, Said("ready"), 1.0))
+    ctl.handle(ReaderStatus("seat-1", False, Said("reader offline: {why}", why="unplugged"), 2.0))
+    ctl.handle(ReaderStatus("seat-2", True, Said("ready"), 2.5))         # another pad's news: seat 1 is still off
+    ctl.handle(ReaderStatus("seat-1", True, Said("ready"), 3.0))
+    assert feedback.log[-3:] == ["offline", "offline", "online"]  # type: ignore[attr-defined]
+
+
+def test_run_opens_a_simulated_pad_at_every_seat_and_enroll_one_shared_pad(tmp_path: Path) -> None:
+    config = parse_config(tomllib.loads("".join(f'[[reader]]\ntype = "pn532"\nport = "/dev/ttyUSB{n}"\nseat = {n}\n'
+                                                for n in range(1, 4))))
+    sink: queue.Queue = queue.Queue()  # type: ignore[type-arg]
+    pads = open_pads(config, sink, ManualClock(), sim=True)
+    assert isinstance(pads, ReaderSet) and [(r.name, r.seat) for r in pads] == [  # type: ignore[attr-defined]
+        ("seat-1", 1), ("seat-2", 2), ("seat-3", 3)]
+    with pads:
+        assert sorted(sink.get_nowait().reader for _ in range(3)) == ["seat-1", "seat-2", "seat-3"]
+    one = open_pads(config, sink, ManualClock(), sim=True, seat_pads=False)
+    assert isinstance(one, SimReader) and (one.name, one.seat) == ("pad", None)
