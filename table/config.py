@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 import re
@@ -177,8 +178,12 @@ class Config:
             r = self.reader
             return [ReaderSpec(self.reader_type(sim=sim), None, r.spi_bus, r.spi_device, r.reset_pin, r.port,
                                r.baudrate, name="pad")]
-        return [entry.spec(sim=sim, default=self.reader_type(sim=sim) if not entry.type else "")
-                for entry in self.readers]
+        specs = [entry.spec(sim=sim, default=self.reader_type(sim=sim) if not entry.type else "")
+                 for entry in self.readers]
+        shared = [i for i, spec in enumerate(specs) if spec.seat is None]
+        for n, i in enumerate(shared[1:], 2):          # two shared pads: table, table-2, ...
+            specs[i] = dataclasses.replace(specs[i], name=f"table-{n}")
+        return specs
 
 
 # Numbers a section may hold: section -> key -> (lowest, highest), both included. A new section

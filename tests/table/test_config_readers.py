@@ -116,3 +116,9 @@ def test_the_led_on_spi1s_third_chip_select_is_named() -> None:
 def test_a_reader_list_that_is_not_tables_is_refused_in_words() -> None:
     with pytest.raises(ConfigError, match=r"\[\[reader\]\] 1 must be a table of keys"):
         parse_config({"reader": [3]})
+
+
+def test_two_shared_pads_have_names_of_their_own() -> None:
+    text = FOUR_AND_TWO + '[[reader]]\ntype = "pn532"\nport = "/dev/ttyUSB9"\nseat = "table"\n'
+    specs = parse(text).reader_specs(sim=False)
+    assert [s.label for s in specs if s.seat is None] == ["table", "table-2"]
