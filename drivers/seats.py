@@ -111,24 +111,25 @@ class ReaderSet:
     def __len__(self) -> int:
         return len(self.readers)
 
-    def start(self) -> None:
+    def _on_their_own(self) -> list[RfidReader]:
+        """The readers with a thread of their own (not polled by a shared bus's)."""
         on_a_bus = {id(r) for bus in self.buses for r in bus.readers}
+        return [r for r in self.readers if id(r) not in on_a_bus]
+
+    def start(self) -> None:
         for bus in self.buses:
             bus.start()
-        for reader in self.readers:
-            if id(reader) not in on_a_bus:
-                reader.start()
+        for reader in self._on_their_own():
+            reader.start()
 
     def close(self) -> None:
         if self._closed:
             return
         self._closed = True
-        on_a_bus = {id(r) for bus in self.buses for r in bus.readers}
         for bus in self.buses:
             bus.close()
-        for reader in self.readers:
-            if id(reader) not in on_a_bus:
-                reader.close()
+        for reader in self._on_their_own():
+            reader.close()
 
     def __enter__(self) -> ReaderSet:
         self.start()

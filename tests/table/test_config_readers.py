@@ -8,17 +8,17 @@ import pytest
 
 from table.config import ConfigError, parse_config
 
+
+def mfrc522s(*layout: tuple[int, int, int]) -> str:
+    """``[[reader]]`` entries for MFRC522s at seats 1, 2, ...: (SPI bus, chip select, reset pin) each."""
+    return "".join(f'[[reader]]\ntype = "mfrc522"\nspi_bus = {bus}\nspi_device = {ce}\nreset_pin = {rst}\nseat = {seat}\n'
+                   for seat, (bus, ce, rst) in enumerate(layout, 1))
+
+
 FOUR_AND_TWO = """
 [buttons]
 next = 27
-""" + "".join(f"""
-[[reader]]
-type = "mfrc522"
-spi_bus = {bus}
-spi_device = {ce}
-reset_pin = {rst}
-seat = {seat}
-""" for seat, (bus, ce, rst) in enumerate([(0, 0, 25), (0, 1, 24), (1, 0, 23), (1, 1, 22)], 1)) + """
+""" + mfrc522s((0, 0, 25), (0, 1, 24), (1, 0, 23), (1, 1, 22)) + """
 [[reader]]
 type = "pn532"
 port = "/dev/serial/by-path/usb-0:1.3"
@@ -43,14 +43,7 @@ undo = 26
 [feedback]
 buzzer = 12
 led = 15
-""" + "".join(f"""
-[[reader]]
-type = "mfrc522"
-spi_bus = {bus}
-spi_device = {ce}
-reset_pin = {rst}
-seat = {seat}
-""" for seat, (bus, ce, rst) in enumerate([(0, 0, 25), (0, 1, 24), (1, 0, 23), (1, 1, 22), (1, 2, 27), (3, 0, 4)], 1))
+""" + mfrc522s((0, 0, 25), (0, 1, 24), (1, 0, 23), (1, 1, 22), (1, 2, 27), (3, 0, 4))
 
 
 def parse(text: str):  # type: ignore[no-untyped-def]
