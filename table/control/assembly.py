@@ -21,6 +21,7 @@ from table.control.prompts import PlayerDefaults
 from table.storage.paths import JOURNAL_FILE, TAGS_FILE
 from table.storage.faults import JournalError, JournalFault, fault
 from table.storage.journal import Journal
+from table.storage.seats import SEATS_FILE, SeatFile
 
 log = logging.getLogger(__name__)
 
@@ -95,7 +96,8 @@ def build_table(config: Config, clock: Clock, *, state_dir: Path | None = None, 
     controller = Controller(catalog, journal, registry, clock, ruleset=config.rules, feedback=feedback,
                             token_seconds=config.table.token_seconds,
                             players=players, seed_source=seed_source, wall=wall,
-                            open_journal=open_journal, storage_fault=fault_text)
+                            open_journal=open_journal, storage_fault=fault_text,
+                            seat_file=SeatFile(directory / SEATS_FILE, read_only=read_only))
     if registry.problems:
         text = registry.damage_report() or ""
         if controller.message is not None and controller.message.kind == "refusal":

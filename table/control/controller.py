@@ -38,6 +38,7 @@ from table.session.history import History
 from table.storage.journal import GameRecord, Journal
 from table.session.facts import Records
 from table.storage.facts import FactsStore
+from table.storage.seats import SeatFile
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +71,8 @@ class Controller:
                  ruleset: Ruleset | None = None, feedback: Feedback | None = None, token_seconds: float = 8.0,
                  players: PlayerDefaults | None = None, seed_source: Callable[[], int] | None = None,
                  wall: Callable[[], float] | None = None,
-                 open_journal: Callable[[], Journal] | None = None, storage_fault: str | None = None) -> None:
+                 open_journal: Callable[[], Journal] | None = None, storage_fault: str | None = None,
+                 seat_file: SeatFile | None = None) -> None:
         self.revision = 0
         self.catalog = catalog
         self.registry = registry
@@ -86,7 +88,8 @@ class Controller:
         self.reader_online: bool | None = None
         self.reader_message: Any = ""
         self.pads: dict[str, pads.Pad] = {}       # reader name -> its pad's state (seat, online, last tap)
-        self.seats: dict[int, str] = {}           # seat -> the player whose pad it is
+        self.seat_file = seat_file
+        self.seats: dict[int, str] = seat_file.load() if seat_file is not None else {}   # seat -> its pad's player
         self.seat_actor: str | None = None        # while a seat's tap is handled: the seat's player
         self.last_events: tuple[GameEvent, ...] = ()
         self.basket: list[str] = []           # items chosen for selling; NEXT sells them (never changed in place)

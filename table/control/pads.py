@@ -5,15 +5,17 @@ for the active player unless a token was tapped in the last few seconds. A box w
 seat (``[[reader]]`` entries) reports each tap with its seat:
 
 * a token tapped on a seat's pad that nobody holds yet takes the seat for that token's player (and
-  joins them in setup, as a token tap does); a token on a held pad is a token tap as on the shared pad
-  (a helper, a victim, the player's own menu), so choosing someone never moves them;
+  joins them in setup, as a token tap does); in setup, a join tapped on a pad takes that seat even if
+  someone held it last game; otherwise a token on a held pad is a token tap as on the shared pad (a
+  helper, a victim, the player's own menu), so choosing someone never moves them;
 * a card tapped there acts for the seat's player: no token needed first;
 * a refusal of such a tap names the seat: the engine's reason (a one-shot only on your own turn, a
   monster from the hand out of turn), given by the engine when it refuses the command, with the seat
   in front. No rule is copied here.
 
-The seats live in the controller, not the journal: after a restart a player taps their token on their
-pad again (a card tapped on a pad nobody holds says so).
+The seats are the table's, not the game's: they are kept beside the journal (``table.storage.seats``),
+so a restart keeps them, and from game to game a token's seat stays its own. Undoing a join frees the
+seat; a file the disk lost gives no seats, and each player taps their token on their pad again.
 """
 
 from __future__ import annotations
@@ -24,8 +26,10 @@ from typing import Any, Protocol
 from cards.tags import is_player_token
 from drivers.events import ReaderStatus, Tap
 from engine.messages import msg
+from engine.state import Phase
 from table.control.prompts import Desk, Outcome, PromptKind
 from table.control.said import from_driver
+from table.storage.seats import SeatFile
 
 
 @dataclass(frozen=True)
@@ -46,6 +50,7 @@ class SeatDesk(Desk, Protocol):
     pads: dict[str, Pad]
     seats: dict[int, str]
     seat_actor: str | None
+    seat_file: SeatFile | None
     reader_online: bool | None
     reader_message: Any
 
@@ -79,11 +84,16 @@ def tap(desk: SeatDesk, event: Tap) -> Outcome:
     _noted(desk, event, name)
     player = seated(desk, seat)
     if name is not None and is_player_token(name):
-        if player is None:
+        # a free seat is taken by the token tapped there; in setup a join takes the seat it is tapped at
+        takes = player is None or (desk.state.phase is Phase.SETUP and not desk.state.has_player(name))
+        before = desk.seats
+        if takes:
             desk.seats = {**{s: p for s, p in desk.seats.items() if p != name}, seat: name}
         outcome = desk.handle_tap(event)
-        if player is None and not desk.state.has_player(name):
-            desk.seats = {s: p for s, p in desk.seats.items() if s != seat}    # the join was refused
+        if takes and not desk.state.has_player(name):
+            desk.seats = before                     # the join was refused: nobody took the seat
+        if desk.seat_file is not None and desk.seats != before:
+            desk.seat_file.save(desk.seats)
         return outcome
     if player is None and name is not None and not (desk.prompt is not None and desk.prompt.kind is PromptKind.ENROLL):
         return desk.refuse(msg("seat {seat} has no player yet: tap your token on this pad to take the seat", seat=seat))

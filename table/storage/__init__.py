@@ -24,6 +24,7 @@ The modules, each named by what it owns:
 * ``journal`` — ``Journal``, the object the session holds, over all of the above.
 * ``facts`` — the ``game_record`` table: ``FactsStore`` and the reads of history and stats.
 * ``doctor`` — ``check_journal``, the doctor's look at the saved games.
+* ``seats`` — ``SeatFile``: who holds which seat's pad, a small JSON file beside the journal.
 
 A new table in the journal file: its ``CREATE TABLE IF NOT EXISTS`` goes in ``schema`` (a table the
 journal cannot do without also in ``JOURNAL_TABLES``; one the journal can rebuild, like

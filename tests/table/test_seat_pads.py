@@ -16,6 +16,7 @@ from drivers.sim import SimReader
 from table.app.drivers import open_pads
 from table.config import Config, parse_config
 from table.sim.harness import SimTable
+from table.storage.seats import SeatFile
 from table.sim.script import ScriptError, parse_script
 
 SEATED = "tap@1 player-1\ntap@2 player-2\ntap@3 player-3\npress next\n"
@@ -148,3 +149,36 @@ def test_run_opens_a_simulated_pad_at_every_seat_and_enroll_one_shared_pad(tmp_p
         assert sorted(sink.get_nowait().reader for _ in range(3)) == ["seat-1", "seat-2", "seat-3"]
     one = open_pads(config, sink, ManualClock(), sim=True, seat_pads=False)
     assert isinstance(one, SimReader) and (one.name, one.seat) == ("pad", None)
+
+
+def test_the_seats_are_kept_beside_the_journal_across_a_restart(tmp_path: Path) -> None:
+    with SimTable(Config(), tmp_path, seed=3) as sim:
+        play(sim, SEATED)
+    assert (tmp_path / "seats.json").exists()
+    with SimTable(Config(), tmp_path, seed=3) as again:            # the same state directory: a restart
+        assert again.controller.seats == {1: "player-1", 2: "player-2", 3: "player-3"}
+        play(again, "tap@3 potion-of-general-studliness\n")
+        assert again.controller.state.player("player-3").level == 2
+
+
+@pytest.mark.parametrize("damage", [b"{not json", b"[1, 2]", b'{"9": "player-1", "1": 5}', b"\xff\xfe"])
+def test_a_damaged_seats_file_gives_no_seats_and_never_stops_the_table(tmp_path: Path, damage: bytes) -> None:
+    (tmp_path / "seats.json").write_bytes(damage)
+    with SimTable(Config(), tmp_path, seed=3) as sim:
+        assert sim.controller.seats == {}
+        assert all(ok for _, ok, _ in play(sim, SEATED))
+        assert sim.controller.seats == {1: "player-1", 2: "player-2", 3: "player-3"}
+
+
+def test_a_join_in_setup_takes_the_seat_it_is_tapped_at_even_if_held_last_game(tmp_path: Path) -> None:
+    (tmp_path / "seats.json").write_text('{"3": "player-3"}')
+    with SimTable(Config(), tmp_path, seed=3) as sim:
+        play(sim, "tap player-3\ntap@3 player-5\n")     # player 3 sits elsewhere now; player 5 joins at seat 3
+        assert sim.controller.seats == {3: "player-5"}
+
+
+def test_a_read_only_seats_file_never_writes(tmp_path: Path) -> None:
+    SeatFile(tmp_path / "seats.json", read_only=True).save({1: "player-1"})
+    assert not (tmp_path / "seats.json").exists()
+    SeatFile(tmp_path / "seats.json").save({1: "player-1"})
+    assert SeatFile(tmp_path / "seats.json", read_only=True).load() == {1: "player-1"}
