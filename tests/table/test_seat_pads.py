@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import queue
 import tomllib
 from pathlib import Path
@@ -14,6 +15,7 @@ from drivers.seats import ReaderSet
 from drivers.said import Said
 from drivers.sim import SimReader
 from table.app.drivers import open_pads
+from table.cli import main
 from table.config import Config, parse_config
 from table.sim.harness import SimTable
 from table.storage.seats import SeatFile
@@ -182,3 +184,17 @@ def test_a_read_only_seats_file_never_writes(tmp_path: Path) -> None:
     assert not (tmp_path / "seats.json").exists()
     SeatFile(tmp_path / "seats.json").save({1: "player-1"})
     assert SeatFile(tmp_path / "seats.json", read_only=True).load() == {1: "player-1"}
+
+
+def test_simulate_plays_seat_taps_and_prints_the_seats(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    script = tmp_path / "s.txt"
+    script.write_text(SEATED + "tap@2 net-troll\ntap@3 potion-of-general-studliness\n")
+    assert main(["simulate", str(script)]) == 0
+    out = capsys.readouterr()
+    state = json.loads(out.out)
+    assert [(s["seat"], s["player"]) for s in state["seats"]] == [(1, "player-1"), (2, "player-2"), (3, "player-3")]
+    assert {p["id"]: p["level"] for p in state["players"]}["player-3"] == 2
+    assert "rejected: 5: seat 2 (Player 2): Player 2 cannot fight Net Troll" in out.err     # line 5 of the script
+    script.write_text("tap@9 net-troll\n")
+    assert main(["simulate", str(script)]) == 2
+    assert f"{script}:1: a seat's tap is tap@N" in capsys.readouterr().err
