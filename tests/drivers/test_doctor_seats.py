@@ -3,12 +3,16 @@ the one missing or miswired named."""
 
 from __future__ import annotations
 
+import tomllib
+
 import pytest
 
 from drivers.doctor import run_checks
 from drivers.emulators.mfrc522 import Mfrc522Chip
 from drivers.emulators.pn532 import Pn532Emulator
 from drivers.seats import ReaderSpec
+from table.cli.checks import hardware_checks
+from table.config import parse_config
 from tests.drivers.test_doctor import _no_boot_files_of_this_machine, boot, by_name, dev, on_pi  # noqa: F401
 
 CHIPS = {1: (0, 0, 25), 2: (0, 1, 24), 3: (1, 0, 23), 4: (1, 1, 22)}
@@ -69,3 +73,12 @@ def test_spi1_without_its_overlay_says_which_line_to_add(six, dev, tmp_path, boo
     (boot / "config.txt").write_text("dtparam=spi=on\n")
     check = doctor(specs, dev, tmp_path, boot)["SPI1 in the boot config"]
     assert not check.ok and "dtoverlay=spi1-2cs" in check.fix
+
+
+def test_doctor_checks_the_configs_readers_at_their_seats(six, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    _, emus, _ = six
+    lines = "".join(f'[[reader]]\ntype = "pn532"\nport = "{emu.path}"\nseat = {seat}\n' for seat, emu in zip((5, 6), emus))
+    config = parse_config(tomllib.loads(lines + f'[storage]\nstate_dir = "{tmp_path / "state"}"\n'))
+    checks = by_name(hardware_checks(config, groups=["dialout"], find_module=lambda m: True))
+    assert checks["seat 5: reader answers"].ok and checks["seat 6: reader answers"].ok
+    assert checks["readers"].ok and checks["readers"].detail.startswith("2 readers answer: seat 5: pn532 on ")
