@@ -180,8 +180,9 @@ class GameSession:
         self.game = record
         commands, stored, total, kept = self._load(record)
         self.state = self.history.state
-        if kept < total:
-            why = f"action {kept + 1} no longer replays" if kept < len(commands) else "an action cannot be read"
+        repaired = journal.damage is not None and journal.damage.kept is not None and not journal.read_only
+        if kept < self.given or (kept < total and not repaired):   # (a repair put every good row in place)
+            why = f"action {kept + 1} no longer replays" if kept < self.given else "an action cannot be read"
             log.error("journal does not replay whole: keeping the first %d of %d actions", kept, total)
             try:
                 journal.cut(record.id, kept, journal.damage.why if journal.damage else why, read=self.given)

@@ -22,15 +22,15 @@ import sqlite3
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.commands import Command, command_from_dict, command_to_dict
-from engine.messages import msg
+from engine.messages import Msg, msg, nmsg
 from engine.rules import Ruleset
 from table.storage import evidence, reading, repair, writing
 from table.storage.faults import JournalError, JournalFault, fault, is_fault, read_fault, write_error
-from table.storage.reading import Content
+from table.storage.reading import Content, Span, said_spans
 from table.storage.schema import JOURNAL_SCHEMA, row_ok
 from table.storage.snapshots import Snapshot, snapshot_rows, usable
 
@@ -51,19 +51,65 @@ class Damage:
     good: int = 0           # actions of the latest game that are kept
     total: int = 0          # actions the damaged journal seemed to hold
     kept: Path | None = None
+    dropped: list[Span] = field(default_factory=list)   # the file's action numbers left out
+    origins: list[int] = field(default_factory=list)    # the file's number of each action kept (a hole bridged)
 
-    def at_most(self, good: int) -> Damage:
-        """The same damage, keeping no more than ``good`` actions."""
+    def at_most(self, good: int, rows: int | None = None) -> Damage:
+        """The same damage, keeping no more than ``good`` of the ``rows`` actions the replay was given
+        (default: those it keeps now); those after it join the dropped ones, by their number in the file."""
+        rows = self.good if rows is None else rows
+        if good < rows:
+            cut = [(n, n) for n in self.origins[good:rows]] if self.origins else [(good + 1, rows)]
+            self.dropped = merged(self.left_out(), cut)
         self.good = min(self.good, good)
         return self
 
-    def report(self) -> str:
+    def left_out(self) -> list[Span]:
+        """The file's action numbers not restored: the holes and what did not replay, else the tail."""
+        if self.dropped:
+            return self.dropped
+        return [(self.good + 1, self.total)] if self.good < self.total else []
+
+    def report(self) -> Msg:
+        dropped = self.left_out()
+        left_out = sum(b - a + 1 for a, b in dropped)
+        if self.kept is not None and dropped:
+            return nmsg("the saved game was damaged ({why}): restored to action {good} of {total}, leaving out "
+                        "action {dropped}; the damaged copy is kept as {file}",
+                        "the saved game was damaged ({why}): restored to action {good} of {total}, leaving out "
+                        "actions {dropped}; the damaged copy is kept as {file}", "n", n=left_out, why=self.why,
+                        good=self.good, total=self.total, dropped=said_spans(dropped), file=self.kept.name)
         if self.kept is not None:
             return msg("the saved game was damaged ({why}): restored to action {good} of {total}; "
                        "the damaged copy is kept as {file}", why=self.why, good=self.good, total=self.total,
                        file=self.kept.name)
+        if dropped:
+            return nmsg("the saved game was damaged ({why}): restored to action {good} of {total}, leaving out "
+                        "action {dropped}",
+                        "the saved game was damaged ({why}): restored to action {good} of {total}, leaving out "
+                        "actions {dropped}", "n", n=left_out, why=self.why, good=self.good, total=self.total,
+                        dropped=said_spans(dropped))
         return msg("the saved game was damaged ({why}): restored to action {good} of {total}", why=self.why,
                    good=self.good, total=self.total)
+
+
+def merged(spans: list[Span], more: list[Span]) -> list[Span]:
+    """Two lists of spans of action numbers as one, in order, touching spans joined."""
+    out: list[Span] = []
+    for a, b in sorted(spans + more):
+        if out and a <= out[-1][1] + 1:
+            out[-1] = (out[-1][0], max(b, out[-1][1]))
+        else:
+            out.append((a, b))
+    return out
+
+
+def _damage_of(content: Content, why: str | None = None) -> Damage:
+    """What ``content`` (read whole) says is wrong with the latest game: its first problem, the
+    actions kept of those it seemed to hold, the numbers left out."""
+    good, total = content.latest_counts()
+    holes, origins = content.latest_holes()
+    return Damage(why or content.problems[0], good, total, dropped=list(holes), origins=list(origins))
 
 
 def _decode(rows: list[tuple[int, str, int]]) -> tuple[list[Command], str | None]:
@@ -284,7 +330,7 @@ class Journal:
         self._content = content
         if problems:
             good, total = content.latest_counts()
-            self.damage = Damage(problems[0], good, total)
+            self.damage = _damage_of(content, problems[0])
             self.dropped = total - good
         return problems
 
@@ -420,7 +466,7 @@ class Journal:
         return read_head(self._conn(), fresh, self.path, game, upto)
 
     def _note_damage(self, game: int, good: int, total: int, why: str) -> None:
-        self.damage = Damage(why, good, total) if self.damage is None else self.damage.at_most(good)
+        self.damage = Damage(why, good, total) if self.damage is None else self.damage.at_most(good, total)
 
     def count(self, game: int) -> int:
         return int(self._conn().execute("SELECT COUNT(*) FROM command WHERE game = ?", (game,)).fetchone()[0])
@@ -437,8 +483,7 @@ class Journal:
         content = reading.read_content(self._conn())
         self._content = content
         if content.problems:
-            good, total = content.latest_counts()
-            self.damage = Damage(content.problems[0], good, total)
+            self.damage = _damage_of(content)
 
     def forget_cache(self) -> None:
         """After the first load the database itself is read (it changes as the game goes on)."""
@@ -523,10 +568,12 @@ class Journal:
             content = _settled_content(self, game, read)
         elif content is None or not content.complete:
             content = reading.read_content(self._conn())
-        total = max(len(content.commands.get(game, [])), content.totals.get(game, 0))
+        rows = len(content.commands.get(game, []))
         content.commands[game] = content.commands.get(game, [])[:keep]
         prior = self.damage
-        damage = Damage(why, keep, max(total, prior.total if prior else 0))
+        total = max(rows, content.totals.get(game, 0), prior.total if prior else 0)
+        base = prior if prior is not None else Damage(why, rows, total)
+        damage = Damage(why, base.good, total, dropped=list(base.dropped), origins=list(base.origins)).at_most(keep, rows)
         if self.read_only:
             self.damage = damage
             return damage

@@ -27,6 +27,7 @@ from table.storage.schema import SNAPSHOT_COLUMNS, SnapshotRow, game_crc, row_ok
 
 GameRow = tuple[int, int, str, float]           # id, seed, ruleset json, created
 CommandRow = tuple[int, str, int]               # seq, body, crc
+Span = tuple[int, int]                          # first, last action number
 
 
 @dataclass
@@ -40,6 +41,11 @@ class Content:
     problems: list[str] = field(default_factory=list)
     head: dict[int, int] = field(default_factory=dict)      # game -> leading rows not read yet (fast start)
     complete: bool = True                                   # every game's rows were read (a repair needs that)
+    # A game with a hole (a row that fails its check, or is gone, before good ones): its good rows
+    # are numbered on in ``commands`` as the replay takes them, the engine judging those after the
+    # hole; ``origins`` holds each one's number in the file, ``holes`` the numbers left out.
+    origins: dict[int, list[int]] = field(default_factory=dict)
+    holes: dict[int, list[Span]] = field(default_factory=dict)
 
     def latest_counts(self) -> tuple[int, int]:
         """(good actions, actions it seemed to hold) of the latest game: what a damage report says."""
@@ -47,6 +53,14 @@ class Content:
         good = len(self.commands.get(latest, [])) if latest is not None else 0
         total = max(self.totals.get(latest, 0) if latest is not None else 0, good)
         return good, total
+
+    def latest_holes(self) -> tuple[list[Span], list[int]]:
+        """(the numbers left out, the file's number of each row kept) of the latest game: empty
+        lists when nothing was left out but a tail."""
+        latest = self.games[-1][0] if self.games else None
+        if latest is None:
+            return [], []
+        return self.holes.get(latest, []), self.origins.get(latest, [])
 
 
 # ------------------------------------------------------------------ opening without changing anything
@@ -269,17 +283,7 @@ def _read_rows(db: sqlite3.Connection) -> Content:
     games = {g[0]: g for g in content.games}
     seen = _read_commands(db, content)
     for game in set(seen) | set(games):
-        good = content.commands.get(game, [])
-        prefix = []
-        for n, (seq, body, crc) in enumerate(good, 1):
-            if seq != n:
-                break
-            prefix.append((seq, body, crc))
-        content.commands[game] = prefix
-        total = max([*seen.get(game, set()), len(prefix)])
-        content.totals[game] = total
-        if len(prefix) < total:
-            content.problems.append(f"game {game} stops at action {len(prefix)} of {total}")
+        _around_holes(content, game, max([*seen.get(game, set()), 0]))
     try:
         for row in db.execute(f"SELECT {SNAPSHOT_COLUMNS} FROM snapshot ORDER BY game, seq DESC"):
             snap = _snapshot_row(row)
@@ -288,4 +292,40 @@ def _read_rows(db: sqlite3.Connection) -> Content:
     except sqlite3.DatabaseError as exc:
         if is_fault(exc) and "no such table" not in str(exc):
             raise
+    for game, holes in content.holes.items():
+        if game in content.origins:     # a snapshot after a hole holds the action left out: not used
+            content.snapshots[game] = [s for s in content.snapshots.get(game, [])
+                                       if isinstance(s[1], int) and s[1] < holes[0][0]]
     return content
+
+
+def _around_holes(content: Content, game: int, top: int) -> None:
+    """The game's good rows as the replay takes them: every one whose check holds, those after a
+    hole numbered on from it (``origins``), the numbers missing in ``holes`` (as spans), a problem."""
+    good = [row for row in content.commands.get(game, []) if row[0] >= 1]
+    total = max(top, len(good))
+    content.totals[game] = total
+    holes: list[Span] = []
+    expected = 1
+    for seq, _b, _c in good:
+        if seq > expected:
+            holes.append((expected, seq - 1))
+        expected = seq + 1
+    if total >= expected:
+        holes.append((expected, total))
+    content.commands[game] = good
+    if not holes:
+        return
+    content.holes[game] = holes
+    if good and good[-1][0] > holes[0][0]:
+        content.origins[game] = [seq for seq, _b, _c in good]
+        content.commands[game] = [(n, body, crc) for n, (_seq, body, crc) in enumerate(good, 1)]
+    content.problems.append(f"game {game}: action {said_spans(holes)} of {total} cannot be read"
+                            if holes == [(holes[0][0], holes[0][0])] else
+                            f"game {game}: actions {said_spans(holes)} of {total} cannot be read")
+
+
+def said_spans(spans: list[Span]) -> str:
+    """Spans of action numbers as a person reads them: ``30, 80–121`` (the first few of many)."""
+    words = [str(a) if a == b else f"{a}–{b}" for a, b in spans[:6]]
+    return ", ".join(words) + (", …" if len(spans) > 6 else "")
