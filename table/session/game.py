@@ -19,7 +19,7 @@ from drivers.base import Clock
 from engine import commands as c
 from engine.cards import Catalog
 from engine.game import apply
-from engine.messages import Msg
+from engine.messages import Msg, msg
 from engine.events import GameEvent
 from engine.results import Accepted, Rejected
 from engine.rules import Ruleset
@@ -182,7 +182,7 @@ class GameSession:
         self.state = self.history.state
         repaired = journal.damage is not None and journal.damage.kept is not None and not journal.read_only
         if kept < self.given or (kept < total and not repaired):   # (a repair put every good row in place)
-            why = f"action {kept + 1} no longer replays" if kept < self.given else "an action cannot be read"
+            why = msg("action {n} no longer replays", n=kept + 1) if kept < self.given else msg("an action cannot be read")
             log.error("journal does not replay whole: keeping the first %d of %d actions", kept, total)
             try:
                 journal.cut(record.id, kept, journal.damage.why if journal.damage else why, read=self.given)

@@ -156,7 +156,7 @@ def head_commands(db: sqlite3.Connection, path: Path, game: int, upto: int) -> l
         rows = db.execute("SELECT seq, CAST(body AS BLOB), crc FROM command WHERE game = ? AND seq <= ? "
                           "ORDER BY seq", (game, upto)).fetchall()
     except sqlite3.Error as exc:
-        raise (fault(exc, path) if is_fault(exc) else JournalError(f"the saved game is damaged ({exc})")) from exc
+        raise (fault(exc, path) if is_fault(exc) else JournalError(msg("the saved game is damaged ({error})", error=str(exc)))) from exc
     finally:
         db.text_factory = factory
     for n, (seq, raw, crc) in enumerate(rows, 1):
@@ -166,9 +166,10 @@ def head_commands(db: sqlite3.Connection, path: Path, game: int, upto: int) -> l
                 raise ValueError("checksum mismatch")
             out.append(command_from_dict(json.loads(body)))
         except (ValueError, TypeError, KeyError) as exc:
-            raise JournalError(f"the saved game is damaged at action {n} ({exc})") from exc
+            raise JournalError(msg("the saved game is damaged at action {n} ({error})", n=n, error=str(exc))) from exc
     if len(out) != upto:
-        raise JournalError(f"the saved game is damaged: {upto - len(out)} early action(s) are missing")
+        raise JournalError(nmsg("the saved game is damaged: {n} early action is missing",
+                                "the saved game is damaged: {n} early actions are missing", "n", n=upto - len(out)))
     return out
 
 
@@ -295,7 +296,7 @@ class Journal:
 
     def _damaged_unreadable(self, exc: BaseException) -> None:
         log.error("journal %s cannot be read (%s)", self.path, exc)
-        self.damage = Damage(f"unreadable: {exc}", 0, 0)
+        self.damage = Damage(msg("unreadable: {error}", error=str(exc)), 0, 0)
         if self.db is not None:
             self.db.close()
         self._empty()
@@ -320,7 +321,7 @@ class Journal:
                 self._drop_connection()
                 raise fault(exc, self.path) from exc
             self._content = None
-            self.damage = Damage(f"unreadable: {exc}", 0, 0)
+            self.damage = Damage(msg("unreadable: {error}", error=str(exc)), 0, 0)
             return (f"unreadable: {exc}",), None
         return (tuple(problems), self._content) if problems else None
 
