@@ -20,6 +20,7 @@ from typing import Any, Literal
 from engine.commands import Command, command_from_dict
 from engine.errors import MunchkinError
 from table.storage import writing
+from table.storage.writing import Statement
 from table.storage.reading import open_read_only
 from table.storage.schema import FACTS_SCHEMA, row_ok
 
@@ -37,6 +38,21 @@ class FactsUnreadable(MunchkinError):
 
 class FactsUnwritable(MunchkinError):
     """A facts row could not be written (the message is SQLite's); the journal rebuilds it later."""
+
+
+def touch_row(game: int, actions: int, last: float | None) -> Statement:
+    """The statement for a row whose count and time of the last action alone changed."""
+    return "UPDATE game_record SET actions = ?, last = ? WHERE game = ?", (actions, last, game)
+
+
+def whole_row(game: int, *, status: str, started: float | None, ended: float | None, last: float | None,
+              actions: int, brief: str, tally: str, log_text: str) -> Statement:
+    """The statement for the game's whole row (made or replaced)."""
+    return ("INSERT INTO game_record (game, status, started, ended, last, actions, brief, tally, log) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(game) DO UPDATE SET status = excluded.status, "
+            "started = excluded.started, ended = excluded.ended, last = excluded.last, "
+            "actions = excluded.actions, brief = excluded.brief, tally = excluded.tally, log = excluded.log",
+            (game, status, started, ended, last, actions, brief, tally, log_text))
 
 
 class FactsStore:
@@ -96,25 +112,13 @@ class FactsStore:
     def ready(self) -> bool:
         return self._ready
 
-    def touch(self, game: int, actions: int, last: float | None) -> None:
-        """Only the count and the time of the last action changed. Raises FactsUnwritable."""
-        self._write("UPDATE game_record SET actions = ?, last = ? WHERE game = ?", (actions, last, game))
-
-    def put(self, game: int, *, status: str, started: float | None, ended: float | None, last: float | None,
-            actions: int, brief: str, tally: str, log_text: str) -> None:
-        """The game's whole row (made or replaced). Raises FactsUnwritable."""
-        self._write(
-            "INSERT INTO game_record (game, status, started, ended, last, actions, brief, tally, log) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(game) DO UPDATE SET status = excluded.status, "
-            "started = excluded.started, ended = excluded.ended, last = excluded.last, "
-            "actions = excluded.actions, brief = excluded.brief, tally = excluded.tally, log = excluded.log",
-            (game, status, started, ended, last, actions, brief, tally, log_text))
-
-    def _write(self, sql: str, values: tuple[object, ...]) -> None:
+    def write(self, statement: Statement) -> None:
+        """A row's statement (``touch_row``, ``whole_row``) on this store's own connection. Raises
+        FactsUnwritable. (An action's row goes with the action instead: ``Journal.append(facts=)``.)"""
         if self.db is None:
             raise FactsUnwritable(f"{self.path} is not open")
         try:
-            self.db.execute(sql, values)
+            self.db.execute(*statement)
         except sqlite3.Error as exc:
             raise FactsUnwritable(str(exc)) from exc
 

@@ -221,6 +221,7 @@ class Journal:
         self.fast = fast            # False: read every row of every game at once (restore, checks)
         self.damage: Damage | None = None
         self.dropped = 0
+        self.locked = False         # the last write was refused for a lock another program holds
         self._tmp: tempfile.TemporaryDirectory[str] | None = None     # a private copy being read
         self.db: sqlite3.Connection | None = None
         self._content: Content | None = None
@@ -233,7 +234,7 @@ class Journal:
     def unavailable(cls, path: Path) -> Journal:
         """A journal that could not even be read: no game to show until the disk lets us in."""
         self = cls.__new__(cls)
-        self.path, self.read_only, self.damage, self.dropped, self.fast = path, True, None, 0, True
+        self.path, self.read_only, self.damage, self.dropped, self.fast, self.locked = path, True, None, 0, True, False
         self._tmp, self.db, self._content = None, None, None
         return self
 
@@ -481,8 +482,7 @@ class Journal:
 
     def read_everything(self) -> None:
         """Read and check every row of every game (after the quick start found an early row damaged)."""
-        content = reading.read_content(self._conn())
-        self._content = content
+        self._content = content = reading.read_content(self._conn())
         if content.problems:
             self.damage = _damage_of(content)
 
@@ -506,16 +506,18 @@ class Journal:
         self.forget_cache()
         return GameRecord(gid, seed, ruleset)
 
-    def append(self, game: int, cmd: Command, snapshot: tuple[int, str, bytes] | None = None) -> None:
+    def append(self, game: int, cmd: Command, snapshot: tuple[int, str, bytes] | None = None,
+               facts: writing.Statement | None = None) -> None:
         """Store ``cmd`` durably (committed and synced) as the next command of ``game``.
 
-        ``snapshot`` (seq, fingerprint, pickled state) is stored in the same transaction.
+        ``snapshot`` (seq, fingerprint, pickled state) and the game's ``facts`` row are stored in
+        the same transaction.
         """
         body = json.dumps(command_to_dict(cmd), separators=(",", ":"))
         top = None
         try:
             top = writing.top(self._conn(), game)
-            writing.insert_command(self._conn(), game, body, snapshot)
+            writing.insert_command(self._conn(), game, body, snapshot, facts)
         except sqlite3.Error as exc:
             if top is not None and evidence.may_be_stored(exc) and self._settle(game, exc) == (top + 1, body):
                 log.warning("journal %s: the write failed (%s) but the action is stored and synced: kept", self.path, exc)
@@ -540,7 +542,13 @@ class Journal:
 
     def _write_error(self, exc: sqlite3.Error) -> JournalError:
         log.error("journal %s: cannot write: %s", self.path, exc)
+        self.locked = writing.is_lock(exc)
         return write_error(exc, self.path)
+
+    def lock_let_go(self) -> bool:
+        """After a write refused for another program's lock: whether it is let go now (no wait)."""
+        self.locked = self.locked and (self.db is None or not writing.lock_free(self.db))
+        return not self.locked
 
     def pop(self, game: int) -> bool:
         """Drop the last command of ``game`` (and any snapshot after it); False when there is none."""
@@ -572,9 +580,7 @@ class Journal:
         rows = len(content.commands.get(game, []))
         content.commands[game] = content.commands.get(game, [])[:keep]
         prior = self.damage
-        total = max(rows, content.totals.get(game, 0), prior.total if prior else 0)
-        base = prior if prior is not None else Damage(why, rows, total)
-        damage = Damage(why, base.good, total, dropped=list(base.dropped), origins=list(base.origins)).at_most(keep, rows)
+        damage = _cut_damage(prior, why, keep, rows, max(rows, content.totals.get(game, 0), prior.total if prior else 0))
         if self.read_only:
             self.damage = damage
             return damage
@@ -587,8 +593,7 @@ class Journal:
 
     def replace_from(self, source: Journal) -> Path:
         """Make ``source``'s good content the journal; the current journal is kept aside first."""
-        content = source._content or Content()
-        return self._replace_with(content, "replaced")
+        return self._replace_with(source._content or Content(), "replaced")
 
     def close(self) -> None:
         if self.db is not None:
@@ -600,6 +605,12 @@ class Journal:
 
     def __repr__(self) -> str:
         return f"<Journal {self.path}{' read-only' if self.read_only else ''}>"
+
+
+def _cut_damage(prior: Damage | None, why: str, keep: int, rows: int, total: int) -> Damage:
+    """What a cut at ``keep`` of the ``rows`` the replay was given (of ``total``) says, after ``prior``."""
+    base = prior if prior is not None else Damage(why, rows, total)
+    return Damage(why, base.good, total, dropped=list(base.dropped), origins=list(base.origins)).at_most(keep, rows)
 
 
 def _settled_content(journal: Journal, game: int, read: int | None) -> Content:
