@@ -127,17 +127,20 @@ def finished_repair(kept: Path, content: Content | None) -> Damage:
     """What the start says after it finished a repair a power cut interrupted: the actions the
     clean journal holds, of those the kept damaged copy seemed to hold."""
     good, total = content.latest_counts() if content is not None else (0, 0)
+    dropped: list[Span] = []
     try:
         copy = Journal(kept, read_only=True, fast=False)
         try:
             record = copy.latest_game()
             seemed = len(copy.commands(record.id)) if record is not None else 0
             total = max(total, seemed, copy.damage.total if copy.damage else 0)
+            if copy.damage is not None and copy.damage.good == good:    # what the repair left out, by number
+                dropped = copy.damage.left_out()
         finally:
             copy.close()
     except JournalError:
         pass                # the copy cannot be read now: the counts of the clean journal stand
-    return Damage("a repair that a power cut interrupted was finished", good, total, kept)
+    return Damage(msg("a repair that a power cut interrupted was finished"), good, total, kept, dropped=dropped)
 
 
 def _raised(outcome: tuple[tuple[str, ...], Content | None]) -> bool:
