@@ -331,7 +331,7 @@ class Journal:
 
     def _check(self, db: sqlite3.Connection) -> list[str]:
         """Read everything, look for damage; fills ``_content`` and ``damage``; what is wrong."""
-        content, problems = reading.check(db, fast=self.fast)
+        content, problems = _checked(self, db)
         self._content = content
         if problems:
             good, total = content.latest_counts()
@@ -608,6 +608,33 @@ class Journal:
 
     def __repr__(self) -> str:
         return f"<Journal {self.path}{' read-only' if self.read_only else ''}>"
+
+
+def _checked(journal: Journal, db: sqlite3.Connection) -> tuple[Content, list[str]]:
+    """:func:`reading.check` of ``db``, and a schema damaged into bytes that are not text read mended."""
+    content, problems = reading.check(db, fast=journal.fast)
+    return _read_mended(journal, problems) if reading.SCHEMA_NOT_TEXT in problems else (content, problems)
+
+
+def _read_mended(journal: Journal, problems: list[str]) -> tuple[Content, list[str]]:
+    """Everything readable in ``journal`` whose schema is damaged into bytes that are not text, read
+    from a copy with the schema written again (:func:`repair.mended_copy`); a looking-only journal
+    goes on reading that copy. Nothing when it cannot be mended."""
+    mended = repair.mended_copy(journal.path)
+    if mended is None:
+        return Content(), problems
+    db, tmp = mended
+    content, more = reading.check(db, fast=False)
+    if journal.read_only:
+        if journal.db is not None:
+            journal.db.close()
+        if journal._tmp is not None:
+            journal._tmp.cleanup()
+        journal.db, journal._tmp = db, tmp
+    else:
+        db.close()
+        tmp.cleanup()
+    return content, [problems[0], *more]
 
 
 def _cut_damage(prior: Damage | None, why: str, keep: int, rows: int, total: int) -> Damage:

@@ -59,7 +59,7 @@ def no_tables(db: sqlite3.Connection) -> bool:
         if int(db.execute("PRAGMA page_count").fetchone()[0]) > 1:
             return False
         return int(db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]) == 0
-    except sqlite3.DatabaseError:
+    except (sqlite3.DatabaseError, UnicodeDecodeError):     # (SQLite quoting a damaged schema's bytes)
         return False            # unreadable: the checks at opening decide what it is
 
 
