@@ -7,7 +7,7 @@ from typing import Any
 
 from engine.cards import Catalog, Effect
 from engine.selling import levels_for_gold
-from engine.messages import msg
+from engine.messages import Msg, Seq, msg
 from engine.events import FirstPlayerChosen, GameWon, RunAwayFailed, RunAwaySucceeded
 from engine.run_away import roll_to_escape
 from engine.serialize import state_to_json
@@ -57,6 +57,7 @@ class View:
     game_facts: dict[str, Any] | None = None    # game over: kills, deaths, the biggest fight, who helped whom
     # fighter -> what their combat strength is made of: ("level", "", n), ("item", name, bonus), ("other", "", n)
     web_url: str = ""                     # the web view's address with its key (for the QR code), when it runs
+    damage_notice: str = ""               # a damaged saved game's notice, whole (screens/notice.py), while it is said
 
 
 def describe_effect(effect: Effect, catalog: Catalog) -> str:
@@ -137,7 +138,19 @@ def build_view(ctl: Controller, *, entry: str = "", language: str = "en") -> Vie
         records=records_menu.screen_view(ctl),
         name_choice=records_menu.name_view(ctl),
         game_facts=ctl.records.summary(state, ctl.history_len) if state.phase is Phase.GAME_OVER else None,
+        damage_notice=translate_message(message.text) if message and _says_damage(message.text) else "",
     )
+
+
+DAMAGE_WORDS = ("the saved game was damaged (", "'munchkin-table doctor' checks the journal")
+
+
+def _says_damage(text: Any) -> bool:
+    """Whether a message (its templates, nested ones too) tells of a damaged saved game: the start's
+    repair or report, an undo refused over a damaged row. Those are too long for the message line."""
+    if isinstance(text, Msg):
+        return any(w in text.id for w in DAMAGE_WORDS) or any(_says_damage(v) for v in text.values.values())
+    return isinstance(text, Seq) and any(_says_damage(item) for item in text.items)
 
 
 def _message(ctl: Controller) -> Message | None:
