@@ -15,7 +15,8 @@ import json
 import logging
 import sqlite3
 from pathlib import Path
-from typing import Any, Literal
+from collections.abc import Callable
+from typing import Any, Literal, TypeVar
 
 from engine.commands import Command, command_from_dict
 from engine.errors import MunchkinError
@@ -25,6 +26,7 @@ from table.storage.reading import open_read_only
 from table.storage.schema import FACTS_SCHEMA, row_ok
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 # A game's status as stored: "setup" (nobody has started it; not listed), "unfinished" (being played,
 # or left when the box went off), "finished" (somebody won) or "abandoned" (a new game was started
@@ -174,16 +176,25 @@ class FactsStore:
         return out
 
     def games(self) -> list[dict[str, Any]]:
-        """``read_games`` of this store's file."""
-        return read_games(self.db)
+        """``read_games`` of this store's file (none while its reads fail: the table's pages)."""
+        return self._shown(read_games)
 
     def tallies(self) -> list[dict[str, Any]]:
-        """``read_tallies`` of this store's file."""
-        return read_tallies(self.db)
+        """``read_tallies`` of this store's file (none while its reads fail)."""
+        return self._shown(read_tallies)
 
     def known_names(self, limit: int = 60) -> list[str]:
-        """``known_names`` of this store's file (none when it is not open)."""
-        return known_names(self.db, limit) if self.db is not None else []
+        """``known_names`` of this store's file (none when it is not open, or its reads fail)."""
+        return self._shown(lambda db: known_names(db, limit)) if self.db is not None else []
+
+    def _shown(self, read: Callable[[sqlite3.Connection | None], list[T]]) -> list[T]:
+        """What ``read`` finds for a page of the table; nothing, and said in the log, when the disk
+        refuses the read (the page is read again when it is opened again)."""
+        try:
+            return read(self.db)
+        except sqlite3.DatabaseError as exc:
+            log.error("records: cannot read the saved games now (%s)", exc)
+            return []
 
     def close(self) -> None:
         if self.db is not None and self._owned:
