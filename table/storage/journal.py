@@ -501,11 +501,7 @@ class Journal:
             before = writing.last_game(self._conn())
             gid = writing.insert_game(self._conn(), seed, json.dumps(ruleset.to_dict()))
         except sqlite3.Error as exc:     # a game SQLite kept after all (a failed sync) is the game
-            kept = self._settle(0, exc) if before is not None and evidence.may_be_stored(exc) else None
-            newer = evidence.newer_game(self.db, before) if kept is not None else None
-            if newer is None:
-                raise self._write_error(exc) from exc
-            gid = newer
+            gid = _kept_new_game(self, before, exc)
         self.forget_cache()
         return GameRecord(gid, seed, ruleset)
 
@@ -608,6 +604,21 @@ class Journal:
 
     def __repr__(self) -> str:
         return f"<Journal {self.path}{' read-only' if self.read_only else ''}>"
+
+
+def _kept_new_game(journal: Journal, before: int | None, exc: sqlite3.Error) -> int:
+    """After a new game's write failed: its id when the file kept it after all (a failed sync),
+    else the error; a fault (the connection dropped, the journal opened again on the backoff)
+    when the file cannot say which."""
+    kept = journal._settle(0, exc) if before is not None and evidence.may_be_stored(exc) else None
+    try:
+        newer = evidence.newer_game(journal.db, before) if kept is not None else None
+    except sqlite3.Error:
+        journal._drop_connection()
+        raise read_fault(journal.path) from exc
+    if newer is None:
+        raise journal._write_error(exc) from exc
+    return newer
 
 
 def _checked(journal: Journal, db: sqlite3.Connection) -> tuple[Content, list[str]]:
