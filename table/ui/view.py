@@ -138,8 +138,20 @@ def build_view(ctl: Controller, *, entry: str = "", language: str = "en") -> Vie
         records=records_menu.screen_view(ctl),
         name_choice=records_menu.name_view(ctl),
         game_facts=ctl.records.summary(state, ctl.history_len) if state.phase is Phase.GAME_OVER else None,
-        damage_notice=translate_message(message.text) if message and _says_damage(message.text) else "",
+        damage_notice=_damage_notice(ctl, message),
     )
+
+
+def _damage_notice(ctl: Controller, message: Message | None) -> str:
+    """What the damage notice says: the message when it tells of a damaged saved game, or, while
+    the journal could not be opened at all, that the game is not lost (not an empty setup)."""
+    if message is not None and _says_damage(message.text):
+        return translate_message(message.text)
+    session = ctl.session
+    if session.journal.db is None and session.game.id == 0 and ctl.storage_fault:
+        return translate_message(msg("the saved game cannot be read now: {why}; the table tries again every 2 "
+                                     "seconds and shows the game as soon as it can", why=ctl.storage_fault))
+    return ""
 
 
 DAMAGE_WORDS = ("the saved game was damaged (", "'munchkin-table doctor' checks the journal")

@@ -66,3 +66,33 @@ def test_the_damage_notice_fits_every_screen_in_every_language(damaged: bytes, t
             pygame.image.save(display.window, str(Path(where) / f"notice-{size[0]}x{size[1]}-{language}.png"))
     finally:
         rig.close()
+
+
+def test_a_journal_that_cannot_be_opened_at_start_shows_the_fault_not_an_empty_setup(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import table.control.assembly as assembly
+    from drivers.base import ManualClock
+    from table.storage.faults import JournalFault
+    from table.storage.journal import Journal
+    from table.ui.display import Display
+    from tests.table.storage_helpers import config_for
+
+    state = tmp_path / "state"
+    close_table(play_game(state, 12))
+
+    class Refused(Journal):
+        def __new__(cls, path: Path, **kwargs: object) -> Journal:  # type: ignore[misc]
+            raise JournalFault("the disk holding it reports an input/output error")
+
+    monkeypatch.setattr(Refused, "unavailable", classmethod(lambda cls, path: Journal.unavailable(path)))
+    monkeypatch.setattr(assembly, "Journal", Refused)              # neither to write nor to look
+    table = assembly.build_table(config_for(state), ManualClock(), retry_faults=True)
+    display = Display((800, 480))
+    try:
+        view = build_view(table.controller)
+        assert "cannot be read now" in view.damage_notice and "input/output error" in view.damage_notice
+        display.render(view)
+        assert "damage-notice" in display.panels
+    finally:
+        display.close()
+        table.journal.close()
