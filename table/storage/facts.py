@@ -114,6 +114,16 @@ class FactsStore:
     def ready(self) -> bool:
         return self._ready
 
+    def touch(self, game: int, actions: int, last: float | None) -> None:
+        """Only the count and the time of the last action changed. Raises FactsUnwritable."""
+        self.write(touch_row(game, actions, last))
+
+    def put(self, game: int, *, status: str, started: float | None, ended: float | None, last: float | None,
+            actions: int, brief: str, tally: str, log_text: str) -> None:
+        """The game's whole row (made or replaced). Raises FactsUnwritable."""
+        self.write(whole_row(game, status=status, started=started, ended=ended, last=last, actions=actions,
+                             brief=brief, tally=tally, log_text=log_text))
+
     def write(self, statement: Statement) -> None:
         """A row's statement (``touch_row``, ``whole_row``) on this store's own connection. Raises
         FactsUnwritable. (An action's row goes with the action instead: ``Journal.append(facts=)``.)"""
