@@ -198,8 +198,10 @@ def read_head(db: sqlite3.Connection, fresh: Callable[[], sqlite3.Connection] | 
             return head_commands(conn, path, game, upto)
         except JournalFault:
             raise
-        except JournalError:
+        except JournalError as exc:
             if attempt == evidence.SETTLE_READS - 1:
+                if isinstance(exc.__cause__, sqlite3.Error):    # SQLite's words for a failing read, every time
+                    raise read_fault(path) from exc
                 raise
             log.warning("journal %s: early actions did not read; reading them again", path)
             time.sleep(evidence.SETTLE_PAUSE * (attempt + 1))
