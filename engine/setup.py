@@ -100,7 +100,8 @@ def do_start(state: GameState, cmd: c.StartGame, catalog: Catalog, events: list[
                           "cannot start with {n} players; tap at least {need} player tokens", "n",
                           n=len(state.players), need=need))
     if len(state.players) < 3:
-        state.warnings.append(f"{len(state.players)} players: a practice game (the rules ask for 3 to 6)")
+        state.warnings.append(nmsg("{n} player: a practice game (the rules ask for 3 to 6)",
+                                   "{n} players: a practice game (the rules ask for 3 to 6)", "n", n=len(state.players)))
     first = state.first_player or state.players[0].id
     events.append(GameStarted(players=tuple(p.id for p in state.players), first=first,
                               deal={"door": state.ruleset.starting_hand, "treasure": state.ruleset.starting_hand}))

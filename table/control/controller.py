@@ -305,7 +305,7 @@ class Controller:
         answered like a refusal: the game stays as the journal has it, and the table keeps running.
         """
         try:
-            return self._handle(event)
+            return None if self.session.stale(event) else self._handle(event)     # made while a refused write waited
         except Exception:
             log.exception("internal error while handling %r", event)
             self.prompt = None

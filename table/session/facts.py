@@ -31,7 +31,9 @@ from engine.events import (CombatEnd, CombatEnded, EscapeUndone, GameStarted, Ga
 from engine.game import new_game, replay_steps
 from engine.results import Event, Rejected
 from engine.state import GameState, Phase
-from table.storage.facts import ABANDONED, FINISHED, SETUP, UNFINISHED, FactsStore, FactsUnwritable
+from table.storage.facts import (ABANDONED, FINISHED, SETUP, UNFINISHED, FactsStore, FactsUnwritable, touch_row,
+                                 whole_row)
+from table.storage.writing import Statement
 from table.storage.journal import GameRecord
 
 log = logging.getLogger(__name__)
@@ -106,6 +108,14 @@ class GameFacts:
         self.entries.append(["fight", n, {"monsters": [m.card for m in combat.monsters],
                                           "fighters": list(combat.fighters), "how": how,
                                           "players": ps, "monsters_strength": ms}])
+
+    def mark(self) -> tuple[Any, ...]:
+        """What :meth:`restore` needs to take back an ``add`` (which only appends entries)."""
+        return len(self.entries), self.started, self.ended, self.last, self.abandoned
+
+    def restore(self, mark: tuple[Any, ...]) -> None:
+        count, self.started, self.ended, self.last, self.abandoned = mark
+        del self.entries[count:]
 
     def undo_to(self, n: int, state: GameState, at: float) -> None:
         """Every action after number ``n`` was taken back."""
@@ -281,6 +291,16 @@ def iso(t: float | None) -> str | None:
 
 
 
+@dataclass(frozen=True)
+class Folded:
+    """An action folded into the facts before it is stored: how to take it back, and the row's
+    statement and shape (None: the row is written after the action instead)."""
+
+    mark: tuple[Any, ...]
+    statement: Statement | None
+    shape: tuple[Any, ...] | None
+
+
 class Records:
     """The facts of the game being played, kept current in ``store`` by the table's hooks."""
 
@@ -330,6 +350,35 @@ class Records:
         except Exception:       # the facts must never cost the game an action
             log.exception("records: could not note action %d of game %d", n, self.game)
 
+    def fold(self, n: int, before: GameState, events: Iterable[Event], after: GameState) -> Folded:
+        """Action ``n`` folded in before it is stored: the row to store in the action's own
+        transaction (so it never lags the journal after a kill), then :meth:`stored` or
+        :meth:`refused`. Without a row (no table yet: its first write makes it) the row is
+        written after the action, as ``accepted`` does."""
+        mark = self.facts.mark()
+        store = self.store
+        if not (store.writable and store.ready and self.game):
+            return Folded(mark, None, None)
+        try:
+            self.facts.add(n, before, events, after, self.catalog, self.wall())
+            statement, shape = self._row(after, n)
+        except Exception:       # the facts must never cost the game an action
+            log.exception("records: could not note action %d of game %d", n, self.game)
+            self.facts.restore(mark)
+            return Folded(mark, None, None)
+        return Folded(mark, statement, shape)
+
+    def stored(self, folded: Folded, n: int, before: GameState, events: Iterable[Event], after: GameState) -> None:
+        """The journal stored action ``n`` (with ``folded``'s row, when it had one)."""
+        if folded.shape is None:
+            self.accepted(n, before, events, after)
+        else:
+            self._written(folded.shape)
+
+    def refused(self, folded: Folded) -> None:
+        """The journal refused the action ``folded`` was made for: the facts are as before it."""
+        self.facts.restore(folded.mark)
+
     def undone(self, n: int, state: GameState) -> None:
         try:
             self.facts.undo_to(n, state, self.wall())
@@ -361,29 +410,37 @@ class Records:
             self.write(state, actions)
             self.backfill(exclude=self.game)      # older games without facts: once, now that we write
             return
-        facts = self.facts
-        shape = (self.game, len(facts.entries), facts.status(state), state.turn, tuple(state.winners), facts.started,
-                 facts.ended, facts.abandoned, tuple((p.id, p.name, p.level) for p in state.players))
+        statement, shape = self._row(state, actions)
         try:
-            if shape == self._shape and not self.failed:
-                # Most actions change no fact: only the count and the time of the last one.
-                store.touch(self.game, actions, facts.last)
-                return
-            summary = facts.summary(self.game, state, actions)
-            brief = {key: summary[key] for key in BRIEF}
-            tally = {"per_player": [{key: p[key] for key in TALLY} for p in summary["per_player"]],
-                     "monsters": summary["monsters"]}
-            store.put(self.game, status=summary["status"], started=summary["started"], ended=summary["ended"],
-                      last=facts.last, actions=actions, brief=_json(brief), tally=_json(tally),
-                      log_text=facts.log_json())
-            self._shape = shape
-            if self.failed:
-                log.info("records: writing again")
-            self.failed = False
+            store.write(statement)
         except FactsUnwritable as exc:
             if not self.failed:
                 log.error("records: cannot write the facts of game %d (%s); they are rebuilt later", self.game, exc)
             self.failed = True
+            return
+        self._written(shape)
+
+    def _row(self, state: GameState, actions: int) -> tuple[Statement, tuple[Any, ...]]:
+        """The statement that makes the game's row say ``actions`` at ``state``, and what its facts
+        were made from (most actions change no fact: only the count and the time of the last one)."""
+        facts = self.facts
+        shape = (self.game, len(facts.entries), facts.status(state), state.turn, tuple(state.winners), facts.started,
+                 facts.ended, facts.abandoned, tuple((p.id, p.name, p.level) for p in state.players))
+        if shape == self._shape and not self.failed:
+            return touch_row(self.game, actions, facts.last), shape
+        summary = facts.summary(self.game, state, actions)
+        brief = {key: summary[key] for key in BRIEF}
+        tally = {"per_player": [{key: p[key] for key in TALLY} for p in summary["per_player"]],
+                 "monsters": summary["monsters"]}
+        return whole_row(self.game, status=summary["status"], started=summary["started"], ended=summary["ended"],
+                         last=facts.last, actions=actions, brief=_json(brief), tally=_json(tally),
+                         log_text=facts.log_json()), shape
+
+    def _written(self, shape: tuple[Any, ...]) -> None:
+        self._shape = shape
+        if self.failed:
+            log.info("records: writing again")
+        self.failed = False
 
     def backfill(self, *, exclude: int) -> int:
         """Rows for the journal's older games that have none (a journal kept before the facts were),

@@ -16,10 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from drivers.base import Clock
+from drivers.events import Press, Tap
 from engine import commands as c
 from engine.cards import Catalog
 from engine.game import apply
-from engine.messages import Msg
+from engine.messages import Msg, msg
 from engine.events import GameEvent
 from engine.results import Accepted, Rejected
 from engine.rules import Ruleset
@@ -119,6 +120,7 @@ class GameSession:
         self.open_journal = open_journal
         self.storage_fault: Any = storage_fault
         self.retry_at = 0.0
+        self.pending_from = self.refused_at = 0.0    # inputs made in [pending_from, refused_at) are stale
         self.given = 0
         self.clock_offset = 0.0
         self.records: Records | None = None
@@ -180,8 +182,9 @@ class GameSession:
         self.game = record
         commands, stored, total, kept = self._load(record)
         self.state = self.history.state
-        if kept < total:
-            why = f"action {kept + 1} no longer replays" if kept < len(commands) else "an action cannot be read"
+        repaired = journal.damage is not None and journal.damage.kept is not None and not journal.read_only
+        if kept < self.given or (kept < total and not repaired):   # (a repair put every good row in place)
+            why = msg("action {n} no longer replays", n=kept + 1) if kept < self.given else msg("an action cannot be read")
             log.error("journal does not replay whole: keeping the first %d of %d actions", kept, total)
             try:
                 journal.cut(record.id, kept, journal.damage.why if journal.damage else why, read=self.given)
@@ -254,11 +257,40 @@ class GameSession:
         return True
 
     def retry_due(self) -> bool | None:
-        """Called on every tick: None when no retry is due, else whether the journal opened again."""
-        if not self.retrying or self.now < self.retry_at:
+        """Called on every tick: None when no retry is due, else whether the journal opened again
+        (or, after a write refused for another program's lock, whether that lock is let go)."""
+        if self.now < self.retry_at:
+            return None
+        if self.retrying:
+            self.retry_at = self.now + RETRY_SECONDS
+            return self.reopen()
+        if self.storage_fault is None or not self.journal.locked:
             return None
         self.retry_at = self.now + RETRY_SECONDS
-        return self.reopen()
+        if not self.journal.lock_let_go():
+            return False
+        self.storage_fault, self.reopen_notice = None, None
+        return True
+
+    def stale(self, event: object) -> bool:
+        """Whether ``event`` is a tap or press made (by the drivers' clock) while a write was pending
+        that was then refused: the players saw the refusal after it, so it is dropped, not acted on late."""
+        if not isinstance(event, (Tap, Press)) or not self.pending_from <= event.at < self.refused_at:
+            return False
+        log.info("dropped %r: made while a write was pending that was then refused", event)
+        return True
+
+    def _stale_since(self, started: float) -> None:
+        """A write begun at ``started`` was refused just now: what was input meanwhile is stale."""
+        self.pending_from, self.refused_at = started, self.clock.monotonic()
+
+    def _refused(self, started: float, why: Any) -> NotSaved:
+        """A write begun at ``started`` (the drivers' clock) was refused: the inputs made while it was
+        pending are stale (:meth:`stale`), and the journal is tried again on the backoff."""
+        self._stale_since(started)
+        self.storage_fault = why
+        self.retry_at = self.now + RETRY_SECONDS
+        return NotSaved(why)
 
     def _writable(self) -> tuple[bool, bool]:
         """(writable now, reopened to be so)."""
@@ -273,9 +305,11 @@ class GameSession:
         ok, reopened = self._writable()
         if not ok:
             return NotSaved(self.storage_fault)
+        started = self.clock.monotonic()
         try:
             game = self.journal.new_game(self.seed_source(), self.ruleset)
         except JournalError as exc:
+            self._stale_since(started)
             return NotSaved(reason_of(exc))
         self.facts().leaving(self.state, len(self.history))
         self.game = game
@@ -303,18 +337,19 @@ class GameSession:
         snapshot = None
         if seq % SNAPSHOT_EVERY == 0:
             snapshot = (seq, fingerprint(self.catalog), encode_state(result.state))
+        started = self.clock.monotonic()
+        folded = self.facts().fold(seq, self.state, result.events, result.state)    # its row goes with it
         try:
-            self.journal.append(self.game.id, cmd, snapshot)      # durable before anything shows it
+            self.journal.append(self.game.id, cmd, snapshot, folded.statement)     # durable before anything shows it
         except JournalError as exc:
-            self.storage_fault = reason_of(exc)
-            self.retry_at = self.now + RETRY_SECONDS
-            return NotSaved(self.storage_fault)
+            self.facts().refused(folded)
+            return self._refused(started, reason_of(exc))
         if self.storage_fault is not None:
             self.storage_fault = None
             log.info("the journal can be written again")
         self.history.push(cmd, result.state)
         before, self.state = self.state, result.state
-        self.facts().accepted(len(self.history), before, result.events, self.state)
+        self.facts().stored(folded, len(self.history), before, result.events, self.state)
         return Saved(before, result.events, reopened)
 
     def undo(self) -> Undone | NothingToUndo | NotSaved:
@@ -328,9 +363,11 @@ class GameSession:
                     self.history.prepare_pop()
             except JournalError as exc:
                 return NotSaved(reason_of(exc), doctor=True)
+            started = self.clock.monotonic()
             try:
                 popped = self.journal.pop(self.game.id)
             except JournalError as exc:
+                self._stale_since(started)
                 return NotSaved(reason_of(exc))
             if not popped:
                 return NothingToUndo(reopened)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine import commands as c
+from engine.cards import Catalog
 from engine.errors import MunchkinError
 from engine.legal import abilities_now, abilities_of
 from engine.rules import Ruleset
@@ -25,6 +26,7 @@ from engine.state import GameState
 from table.config import Config
 from table.control.controller import Controller
 from table.sim.harness import SimTable
+from table.session.history import History
 from table.sim.script import ScriptSettings, script_header
 from table.storage.journal import Journal
 from table.storage.paths import JOURNAL_FILE
@@ -299,6 +301,7 @@ def export_script(config: Config, seed: int, ruleset: Ruleset, commands: list[c.
     with tempfile.TemporaryDirectory(prefix="munchkin-export-") as tmp:
         exporter = Exporter(config, seed, ruleset, players, Path(tmp))
         try:
+            _replays_whole(exporter.sim.table.catalog, seed, ruleset, commands, game_id)
             for n, cmd in enumerate(commands, 1):
                 exporter.command(cmd)
                 done = exporter.ctl.history.commands
@@ -309,6 +312,17 @@ def export_script(config: Config, seed: int, ruleset: Ruleset, commands: list[c.
         finally:
             exporter.close()
     return "\n".join([*header, *exporter.lines]) + "\n"
+
+
+def _replays_whole(catalog: Catalog, seed: int, ruleset: Ruleset, commands: list[c.Command], game_id: int | None) -> None:
+    """Raise ExportError unless the game replays whole as the table replays it (what ``state``
+    shows): an export never holds more or fewer actions than the table does."""
+    kept = History(catalog, seed, ruleset).load(list(commands))
+    if kept < len(commands):
+        game = f"game {game_id}" if game_id is not None else "the game"
+        raise ExportError(f"{game} replays to action {kept} of its {len(commands)} actions (action {kept + 1} is "
+                          f"refused now), so 'state' shows {kept}: nothing exported; 'munchkin-table run' cuts the "
+                          f"journal there (keeping the whole file aside), then export writes the game it shows")
 
 
 def export_game(config: Config, game: int | None = None) -> str:

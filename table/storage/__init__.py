@@ -20,7 +20,9 @@ The modules, each named by what it owns:
   copy of a left ``-wal``), the quick start and the full read of every good row.
 * ``writing`` — one transaction per change: a game, a command, a snapshot, an undo.
 * ``snapshots`` — snapshot rows stored and checked.
-* ``repair`` — a damaged file kept aside byte for byte, a clean journal built in its place.
+* ``repair`` — a damaged file kept aside byte for byte, a clean journal built in its place (every
+  row whose checksum holds, those after a hole numbered on), a private copy whose damaged schema is
+  written again.
 * ``journal`` — ``Journal``, the object the session holds, over all of the above.
 * ``facts`` — the ``game_record`` table: ``FactsStore`` and the reads of history and stats.
 * ``doctor`` — ``check_journal``, the doctor's look at the saved games.

@@ -116,11 +116,8 @@ def after_failed_write(path: Path, game: int,
 
 def newer_game(db: sqlite3.Connection | None, before: int | None) -> int | None:
     """The id of a game newer than ``before`` that the file holds (a new game whose failed sync
-    SQLite kept after all), or None."""
+    SQLite kept after all), or None. Raises sqlite3.Error when the file does not say (a read fails)."""
     if db is None or before is None:
         return None
-    try:
-        newest = writing.last_game(db)
-    except sqlite3.Error:
-        return None
+    newest = writing.last_game(db)
     return newest if newest > before else None

@@ -15,15 +15,18 @@ import json
 import logging
 import sqlite3
 from pathlib import Path
-from typing import Any, Literal
+from collections.abc import Callable
+from typing import Any, Literal, TypeVar
 
 from engine.commands import Command, command_from_dict
 from engine.errors import MunchkinError
 from table.storage import writing
+from table.storage.writing import Statement
 from table.storage.reading import open_read_only
 from table.storage.schema import FACTS_SCHEMA, row_ok
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 # A game's status as stored: "setup" (nobody has started it; not listed), "unfinished" (being played,
 # or left when the box went off), "finished" (somebody won) or "abandoned" (a new game was started
@@ -37,6 +40,21 @@ class FactsUnreadable(MunchkinError):
 
 class FactsUnwritable(MunchkinError):
     """A facts row could not be written (the message is SQLite's); the journal rebuilds it later."""
+
+
+def touch_row(game: int, actions: int, last: float | None) -> Statement:
+    """The statement for a row whose count and time of the last action alone changed."""
+    return "UPDATE game_record SET actions = ?, last = ? WHERE game = ?", (actions, last, game)
+
+
+def whole_row(game: int, *, status: str, started: float | None, ended: float | None, last: float | None,
+              actions: int, brief: str, tally: str, log_text: str) -> Statement:
+    """The statement for the game's whole row (made or replaced)."""
+    return ("INSERT INTO game_record (game, status, started, ended, last, actions, brief, tally, log) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(game) DO UPDATE SET status = excluded.status, "
+            "started = excluded.started, ended = excluded.ended, last = excluded.last, "
+            "actions = excluded.actions, brief = excluded.brief, tally = excluded.tally, log = excluded.log",
+            (game, status, started, ended, last, actions, brief, tally, log_text))
 
 
 class FactsStore:
@@ -98,23 +116,21 @@ class FactsStore:
 
     def touch(self, game: int, actions: int, last: float | None) -> None:
         """Only the count and the time of the last action changed. Raises FactsUnwritable."""
-        self._write("UPDATE game_record SET actions = ?, last = ? WHERE game = ?", (actions, last, game))
+        self.write(touch_row(game, actions, last))
 
     def put(self, game: int, *, status: str, started: float | None, ended: float | None, last: float | None,
             actions: int, brief: str, tally: str, log_text: str) -> None:
         """The game's whole row (made or replaced). Raises FactsUnwritable."""
-        self._write(
-            "INSERT INTO game_record (game, status, started, ended, last, actions, brief, tally, log) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(game) DO UPDATE SET status = excluded.status, "
-            "started = excluded.started, ended = excluded.ended, last = excluded.last, "
-            "actions = excluded.actions, brief = excluded.brief, tally = excluded.tally, log = excluded.log",
-            (game, status, started, ended, last, actions, brief, tally, log_text))
+        self.write(whole_row(game, status=status, started=started, ended=ended, last=last, actions=actions,
+                             brief=brief, tally=tally, log_text=log_text))
 
-    def _write(self, sql: str, values: tuple[object, ...]) -> None:
+    def write(self, statement: Statement) -> None:
+        """A row's statement (``touch_row``, ``whole_row``) on this store's own connection. Raises
+        FactsUnwritable. (An action's row goes with the action instead: ``Journal.append(facts=)``.)"""
         if self.db is None:
             raise FactsUnwritable(f"{self.path} is not open")
         try:
-            self.db.execute(sql, values)
+            self.db.execute(*statement)
         except sqlite3.Error as exc:
             raise FactsUnwritable(str(exc)) from exc
 
@@ -170,16 +186,25 @@ class FactsStore:
         return out
 
     def games(self) -> list[dict[str, Any]]:
-        """``read_games`` of this store's file."""
-        return read_games(self.db)
+        """``read_games`` of this store's file (none while its reads fail: the table's pages)."""
+        return self._shown(read_games)
 
     def tallies(self) -> list[dict[str, Any]]:
-        """``read_tallies`` of this store's file."""
-        return read_tallies(self.db)
+        """``read_tallies`` of this store's file (none while its reads fail)."""
+        return self._shown(read_tallies)
 
     def known_names(self, limit: int = 60) -> list[str]:
-        """``known_names`` of this store's file (none when it is not open)."""
-        return known_names(self.db, limit) if self.db is not None else []
+        """``known_names`` of this store's file (none when it is not open, or its reads fail)."""
+        return self._shown(lambda db: known_names(db, limit)) if self.db is not None else []
+
+    def _shown(self, read: Callable[[sqlite3.Connection | None], list[T]]) -> list[T]:
+        """What ``read`` finds for a page of the table; nothing, and said in the log, when the disk
+        refuses the read (the page is read again when it is opened again)."""
+        try:
+            return read(self.db)
+        except sqlite3.DatabaseError as exc:
+            log.error("records: cannot read the saved games now (%s)", exc)
+            return []
 
     def close(self) -> None:
         if self.db is not None and self._owned:

@@ -22,15 +22,15 @@ import sqlite3
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.commands import Command, command_from_dict, command_to_dict
-from engine.messages import msg
+from engine.messages import Msg, msg, nmsg
 from engine.rules import Ruleset
 from table.storage import evidence, reading, repair, writing
 from table.storage.faults import JournalError, JournalFault, fault, is_fault, read_fault, write_error
-from table.storage.reading import Content
+from table.storage.reading import Content, Span, said_spans
 from table.storage.schema import JOURNAL_SCHEMA, row_ok
 from table.storage.snapshots import Snapshot, snapshot_rows, usable
 
@@ -51,19 +51,65 @@ class Damage:
     good: int = 0           # actions of the latest game that are kept
     total: int = 0          # actions the damaged journal seemed to hold
     kept: Path | None = None
+    dropped: list[Span] = field(default_factory=list)   # the file's action numbers left out
+    origins: list[int] = field(default_factory=list)    # the file's number of each action kept (a hole bridged)
 
-    def at_most(self, good: int) -> Damage:
-        """The same damage, keeping no more than ``good`` actions."""
+    def at_most(self, good: int, rows: int | None = None) -> Damage:
+        """The same damage, keeping no more than ``good`` of the ``rows`` actions the replay was given
+        (default: those it keeps now); those after it join the dropped ones, by their number in the file."""
+        rows = self.good if rows is None else rows
+        if good < rows:
+            cut = [(n, n) for n in self.origins[good:rows]] if self.origins else [(good + 1, rows)]
+            self.dropped = merged(self.left_out(), cut)
         self.good = min(self.good, good)
         return self
 
-    def report(self) -> str:
+    def left_out(self) -> list[Span]:
+        """The file's action numbers not restored: the holes and what did not replay, else the tail."""
+        if self.dropped:
+            return self.dropped
+        return [(self.good + 1, self.total)] if self.good < self.total else []
+
+    def report(self) -> Msg:
+        dropped = self.left_out()
+        left_out = sum(b - a + 1 for a, b in dropped)
+        if self.kept is not None and dropped:
+            return nmsg("the saved game was damaged ({why}): restored to action {good} of {total}, leaving out "
+                        "action {dropped}; the damaged copy is kept as {file}",
+                        "the saved game was damaged ({why}): restored to action {good} of {total}, leaving out "
+                        "actions {dropped}; the damaged copy is kept as {file}", "n", n=left_out, why=self.why,
+                        good=self.good, total=self.total, dropped=said_spans(dropped), file=self.kept.name)
         if self.kept is not None:
             return msg("the saved game was damaged ({why}): restored to action {good} of {total}; "
                        "the damaged copy is kept as {file}", why=self.why, good=self.good, total=self.total,
                        file=self.kept.name)
+        if dropped:
+            return nmsg("the saved game was damaged ({why}): restored to action {good} of {total}, leaving out "
+                        "action {dropped}",
+                        "the saved game was damaged ({why}): restored to action {good} of {total}, leaving out "
+                        "actions {dropped}", "n", n=left_out, why=self.why, good=self.good, total=self.total,
+                        dropped=said_spans(dropped))
         return msg("the saved game was damaged ({why}): restored to action {good} of {total}", why=self.why,
                    good=self.good, total=self.total)
+
+
+def merged(spans: list[Span], more: list[Span]) -> list[Span]:
+    """Two lists of spans of action numbers as one, in order, touching spans joined."""
+    out: list[Span] = []
+    for a, b in sorted(spans + more):
+        if out and a <= out[-1][1] + 1:
+            out[-1] = (out[-1][0], max(b, out[-1][1]))
+        else:
+            out.append((a, b))
+    return out
+
+
+def _damage_of(content: Content, why: str | None = None) -> Damage:
+    """What ``content`` (read whole) says is wrong with the latest game: its first problem, the
+    actions kept of those it seemed to hold, the numbers left out."""
+    good, total = content.latest_counts()
+    holes, origins = content.latest_holes()
+    return Damage(why or content.problems[0], good, total, dropped=list(holes), origins=list(origins))
 
 
 def _decode(rows: list[tuple[int, str, int]]) -> tuple[list[Command], str | None]:
@@ -81,17 +127,20 @@ def finished_repair(kept: Path, content: Content | None) -> Damage:
     """What the start says after it finished a repair a power cut interrupted: the actions the
     clean journal holds, of those the kept damaged copy seemed to hold."""
     good, total = content.latest_counts() if content is not None else (0, 0)
+    dropped: list[Span] = []
     try:
         copy = Journal(kept, read_only=True, fast=False)
         try:
             record = copy.latest_game()
             seemed = len(copy.commands(record.id)) if record is not None else 0
             total = max(total, seemed, copy.damage.total if copy.damage else 0)
+            if copy.damage is not None and copy.damage.good == good:    # what the repair left out, by number
+                dropped = copy.damage.left_out()
         finally:
             copy.close()
     except JournalError:
         pass                # the copy cannot be read now: the counts of the clean journal stand
-    return Damage("a repair that a power cut interrupted was finished", good, total, kept)
+    return Damage(msg("a repair that a power cut interrupted was finished"), good, total, kept, dropped=dropped)
 
 
 def _raised(outcome: tuple[tuple[str, ...], Content | None]) -> bool:
@@ -110,7 +159,7 @@ def head_commands(db: sqlite3.Connection, path: Path, game: int, upto: int) -> l
         rows = db.execute("SELECT seq, CAST(body AS BLOB), crc FROM command WHERE game = ? AND seq <= ? "
                           "ORDER BY seq", (game, upto)).fetchall()
     except sqlite3.Error as exc:
-        raise (fault(exc, path) if is_fault(exc) else JournalError(f"the saved game is damaged ({exc})")) from exc
+        raise (fault(exc, path) if is_fault(exc) else JournalError(msg("the saved game is damaged ({error})", error=str(exc)))) from exc
     finally:
         db.text_factory = factory
     for n, (seq, raw, crc) in enumerate(rows, 1):
@@ -120,9 +169,10 @@ def head_commands(db: sqlite3.Connection, path: Path, game: int, upto: int) -> l
                 raise ValueError("checksum mismatch")
             out.append(command_from_dict(json.loads(body)))
         except (ValueError, TypeError, KeyError) as exc:
-            raise JournalError(f"the saved game is damaged at action {n} ({exc})") from exc
+            raise JournalError(msg("the saved game is damaged at action {n} ({error})", n=n, error=str(exc))) from exc
     if len(out) != upto:
-        raise JournalError(f"the saved game is damaged: {upto - len(out)} early action(s) are missing")
+        raise JournalError(nmsg("the saved game is damaged: {n} early action is missing",
+                                "the saved game is damaged: {n} early actions are missing", "n", n=upto - len(out)))
     return out
 
 
@@ -148,8 +198,10 @@ def read_head(db: sqlite3.Connection, fresh: Callable[[], sqlite3.Connection] | 
             return head_commands(conn, path, game, upto)
         except JournalFault:
             raise
-        except JournalError:
+        except JournalError as exc:
             if attempt == evidence.SETTLE_READS - 1:
+                if isinstance(exc.__cause__, sqlite3.Error):    # SQLite's words for a failing read, every time
+                    raise read_fault(path) from exc
                 raise
             log.warning("journal %s: early actions did not read; reading them again", path)
             time.sleep(evidence.SETTLE_PAUSE * (attempt + 1))
@@ -174,6 +226,7 @@ class Journal:
         self.fast = fast            # False: read every row of every game at once (restore, checks)
         self.damage: Damage | None = None
         self.dropped = 0
+        self.locked = False         # the last write was refused for a lock another program holds
         self._tmp: tempfile.TemporaryDirectory[str] | None = None     # a private copy being read
         self.db: sqlite3.Connection | None = None
         self._content: Content | None = None
@@ -186,7 +239,7 @@ class Journal:
     def unavailable(cls, path: Path) -> Journal:
         """A journal that could not even be read: no game to show until the disk lets us in."""
         self = cls.__new__(cls)
-        self.path, self.read_only, self.damage, self.dropped, self.fast = path, True, None, 0, True
+        self.path, self.read_only, self.damage, self.dropped, self.fast, self.locked = path, True, None, 0, True, False
         self._tmp, self.db, self._content = None, None, None
         return self
 
@@ -249,7 +302,7 @@ class Journal:
 
     def _damaged_unreadable(self, exc: BaseException) -> None:
         log.error("journal %s cannot be read (%s)", self.path, exc)
-        self.damage = Damage(f"unreadable: {exc}", 0, 0)
+        self.damage = Damage(msg("unreadable: {error}", error=str(exc)), 0, 0)
         if self.db is not None:
             self.db.close()
         self._empty()
@@ -274,17 +327,17 @@ class Journal:
                 self._drop_connection()
                 raise fault(exc, self.path) from exc
             self._content = None
-            self.damage = Damage(f"unreadable: {exc}", 0, 0)
+            self.damage = Damage(msg("unreadable: {error}", error=str(exc)), 0, 0)
             return (f"unreadable: {exc}",), None
         return (tuple(problems), self._content) if problems else None
 
     def _check(self, db: sqlite3.Connection) -> list[str]:
         """Read everything, look for damage; fills ``_content`` and ``damage``; what is wrong."""
-        content, problems = reading.check(db, fast=self.fast)
+        content, problems = _checked(self, db)
         self._content = content
         if problems:
             good, total = content.latest_counts()
-            self.damage = Damage(problems[0], good, total)
+            self.damage = _damage_of(content, problems[0])
             self.dropped = total - good
         return problems
 
@@ -420,7 +473,7 @@ class Journal:
         return read_head(self._conn(), fresh, self.path, game, upto)
 
     def _note_damage(self, game: int, good: int, total: int, why: str) -> None:
-        self.damage = Damage(why, good, total) if self.damage is None else self.damage.at_most(good)
+        self.damage = Damage(why, good, total) if self.damage is None else self.damage.at_most(good, total)
 
     def count(self, game: int) -> int:
         return int(self._conn().execute("SELECT COUNT(*) FROM command WHERE game = ?", (game,)).fetchone()[0])
@@ -434,11 +487,9 @@ class Journal:
 
     def read_everything(self) -> None:
         """Read and check every row of every game (after the quick start found an early row damaged)."""
-        content = reading.read_content(self._conn())
-        self._content = content
+        self._content = content = reading.read_content(self._conn())
         if content.problems:
-            good, total = content.latest_counts()
-            self.damage = Damage(content.problems[0], good, total)
+            self.damage = _damage_of(content)
 
     def forget_cache(self) -> None:
         """After the first load the database itself is read (it changes as the game goes on)."""
@@ -452,24 +503,22 @@ class Journal:
             before = writing.last_game(self._conn())
             gid = writing.insert_game(self._conn(), seed, json.dumps(ruleset.to_dict()))
         except sqlite3.Error as exc:     # a game SQLite kept after all (a failed sync) is the game
-            kept = self._settle(0, exc) if before is not None and evidence.may_be_stored(exc) else None
-            newer = evidence.newer_game(self.db, before) if kept is not None else None
-            if newer is None:
-                raise self._write_error(exc) from exc
-            gid = newer
+            gid = _kept_new_game(self, before, exc)
         self.forget_cache()
         return GameRecord(gid, seed, ruleset)
 
-    def append(self, game: int, cmd: Command, snapshot: tuple[int, str, bytes] | None = None) -> None:
+    def append(self, game: int, cmd: Command, snapshot: tuple[int, str, bytes] | None = None,
+               facts: writing.Statement | None = None) -> None:
         """Store ``cmd`` durably (committed and synced) as the next command of ``game``.
 
-        ``snapshot`` (seq, fingerprint, pickled state) is stored in the same transaction.
+        ``snapshot`` (seq, fingerprint, pickled state) and the game's ``facts`` row are stored in
+        the same transaction.
         """
         body = json.dumps(command_to_dict(cmd), separators=(",", ":"))
         top = None
         try:
             top = writing.top(self._conn(), game)
-            writing.insert_command(self._conn(), game, body, snapshot)
+            writing.insert_command(self._conn(), game, body, snapshot, facts)
         except sqlite3.Error as exc:
             if top is not None and evidence.may_be_stored(exc) and self._settle(game, exc) == (top + 1, body):
                 log.warning("journal %s: the write failed (%s) but the action is stored and synced: kept", self.path, exc)
@@ -494,7 +543,13 @@ class Journal:
 
     def _write_error(self, exc: sqlite3.Error) -> JournalError:
         log.error("journal %s: cannot write: %s", self.path, exc)
+        self.locked = writing.is_lock(exc)
         return write_error(exc, self.path)
+
+    def lock_let_go(self) -> bool:
+        """After a write refused for another program's lock: whether it is let go now (no wait)."""
+        self.locked = self.locked and (self.db is None or not writing.lock_free(self.db))
+        return not self.locked
 
     def pop(self, game: int) -> bool:
         """Drop the last command of ``game`` (and any snapshot after it); False when there is none."""
@@ -523,10 +578,10 @@ class Journal:
             content = _settled_content(self, game, read)
         elif content is None or not content.complete:
             content = reading.read_content(self._conn())
-        total = max(len(content.commands.get(game, [])), content.totals.get(game, 0))
+        rows = len(content.commands.get(game, []))
         content.commands[game] = content.commands.get(game, [])[:keep]
         prior = self.damage
-        damage = Damage(why, keep, max(total, prior.total if prior else 0))
+        damage = _cut_damage(prior, why, keep, rows, max(rows, content.totals.get(game, 0), prior.total if prior else 0))
         if self.read_only:
             self.damage = damage
             return damage
@@ -539,8 +594,7 @@ class Journal:
 
     def replace_from(self, source: Journal) -> Path:
         """Make ``source``'s good content the journal; the current journal is kept aside first."""
-        content = source._content or Content()
-        return self._replace_with(content, "replaced")
+        return self._replace_with(source._content or Content(), "replaced")
 
     def close(self) -> None:
         if self.db is not None:
@@ -552,6 +606,54 @@ class Journal:
 
     def __repr__(self) -> str:
         return f"<Journal {self.path}{' read-only' if self.read_only else ''}>"
+
+
+def _kept_new_game(journal: Journal, before: int | None, exc: sqlite3.Error) -> int:
+    """After a new game's write failed: its id when the file kept it after all (a failed sync),
+    else the error; a fault (the connection dropped, the journal opened again on the backoff)
+    when the file cannot say which."""
+    kept = journal._settle(0, exc) if before is not None and evidence.may_be_stored(exc) else None
+    try:
+        newer = evidence.newer_game(journal.db, before) if kept is not None else None
+    except sqlite3.Error:
+        journal._drop_connection()
+        raise read_fault(journal.path) from exc
+    if newer is None:
+        raise journal._write_error(exc) from exc
+    return newer
+
+
+def _checked(journal: Journal, db: sqlite3.Connection) -> tuple[Content, list[str]]:
+    """:func:`reading.check` of ``db``, and a schema damaged into bytes that are not text read mended."""
+    content, problems = reading.check(db, fast=journal.fast)
+    return _read_mended(journal, problems) if reading.SCHEMA_NOT_TEXT in problems else (content, problems)
+
+
+def _read_mended(journal: Journal, problems: list[str]) -> tuple[Content, list[str]]:
+    """Everything readable in ``journal`` whose schema is damaged into bytes that are not text, read
+    from a copy with the schema written again (:func:`repair.mended_copy`); a looking-only journal
+    goes on reading that copy. Nothing when it cannot be mended."""
+    mended = repair.mended_copy(journal.path)
+    if mended is None:
+        return Content(), problems
+    db, tmp = mended
+    content, more = reading.check(db, fast=False)
+    if journal.read_only:
+        if journal.db is not None:
+            journal.db.close()
+        if journal._tmp is not None:
+            journal._tmp.cleanup()
+        journal.db, journal._tmp = db, tmp
+    else:
+        db.close()
+        tmp.cleanup()
+    return content, [problems[0], *more]
+
+
+def _cut_damage(prior: Damage | None, why: str, keep: int, rows: int, total: int) -> Damage:
+    """What a cut at ``keep`` of the ``rows`` the replay was given (of ``total``) says, after ``prior``."""
+    base = prior if prior is not None else Damage(why, rows, total)
+    return Damage(why, base.good, total, dropped=list(base.dropped), origins=list(base.origins)).at_most(keep, rows)
 
 
 def _settled_content(journal: Journal, game: int, read: int | None) -> Content:

@@ -20,13 +20,17 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from engine.messages import msg, nmsg
 from engine.rules import Ruleset
 from table.storage.faults import is_fault
 from table.storage.paths import JOURNAL_FILE, table_running
 from table.storage.schema import SNAPSHOT_COLUMNS, SnapshotRow, game_crc, row_ok, snapshot_ok
 
+SCHEMA_NOT_TEXT = msg("the database structure is damaged (its schema holds bytes that are not text)")
+
 GameRow = tuple[int, int, str, float]           # id, seed, ruleset json, created
 CommandRow = tuple[int, str, int]               # seq, body, crc
+Span = tuple[int, int]                          # first, last action number
 
 
 @dataclass
@@ -40,6 +44,11 @@ class Content:
     problems: list[str] = field(default_factory=list)
     head: dict[int, int] = field(default_factory=dict)      # game -> leading rows not read yet (fast start)
     complete: bool = True                                   # every game's rows were read (a repair needs that)
+    # A game with a hole (a row that fails its check, or is gone, before good ones): its good rows
+    # are numbered on in ``commands`` as the replay takes them, the engine judging those after the
+    # hole; ``origins`` holds each one's number in the file, ``holes`` the numbers left out.
+    origins: dict[int, list[int]] = field(default_factory=dict)
+    holes: dict[int, list[Span]] = field(default_factory=dict)
 
     def latest_counts(self) -> tuple[int, int]:
         """(good actions, actions it seemed to hold) of the latest game: what a damage report says."""
@@ -47,6 +56,14 @@ class Content:
         good = len(self.commands.get(latest, [])) if latest is not None else 0
         total = max(self.totals.get(latest, 0) if latest is not None else 0, good)
         return good, total
+
+    def latest_holes(self) -> tuple[list[Span], list[int]]:
+        """(the numbers left out, the file's number of each row kept) of the latest game: empty
+        lists when nothing was left out but a tail."""
+        latest = self.games[-1][0] if self.games else None
+        if latest is None:
+            return [], []
+        return self.holes.get(latest, []), self.origins.get(latest, [])
 
 
 # ------------------------------------------------------------------ opening without changing anything
@@ -98,11 +115,13 @@ def check(db: sqlite3.Connection, *, fast: bool) -> tuple[Content, list[str]]:
     try:
         result = [r[0] for r in db.execute("PRAGMA integrity_check(20)").fetchall()]
         if result != ["ok"]:
-            problems.append("the database structure is damaged")
+            problems.append(msg("the database structure is damaged"))
     except sqlite3.DatabaseError as exc:
         if is_fault(exc):
             raise
-        problems.append(f"the database structure is damaged ({exc})")
+        problems.append(msg("the database structure is damaged ({error})", error=str(exc)))
+    except UnicodeDecodeError:      # SQLite's own message quotes a damaged schema, bytes that are not text
+        problems.append(SCHEMA_NOT_TEXT)
     if not problems and fast:
         quick = read_fast(db)
         if quick is not None:
@@ -111,7 +130,7 @@ def check(db: sqlite3.Connection, *, fast: bool) -> tuple[Content, list[str]]:
         content = read_content(db)
     except (ValueError, TypeError, OverflowError) as exc:     # a field of a type no row may have: damage
         content = Content()
-        content.problems.append(f"a row that cannot be read ({type(exc).__name__})")
+        content.problems.append(msg("a row that cannot be read ({error})", error=type(exc).__name__))
     return content, problems + content.problems
 
 
@@ -203,12 +222,12 @@ def _read_games(db: sqlite3.Connection, content: Content) -> None:
             if isinstance(row[0], int) and isinstance(row[1], int):
                 checks[row[0]] = row[1]
             else:               # a check row with a damaged field: its game is read without it
-                content.problems.append("a game check row is damaged")
+                content.problems.append(msg("a game check row is damaged"))
     except sqlite3.DatabaseError as exc:
         if is_fault(exc) and "no such table" not in str(exc):
             raise
         if "no such table" not in str(exc):
-            content.problems.append(f"game checks unreadable ({exc})")
+            content.problems.append(msg("game checks unreadable ({error})", error=str(exc)))
     try:
         for gid, seed, ruleset, created in db.execute("SELECT id, seed, CAST(ruleset AS BLOB), created FROM game"):
             try:
@@ -219,13 +238,13 @@ def _read_games(db: sqlite3.Connection, content: Content) -> None:
                     raise ValueError("checksum mismatch")
                 Ruleset.from_dict(json.loads(text))
             except Exception as exc:  # noqa: BLE001 - anything wrong in a row is damage
-                content.problems.append(f"game {gid} unreadable ({exc})")
+                content.problems.append(msg("game {game} unreadable ({error})", game=str(gid), error=str(exc)))
                 continue
             games[gid] = (gid, seed, text, float(created) if isinstance(created, (int, float)) else 0.0)
     except sqlite3.DatabaseError as exc:
         if is_fault(exc):
             raise
-        content.problems.append(f"games unreadable ({exc})")
+        content.problems.append(msg("games unreadable ({error})", error=str(exc)))
     content.games = [games[k] for k in sorted(games)]
 
 
@@ -240,7 +259,7 @@ def _read_commands(db: sqlite3.Connection, content: Content) -> dict[int, set[in
         try:
             for game, seq, raw, crc in db.execute(query):
                 if not isinstance(game, int) or not isinstance(seq, int):
-                    content.problems.append("a row with a damaged key")
+                    content.problems.append(msg("a row with a damaged key"))
                     continue
                 seen.setdefault(game, set()).add(seq)
                 if (game, seq) in rows:
@@ -248,16 +267,16 @@ def _read_commands(db: sqlite3.Connection, content: Content) -> dict[int, set[in
                 try:
                     body = bytes(raw).decode("utf-8")
                 except (UnicodeDecodeError, TypeError):
-                    content.problems.append(f"action {seq} of game {game}: bytes that are not text")
+                    content.problems.append(msg("action {n} of game {game}: bytes that are not text", n=seq, game=game))
                     continue
                 if not row_ok(game, seq, body, crc):
-                    content.problems.append(f"action {seq} of game {game}: checksum mismatch")
+                    content.problems.append(msg("action {n} of game {game}: checksum mismatch", n=seq, game=game))
                     continue
                 rows[(game, seq)] = (body, int(crc))
         except sqlite3.DatabaseError as exc:
             if is_fault(exc):
                 raise
-            content.problems.append(f"rows unreadable ({exc})")
+            content.problems.append(msg("rows unreadable ({error})", error=str(exc)))
     for (game, seq), (body, crc) in sorted(rows.items()):
         content.commands.setdefault(game, []).append((seq, body, crc))
     return seen
@@ -269,17 +288,7 @@ def _read_rows(db: sqlite3.Connection) -> Content:
     games = {g[0]: g for g in content.games}
     seen = _read_commands(db, content)
     for game in set(seen) | set(games):
-        good = content.commands.get(game, [])
-        prefix = []
-        for n, (seq, body, crc) in enumerate(good, 1):
-            if seq != n:
-                break
-            prefix.append((seq, body, crc))
-        content.commands[game] = prefix
-        total = max([*seen.get(game, set()), len(prefix)])
-        content.totals[game] = total
-        if len(prefix) < total:
-            content.problems.append(f"game {game} stops at action {len(prefix)} of {total}")
+        _around_holes(content, game, max([*seen.get(game, set()), 0]))
     try:
         for row in db.execute(f"SELECT {SNAPSHOT_COLUMNS} FROM snapshot ORDER BY game, seq DESC"):
             snap = _snapshot_row(row)
@@ -288,4 +297,40 @@ def _read_rows(db: sqlite3.Connection) -> Content:
     except sqlite3.DatabaseError as exc:
         if is_fault(exc) and "no such table" not in str(exc):
             raise
+    for game, holes in content.holes.items():
+        if game in content.origins:     # a snapshot after a hole holds the action left out: not used
+            content.snapshots[game] = [s for s in content.snapshots.get(game, [])
+                                       if isinstance(s[1], int) and s[1] < holes[0][0]]
     return content
+
+
+def _around_holes(content: Content, game: int, top: int) -> None:
+    """The game's good rows as the replay takes them: every one whose check holds, those after a
+    hole numbered on from it (``origins``), the numbers missing in ``holes`` (as spans), a problem."""
+    good = [row for row in content.commands.get(game, []) if row[0] >= 1]
+    total = max(top, len(good))
+    content.totals[game] = total
+    holes: list[Span] = []
+    expected = 1
+    for seq, _b, _c in good:
+        if seq > expected:
+            holes.append((expected, seq - 1))
+        expected = seq + 1
+    if total >= expected:
+        holes.append((expected, total))
+    content.commands[game] = good
+    if not holes:
+        return
+    content.holes[game] = holes
+    if good and good[-1][0] > holes[0][0]:
+        content.origins[game] = [seq for seq, _b, _c in good]
+        content.commands[game] = [(n, body, crc) for n, (_seq, body, crc) in enumerate(good, 1)]
+    content.problems.append(nmsg("game {game}: action {dropped} of {total} cannot be read",
+                                 "game {game}: actions {dropped} of {total} cannot be read", "n",
+                                 n=sum(b - a + 1 for a, b in holes), game=game, dropped=said_spans(holes), total=total))
+
+
+def said_spans(spans: list[Span]) -> str:
+    """Spans of action numbers as a person reads them: ``30, 80–121`` (the first few of many)."""
+    words = [str(a) if a == b else f"{a}–{b}" for a, b in spans[:6]]
+    return ", ".join(words) + (", …" if len(spans) > 6 else "")

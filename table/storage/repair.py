@@ -12,14 +12,16 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import shutil
 import sqlite3
+import tempfile
 import time
 from pathlib import Path
 
 from cards.files import fsync_directory
-from table.storage.reading import Content
-from table.storage.schema import JOURNAL_SCHEMA, game_crc, row_crc, snapshot_ok
+from table.storage.reading import Content, private_copy
+from table.storage.schema import FACTS_SCHEMA, JOURNAL_SCHEMA, game_crc, row_crc, snapshot_ok
 from table.storage.snapshots import put_snapshot
 
 log = logging.getLogger(__name__)
@@ -143,3 +145,57 @@ def put_in_place(salvage: Path, path: Path) -> None:
         Path(str(path) + extra).unlink(missing_ok=True)   # the damaged files: a byte-exact copy is kept
     os.rename(salvage, path)
     fsync_directory(path.parent)
+
+
+def _known_schema() -> dict[bytes, tuple[bytes, bytes, bytes | None]]:
+    """The schema this code makes, as SQLite stores it: name -> (type, table, sql), with the index
+    SQLite makes itself for a table whose primary key is a constraint of its own."""
+    known: dict[bytes, tuple[bytes, bytes, bytes | None]] = {}
+    for statement in (JOURNAL_SCHEMA + FACTS_SCHEMA).split(";"):
+        found = re.match(r"\s*CREATE TABLE IF NOT EXISTS (\w+)", statement)
+        if found is None:
+            continue
+        name = found.group(1).encode()
+        known[name] = (b"table", name, statement.strip().replace("IF NOT EXISTS ", "", 1).encode())
+        if "PRIMARY KEY (" in statement:
+            known[b"sqlite_autoindex_" + name + b"_1"] = (b"index", name, None)
+    return known
+
+
+def _closest(name: bytes, known: dict[bytes, tuple[bytes, bytes, bytes | None]]) -> bytes | None:
+    """The known name ``name`` was, before bytes of it were overwritten: the one of its length with
+    the most bytes in place (at least half); None when none is that close."""
+    if name in known:
+        return name
+    scored = [(sum(a == b for a, b in zip(name, k)), k) for k in known if len(k) == len(name)]
+    best = max(scored, default=(0, b""))
+    return best[1] if best[0] * 2 >= len(name) else None
+
+
+def mended_copy(path: Path) -> tuple[sqlite3.Connection, tempfile.TemporaryDirectory[str]] | None:
+    """A private copy of the journal at ``path`` (with its -wal) whose schema, damaged into bytes
+    that are not text (SQLite then reads nothing at all), is written again from the schema this code
+    makes, entry by entry: the rows then read, each checked by its checksum as always. The file at
+    ``path`` is not touched. None when the copy cannot be mended."""
+    db, tmp = private_copy(path)
+    copy = Path(tmp.name) / path.name
+    try:
+        db.text_factory = bytes
+        db.execute("PRAGMA writable_schema=ON")
+        known = _known_schema()
+        for rowid, name in db.execute("SELECT rowid, CAST(name AS BLOB) FROM sqlite_master").fetchall():
+            match = _closest(bytes(name or b""), known)
+            if match is not None:
+                kind, table, sql = known[match]
+                db.execute("UPDATE sqlite_master SET type = ?, name = ?, tbl_name = ?, sql = ? WHERE rowid = ?",
+                           (kind.decode(), match.decode(), table.decode(), sql.decode() if sql else None, rowid))
+        db.close()
+        db = sqlite3.connect(copy, isolation_level=None)
+        db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()        # the schema reads again
+        log.warning("journal %s: its schema is damaged; reading a copy with the schema written again", path)
+        return db, tmp
+    except (sqlite3.Error, UnicodeDecodeError, OSError) as exc:
+        log.error("journal %s: the damaged schema cannot be mended in a copy (%s)", path, exc)
+        db.close()
+        tmp.cleanup()
+        return None

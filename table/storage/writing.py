@@ -6,20 +6,28 @@ back; :class:`table.storage.journal.Journal` turns that into a fault or an error
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from table.storage.faults import is_fault
 from table.storage.schema import JOURNAL_SCHEMA, JOURNAL_TABLES, game_crc, row_crc
 from table.storage.snapshots import put_snapshot
 
+log = logging.getLogger(__name__)
+
+# A statement and its values, run inside a transaction of the journal's (the facts row of an action).
+Statement = tuple[str, tuple[object, ...]]
+
 
 # How long a write waits for a lock another program holds. The table writes on its main thread:
-# SQLite's default (5 s) froze the screen on every press; a refusal now says who holds the lock,
-# and the loop's retry (every 2 s) tries again.
-BUSY_SECONDS = 0.1
+# SQLite's default (5 s) froze the screen on every press. It waits no longer than a frame now, enough
+# for a lock held only for a moment; a lock held on is refused at once, saying who holds it, and the
+# waiting is the loop's: every 2 s it looks (``lock_free``) until the lock is let go.
+BUSY_SECONDS = 0.015
 
 
 def connect(path: Path | str) -> sqlite3.Connection:
@@ -51,7 +59,7 @@ def no_tables(db: sqlite3.Connection) -> bool:
         if int(db.execute("PRAGMA page_count").fetchone()[0]) > 1:
             return False
         return int(db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]) == 0
-    except sqlite3.DatabaseError:
+    except (sqlite3.DatabaseError, UnicodeDecodeError):     # (SQLite quoting a damaged schema's bytes)
         return False            # unreadable: the checks at opening decide what it is
 
 
@@ -71,6 +79,26 @@ def probe(db: sqlite3.Connection) -> None:
         db.execute("UPDATE game_check SET crc = crc WHERE 0")
     finally:
         rollback(db)
+
+
+def is_lock(exc: sqlite3.Error) -> bool:
+    """Whether ``exc`` is SQLite's "another connection holds the lock" (BUSY or LOCKED)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return isinstance(code, int) and (code & 0xFF) in (5, 6)
+
+
+def lock_free(db: sqlite3.Connection) -> bool:
+    """Whether the write lock can be had now (taken and let go at once, no wait); False while
+    another program holds it or the disk refuses."""
+    timeout = int(db.execute("PRAGMA busy_timeout").fetchone()[0])
+    try:
+        db.execute("PRAGMA busy_timeout = 0")
+        probe(db)
+        return True
+    except sqlite3.Error:
+        return False
+    finally:
+        db.execute(f"PRAGMA busy_timeout = {timeout}")
 
 
 def rollback(db: sqlite3.Connection | None) -> None:
@@ -119,16 +147,34 @@ def insert_game(db: sqlite3.Connection, seed: int, ruleset: str) -> int:
 
 
 def insert_command(db: sqlite3.Connection, game: int, body: str,
-                   snapshot: tuple[int, str, bytes] | None = None) -> int:
+                   snapshot: tuple[int, str, bytes] | None = None, facts: Statement | None = None) -> int:
     """``body`` as the next command of ``game`` (and ``snapshot`` (seq, fingerprint, state) when it
-    is taken after this very command), in one transaction; the command's sequence number."""
+    is taken after this very command, and the game's ``facts`` row), in one transaction; the
+    command's sequence number."""
     with transaction(db):
         seq = int(db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM command WHERE game = ?", (game,)).fetchone()[0])
         crc = row_crc(game, seq, body)
         db.execute("INSERT INTO command (game, seq, body, crc) VALUES (?, ?, ?, ?)", (game, seq, body, crc))
         if snapshot is not None and snapshot[0] == seq:
             put_snapshot(db, game, seq, snapshot[1], crc, snapshot[2])
+        if facts is not None:
+            facts_in(db, facts)
     return seq
+
+
+def facts_in(db: sqlite3.Connection, facts: Statement) -> None:
+    """The game's facts row written inside the caller's transaction, so it never lags the journal
+    after a kill; a row that cannot be written for what the file holds (not the disk) is left
+    behind (the session rebuilds it), never costing the action."""
+    db.execute("SAVEPOINT facts")
+    try:
+        db.execute(*facts)
+    except sqlite3.Error as exc:
+        if is_fault(exc):
+            raise                   # the disk refuses: the whole change is refused
+        db.execute("ROLLBACK TO facts")
+        log.warning("journal: the facts row is not written with the action (%s); it is rebuilt later", exc)
+    db.execute("RELEASE facts")
 
 
 def insert_snapshot(db: sqlite3.Connection, game: int, seq: int, fingerprint: str, body: bytes) -> bool:

@@ -49,7 +49,7 @@ import pygame
 from table.ui.fonts import find_font
 from table.ui.frame import DieRoll, Frame, Hit
 from table.ui.i18n import set_language
-from table.ui.screens import bars, combat, die, game_over, menus, records, setup, table
+from table.ui.screens import bars, combat, die, game_over, menus, notice, records, setup, table
 from table.ui.screens.kit import BANNER_PROMPTS, SIM_STRIP, Drawn, Painter, scale
 from table.ui.view import View
 
@@ -292,6 +292,8 @@ def draw_body(f: Frame, view: View, body: pygame.Rect) -> None:
         menus.draw_card_menu(f, view, body)
     elif view.player_menu is not None:
         menus.draw_player_menu(f, view, body)
+    elif view.damage_notice:
+        notice.draw_damage_notice(f, view, body)
 
 
 def merged(rects: list[pygame.Rect]) -> list[pygame.Rect]:

@@ -7,7 +7,7 @@ from typing import Any
 
 from engine.cards import Catalog, Effect
 from engine.selling import levels_for_gold
-from engine.messages import msg
+from engine.messages import Msg, Seq, msg
 from engine.events import FirstPlayerChosen, GameWon, RunAwayFailed, RunAwaySucceeded
 from engine.run_away import roll_to_escape
 from engine.serialize import state_to_json
@@ -61,6 +61,7 @@ class View:
     pads: dict[str, tuple[int, bool | None, str]] = field(default_factory=dict)  # player -> their seat's pad:
                                           # (seat, online (None: not heard from), what it last read)
     pad_seat: int | None = None           # simulator: the seat whose pad typed taps go through (None: the shared pad)
+    damage_notice: str = ""               # a damaged saved game's notice, whole (screens/notice.py), while it is said
 
 
 def describe_effect(effect: Effect, catalog: Catalog) -> str:
@@ -142,6 +143,7 @@ def build_view(ctl: Controller, *, entry: str = "", language: str = "en") -> Vie
         name_choice=records_menu.name_view(ctl),
         game_facts=ctl.records.summary(state, ctl.history_len) if state.phase is Phase.GAME_OVER else None,
         pads=_pads(ctl, language),
+        damage_notice=_damage_notice(ctl, message),
     )
 
 
@@ -159,6 +161,29 @@ def _pads(ctl: Controller, language: str) -> dict[str, tuple[int, bool | None, s
             last = ctl.state.player(last).name
         out[player.id] = (seat, pad.online, last)
     return out
+
+
+def _damage_notice(ctl: Controller, message: Message | None) -> str:
+    """What the damage notice says: the message when it tells of a damaged saved game, or, while
+    the journal could not be opened at all, that the game is not lost (not an empty setup)."""
+    if message is not None and _says_damage(message.text):
+        return translate_message(message.text)
+    session = ctl.session
+    if session.journal.db is None and session.game.id == 0 and ctl.storage_fault:
+        return translate_message(msg("the saved game cannot be read now: {why}; the table tries again every 2 "
+                                     "seconds and shows the game as soon as it can", why=ctl.storage_fault))
+    return ""
+
+
+DAMAGE_WORDS = ("the saved game was damaged (", "'munchkin-table doctor' checks the journal")
+
+
+def _says_damage(text: Any) -> bool:
+    """Whether a message (its templates, nested ones too) tells of a damaged saved game: the start's
+    repair or report, an undo refused over a damaged row. Those are too long for the message line."""
+    if isinstance(text, Msg):
+        return any(w in text.id for w in DAMAGE_WORDS) or any(_says_damage(v) for v in text.values.values())
+    return isinstance(text, Seq) and any(_says_damage(item) for item in text.items)
 
 
 def _message(ctl: Controller) -> Message | None:

@@ -56,3 +56,27 @@ def test_a_damaged_check_row_is_kept_aside_and_restored(journal_bytes: bytes, tm
         assert record is not None and len(journal.commands(record.id)) >= 40
     finally:
         journal.close()
+
+
+@pytest.mark.parametrize("where", [b"CREATE TABLE command", b"sqlite_autoindex_snapshot_1", b"game_record"])
+def test_bytes_that_are_not_text_in_the_schema_keep_the_copy_and_restore_every_action(
+        journal_bytes: bytes, tmp_path: Path, where: bytes) -> None:
+    """SQLite quotes a damaged schema in its error, which Python cannot decode (UnicodeDecodeError,
+    not a DatabaseError): ``state`` said "unexpected error" and exited 1, and nothing read."""
+    state = tmp_path / "state"
+    state.mkdir()
+    at = journal_bytes.index(where) + 4
+    damaged = journal_bytes[:at] + b"\xff\xc3\xfe" + journal_bytes[at + 3:]
+    (state / JOURNAL_FILE).write_bytes(damaged)
+    cfg = config_file(state, tmp_path / "cfg")
+    code, out, err = cli("state", "--config", str(cfg))
+    assert code == 0 and "unexpected" not in err and "damaged" in err, err
+    assert (state / JOURNAL_FILE).read_bytes() == damaged            # it only looked
+    journal = Journal(state / JOURNAL_FILE)
+    try:
+        assert journal.damage is not None and journal.damage.kept is not None
+        assert journal.damage.kept.read_bytes() == damaged
+        record = journal.latest_game()
+        assert record is not None and len(journal.commands(record.id)) == journal.damage.total >= 40
+    finally:
+        journal.close()

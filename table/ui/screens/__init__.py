@@ -6,6 +6,7 @@
 - ``setup``, ``table``, ``combat``, ``run_away``, ``game_over``: the body of each phase
 - ``menus``: the prompt banner and the card and player menus drawn over the body
 - ``enroll``: the enrollment wizard's screen
+- ``notice``: the damage notice, drawn whole over the top of the body while it is said
 
 A screen is a module of functions taking the Frame first (``draw_setup(f, view, body)``); it never
 sees the Display. It draws with ``f.t`` / ``f.painter`` into ``f.window`` and records its panels in
