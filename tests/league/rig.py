@@ -61,12 +61,14 @@ class Box:
         return outcomes
 
     def new_game(self) -> None:
-        """From game over (or mid-game): NEXT twice starts a new one, as a table does."""
+        """A new game: NEXT from the game-over screen; mid-game, what the resume offer's NEXT NEXT does."""
         ctl = self.table.controller
         before = ctl.game_id
-        self.play("press next\n")
-        if ctl.game_id == before:
+        if self.phase == "game-over":
             self.play("press next\n")
+        else:
+            ctl.start_new_game()
+            self.publisher.state(ctl.state)
         assert ctl.game_id != before, ctl.message
 
     @property
@@ -98,3 +100,29 @@ def until(test: Callable[[], Any], timeout: float = 10.0, what: str = "") -> Any
 
 def read(config: Config) -> League:
     return read_league(config.league, timeout=10)
+
+
+def received(broker: Any, topic_part: str) -> int:
+    """How many PUBLISH packets the broker's log says it received on topics containing ``topic_part``."""
+    return sum(1 for line in broker.log().splitlines() if "Received PUBLISH" in line and f"'{topic_part}'" in line)
+
+
+def summed(per_box: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Each box's own ``stats`` players, added up by name by hand (maxima for the best level)."""
+    out: dict[str, dict[str, Any]] = {}
+    for data in per_box:
+        for p in data["players"]:
+            row = out.setdefault(p["name"], {"games": 0, "wins": 0, "kills": 0, "deaths": 0, "runs": 0, "escaped": 0,
+                                             "highest_level": 0, "helped": 0})
+            for key in ("games", "wins", "kills", "deaths", "helped"):
+                row[key] += p[key]
+            row["runs"] += p["runs"]["attempted"]
+            row["escaped"] += p["runs"]["escaped"]
+            row["highest_level"] = max(row["highest_level"], p["highest_level"])
+    return out
+
+
+def by_name(standings: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {p["name"]: {"games": p["games"], "wins": p["wins"], "kills": p["kills"], "deaths": p["deaths"],
+                        "runs": p["runs"]["attempted"], "escaped": p["runs"]["escaped"],
+                        "highest_level": p["highest_level"], "helped": p["helped"]} for p in standings["players"]}
