@@ -231,9 +231,17 @@ class Publisher:
 
     def _on_disconnect(self, _client: mqtt.Client, _userdata: Any, _flags: Any, reason: Any, _props: Any) -> None:
         was, self.connected = self.connected, False
-        if was and not self._stop.is_set():
+        if self._stop.is_set():
+            return
+        if was:
             self._say(msg("league broker {broker} went away; the table plays on and sends its games when it is "
                           "back", broker=self.config.broker))
+        elif self.problem is None:      # closed before its CONNACK: TLS 1.3 says a refused certificate only now
+            self._say(msg("league broker {broker} refused this box's certificate (it closed the connection before "
+                          "accepting it); check [league] cert and key", broker=self.config.broker)
+                      if self.config.cert else
+                      msg("league broker {broker} closed the connection before accepting this box ({why})",
+                          broker=self.config.broker, why=str(reason)))
 
     def _on_publish(self, _client: mqtt.Client, _userdata: Any, mid: int, reason: Any, _props: Any) -> None:
         self._acks.put((mid, int(getattr(reason, "value", 0))))
