@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.cards import Catalog
-from table.league.watch import League
+from table.league.model import League
 from table.session.facts import stats
 from table.storage.facts import ABANDONED, FINISHED
 

@@ -14,39 +14,17 @@ import secrets
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 import paho.mqtt.client as mqtt
 
 from engine.messages import Msg
 from table.config import LeagueConfig
+from table.league.model import League, TableSeen
 from table.league.connection import LeagueError, client_id, connect, describe_refusal, make_client
 from table.league.topics import league_root, parse_topic, subscriptions
 
 log = logging.getLogger(__name__)
-
-
-@dataclass
-class TableSeen:
-    """What the league knows of one table: online (None: never said), its last state JSON."""
-
-    online: bool | None = None
-    state: dict[str, Any] | None = None
-
-
-@dataclass
-class League:
-    """Everything read from the league's topics."""
-
-    name: str
-    tables: dict[str, TableSeen] = field(default_factory=dict)
-    games: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
-    bad: int = 0                        # messages that were not what their topic says
-
-    def copy(self) -> League:
-        return League(self.name, {k: TableSeen(v.online, v.state) for k, v in self.tables.items()},
-                      dict(self.games), self.bad)
 
 
 class LeagueWatch:
