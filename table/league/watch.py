@@ -21,7 +21,8 @@ import paho.mqtt.client as mqtt
 from engine.messages import Msg
 from table.config import LeagueConfig
 from table.league.model import League, TableSeen
-from table.league.connection import LeagueError, client_id, connect, describe_refusal, make_client
+from table.league.connection import (KEEPALIVE_S, LeagueError, client_id, connect, connect_properties, describe_refusal,
+                                     make_client, parse_broker)
 from table.league.topics import league_root, parse_topic, subscriptions
 
 log = logging.getLogger(__name__)
@@ -49,6 +50,20 @@ class LeagueWatch:
         connect(self.client, self.config, persistent=False)
         self.client.loop_start()
         return self
+
+    def follow(self) -> LeagueWatch:
+        """Connect in the background (paho's thread retries until the broker answers): for a page or a
+        board that stays up; ``ready`` says when it has read what the broker retains."""
+        broker = parse_broker(self.config.broker)
+        self.client.connect_async(broker.host, broker.port, KEEPALIVE_S, clean_start=True,
+                                  properties=connect_properties(False))
+        self.client.loop_start()
+        return self
+
+    @property
+    def refused(self) -> Msg | None:
+        """Why the broker refused this reader, if it did."""
+        return self._refused
 
     def complete(self, timeout: float = 10.0) -> League:
         """The league once the broker has sent all it retains; LeagueError when it refused or took too long."""
@@ -80,8 +95,10 @@ class LeagueWatch:
         if reason.is_failure:
             self._refused = describe_refusal(reason, self.config)
             self._done.set()
-            client.disconnect()
+            if self.on_change is not None:
+                self.on_change()
             return
+        self._refused = None
         client.subscribe([(topic, 1) for topic in subscriptions(self.config.league)])
         _rc, self._marker_mid = client.subscribe(self._marker, 1)
 
