@@ -43,14 +43,17 @@ def draw_league_board(painter: Painter, data: dict[str, Any], name: str, *, s: f
         painter.text(problem, 14 * s, BAD, pygame.Rect(pad, h - int(22 * s), w - 2 * pad, int(20 * s)))
 
 
+# The standings' columns: (left edge, right edge) as parts of the panel's width; the player first.
+COLUMNS = ((0.0, 0.40), (0.40, 0.55), (0.55, 0.67), (0.67, 0.79), (0.82, 1.0))
+
+
 def _standings(painter: Painter, board: dict[str, Any], box: pygame.Rect, s: float) -> None:
     line = int(30 * s)
+    cells = [pygame.Rect(box.x + int(a * box.w), 0, int((b - a) * box.w), line) for a, b in COLUMNS]
     heads = [_("player"), _("games"), _("wins"), _("kills"), _("best level")]
-    cols = [0.0, 0.50, 0.64, 0.78, 0.90]
     y = box.y
-    for head, col in zip(heads, cols):
-        painter.text(head, 14 * s, DIM, pygame.Rect(box.x + int(col * box.w), y, int(0.14 * box.w) if col else
-                                                     int(0.48 * box.w), line))
+    for n, (head, cell) in enumerate(zip(heads, cells)):
+        painter.text(head, 14 * s, DIM, cell.move(0, y), align="left" if n == 0 else "right")
     y += int(24 * s)
     if not board["players"]:
         painter.text(_("no games yet"), 20 * s, DIM, pygame.Rect(box.x, y, box.w, line))
@@ -58,10 +61,9 @@ def _standings(painter: Painter, board: dict[str, Any], box: pygame.Rect, s: flo
     rows = max(1, (box.bottom - y) // line)
     for rank, p in enumerate(board["players"][:rows], start=1):
         color = ACTIVE if rank == 1 else TEXT
-        painter.text(f"{rank}. {shown_name(p['name'])}", 20 * s, color, pygame.Rect(box.x, y, int(0.48 * box.w), line))
-        for value, col in zip((p["games"], p["wins"], p["kills"], p["highest_level"]), cols[1:]):
-            painter.text(str(value), 20 * s, color, pygame.Rect(box.x + int(col * box.w), y, int(0.12 * box.w), line),
-                         align="right")
+        painter.text(f"{rank}. {shown_name(p['name'])}", 20 * s, color, cells[0].move(0, y))
+        for value, cell in zip((p["games"], p["wins"], p["kills"], p["highest_level"]), cells[1:]):
+            painter.text(str(value), 20 * s, color, cell.move(0, y), align="right")
         y += line
 
 
