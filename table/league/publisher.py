@@ -61,12 +61,14 @@ class Publisher:
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._lock = threading.Lock()
-        self._state: GameState | None = None
+        self._state: GameState | None = None     # waiting to be sent
+        self._last: GameState | None = None      # the last handed over
         self._state_due = 0.0
         self._inflight: dict[int, int] = {}     # paho's message id -> outbox row id
         self._handed: set[int] = set()          # outbox rows handed to paho (it resends them itself)
         self._refused: set[int] = set()         # rows the broker refused: tried again after the next connect
         self._acks: queue.SimpleQueue[tuple[int, int]] = queue.SimpleQueue()
+        self._games_due = True                  # the outbox is read only when it may hold something new
         self._client: mqtt.Client | None = None
         self._thread = threading.Thread(target=self._run, name="league-publisher", daemon=True)
 
@@ -78,10 +80,15 @@ class Publisher:
 
     def games_waiting(self) -> None:
         """New rows are in the outbox (the session's hook, after the commit that wrote them)."""
+        self._games_due = True
         self._wake.set()
 
     def state(self, state: GameState) -> None:
-        """The table's state changed: this one is sent next (a later one replaces it while it waits)."""
+        """The table's state changed: this one is sent next (a later one replaces it while it waits).
+        The same state again (the screen changed, the game did not) is nothing to send."""
+        if state is self._last:
+            return
+        self._last = state
         with self._lock:
             self._state = state
         self._wake.set()
@@ -110,8 +117,10 @@ class Publisher:
                     continue
             self._cleared()
             timeout = IDLE_S
-            if self.connected:
+            if self.connected and self._games_due:
+                self._games_due = False         # (before the read: rows committed meanwhile set it again)
                 self._send_games()
+            if self.connected:
                 timeout = min(timeout, self._send_state())
             self._wake.wait(timeout)
             self._wake.clear()
@@ -138,9 +147,11 @@ class Publisher:
             info = client.publish(game_topic(self.config.league, self.config.table, row.game), self._payload(row),
                                   qos=1, retain=True)
             if info.rc != mqtt.MQTT_ERR_SUCCESS:
-                return                  # not connected after all: the next connect sends it
+                self._games_due = True  # not connected after all: the next connect sends it
+                return
             self._inflight[info.mid] = row.id
             self._handed.add(row.id)
+        self._cleared()                 # a PUBACK that came before its row was mapped (on_publish did not wake us)
 
     def _payload(self, row: Waiting) -> str:
         head = json.dumps({"league": self.config.league, "table": self.config.table}, ensure_ascii=False)
@@ -220,6 +231,9 @@ class Publisher:
             return
         self.connected = True
         self._refused.clear()
+        self._games_due = True
+        with self._lock:                # the table as it is now, also after the broker came back
+            self._state = self._state or self._last
         client.publish(online_topic(self.config.league, self.config.table), "true", qos=1, retain=True)
         self._say(None)
         self._wake.set()
@@ -244,8 +258,10 @@ class Publisher:
                           broker=self.config.broker, why=str(reason)))
 
     def _on_publish(self, _client: mqtt.Client, _userdata: Any, mid: int, reason: Any, _props: Any) -> None:
+        # No lock here: paho calls this holding its own, which the worker's publish() takes.
         self._acks.put((mid, int(getattr(reason, "value", 0))))
-        self._wake.set()
+        if mid in self._inflight:       # a game's: the worker clears it now (a state's waits for the next wake)
+            self._wake.set()
 
     def __repr__(self) -> str:
         state = "connected" if self.connected else "not connected"

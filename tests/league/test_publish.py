@@ -18,9 +18,10 @@ def test_a_finished_game_reaches_the_broker_and_leaves_the_outbox(tmp_path: Path
         assert game["table"] == "table-a" and game["league"] == "friday"
         assert game["history"]["status"] == "finished" and game["history"]["winners"] == ["Ann"]
         assert [p["name"] for p in game["tally"]["per_player"]] == ["Ann", "Bob", "Cy"]
-        until(lambda: read(box.config).tables["table-a"].state is not None, what="the state")
+        until(lambda: (read(box.config).tables["table-a"].state or {}).get("phase") == "game-over",
+              what="the latest state")
         seen = read(box.config).tables["table-a"]
-        assert seen.online is True and seen.state is not None and seen.state["phase"] == "game-over"
+        assert seen.online is True and seen.state is not None and seen.state["winners"] == ["player-1"]
     finally:
         box.close()
     until(lambda: read(box.config).tables["table-a"].online is False, what="online false after close")
