@@ -1,0 +1,51 @@
+"""The league in the running table: started from the config, a refusal said once, /league's watch."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from table.app.league import start_league
+from table.config import parse_config
+from tests.league.rig import Box, league_config, until
+
+
+def test_the_running_table_says_a_refusal_once_and_plays_on(tmp_path: Path, broker) -> None:
+    config = league_config(tmp_path / "a", broker.url(), "table-a", password="wrong")
+    box = Box.__new__(Box)
+    from drivers.base import ManualClock
+    from table.control.assembly import build_table
+
+    box.clock = ManualClock()
+    box.table = build_table(config, box.clock, seed_source=lambda: 7)
+    woken = threading.Event()
+    league = start_league(config, box.table, woken.set)
+    assert league is not None and league.watch is None          # no web view: no watch
+    try:
+        until(lambda: league.publisher.problem is not None, what="the refusal")
+        assert woken.is_set()                                   # the loop is woken to say it
+        notice = league.notice()
+        assert notice is not None and "wrong username or password" in str(notice)
+        assert league.notice() is None                           # once
+    finally:
+        league.close()
+        box.table.journal.close()
+
+
+def test_with_the_web_view_on_the_table_watches_the_league(tmp_path: Path, broker) -> None:
+    data = {"storage": {"state_dir": str(tmp_path / "a")}, "web": {"enabled": True},
+            "league": {"broker": broker.url(), "league": "friday", "table": "table-a", "username": "table-a",
+                       "password": "pw-a"}}
+    config = parse_config(data)
+    from drivers.base import ManualClock
+    from table.control.assembly import build_table
+
+    table = build_table(config, ManualClock(), seed_source=lambda: 7)
+    league = start_league(config, table, lambda: None)
+    assert league is not None and league.watch is not None
+    try:
+        until(lambda: league.snapshot() is not None and "table-a" in league.snapshot().tables, what="the watch")
+    finally:
+        league.close()
+        table.journal.close()
+    assert start_league(parse_config({"storage": {"state_dir": str(tmp_path / "b")}}), table, lambda: None) is None
