@@ -23,6 +23,8 @@ The modules, each named by what it owns:
 * ``repair`` — a damaged file kept aside byte for byte, a clean journal built in its place.
 * ``journal`` — ``Journal``, the object the session holds, over all of the above.
 * ``facts`` — the ``game_record`` table: ``FactsStore`` and the reads of history and stats.
+* ``outbox`` — the league's outbox (``league_outbox``): rows put in the transaction of their action,
+  read and cleared by the publisher's own connection.
 * ``doctor`` — ``check_journal``, the doctor's look at the saved games.
 
 A new table in the journal file: its ``CREATE TABLE IF NOT EXISTS`` goes in ``schema`` (a table the

@@ -8,8 +8,8 @@ are read and drawn by records.py. ``start_web`` here puts them together: hub,
 pages, records and server never import this package (only checks.py, the
 doctor's, uses its ``lan_address``).
 
-May import: engine, cards, drivers, table.config, table.storage, table.session, table.control and
-table.ui (its words and the view model, never pygame). Never the command line.
+May import: engine, cards, drivers, table.config, table.storage, table.session, table.control,
+table.league (the /league page's standings) and table.ui (its words and the view model, never pygame). Never the command line.
 """
 
 from __future__ import annotations
