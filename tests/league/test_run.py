@@ -49,3 +49,30 @@ def test_with_the_web_view_on_the_table_watches_the_league(tmp_path: Path, broke
         league.close()
         table.journal.close()
     assert start_league(parse_config({"storage": {"state_dir": str(tmp_path / "b")}}), table, lambda: None) is None
+
+
+def test_the_league_board_runs_until_its_window_closes(tmp_path: Path, broker, monkeypatch) -> None:
+    import pygame
+
+    import table.app.league as app_league
+    from table.ui.display import use_headless_drivers
+
+    use_headless_drivers()
+    monkeypatch.setattr(app_league, "BOARD_IDLE_S", 0.05)
+    drawn: list[object] = []
+    import table.ui.league_board as board
+
+    original = board.draw_league_board
+
+    def spy(painter, data, name, **kw):  # type: ignore[no-untyped-def]
+        drawn.append(data)
+        original(painter, data, name, **kw)
+        if data["standings"] is not None:
+            pygame.event.post(pygame.event.Event(pygame.QUIT))
+
+    monkeypatch.setattr(board, "draw_league_board", spy)
+    config = league_config(tmp_path / "wall", broker.url(), "board", password="pw-board")
+    assert app_league.run_league_board(config) == 0
+    assert drawn and drawn[-1]["standings"]["games"] == 0           # the league read (empty), then closed
+    off = parse_config({"storage": {"state_dir": str(tmp_path / "off")}})
+    assert app_league.run_league_board(off) == 2
