@@ -11,7 +11,7 @@ from typing import Any
 
 from engine.errors import MunchkinError
 from table.cli.common import Subparsers, config_of, with_config
-from table.cli.records import print_stats
+from table.cli.records import print_stats, with_formats
 from table.config import Config
 from table.league.standings import counted_games, table_rows
 from table.league.model import League
@@ -82,10 +82,7 @@ def add_league(sub: Subparsers) -> None:
     inner = p.add_subparsers(dest="league_command", required=True)
     for name, func, what in (("standings", cmd_standings, "standings per player name across every table and game"),
                              ("tables", cmd_tables, "each table: online, phase, turn, leader")):
-        q = with_config(inner.add_parser(name, help=what))
-        shape = q.add_mutually_exclusive_group()
-        shape.add_argument("--json", dest="format", action="store_const", const="json", help="print JSON")
-        shape.add_argument("--csv", dest="format", action="store_const", const="csv", help="print CSV")
+        q = with_formats(with_config(inner.add_parser(name, help=what)))
         q.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS",
                        help="how long to wait for the broker (default 10)")
         q.set_defaults(func=func, format="text")

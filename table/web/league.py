@@ -15,7 +15,7 @@ from typing import Any
 from table.league.model import League
 from table.league.standings import standings, table_rows
 from table.ui.i18n import _, shown_name
-from table.web.records import _page, _row
+from table.web.records import _page, _row, players_table
 
 RELOAD_SECONDS = 3
 
@@ -44,13 +44,7 @@ def league_page(data: dict[str, Any], name: str, language: str = "en", key: str 
     if not board["players"]:
         out.append(f"<p>{html.escape(_('no games yet'))}</p>")
     else:
-        heads = [_("player"), _("games"), _("wins"), _("kills"), _("deaths"), _("runs"), _("best level"), _("helped")]
-        out.append('<table><tr class="head">' + "".join(f"<th>{html.escape(h)}</th>" for h in heads) + "</tr>")
-        for p in board["players"]:
-            cells = [p["games"], p["wins"], p["kills"], p["deaths"], f"{p['runs']['attempted']} ({p['runs']['escaped']})",
-                     p["highest_level"], p["helped"]]
-            out.append(_row(shown_name(p["name"]), heads[1:], cells))
-        out.append("</table>")
+        out.append(players_table(board["players"]))
     if data["tables"]:
         heads = [_("Table"), _("online"), _("phase"), _("turn"), _("leader"), _("games")]
         out.append(f"<h2>{html.escape(_('Tables'))}</h2>")
