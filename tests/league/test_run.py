@@ -76,3 +76,31 @@ def test_the_league_board_runs_until_its_window_closes(tmp_path: Path, broker, m
     assert drawn and drawn[-1]["standings"]["games"] == 0           # the league read (empty), then closed
     off = parse_config({"storage": {"state_dir": str(tmp_path / "off")}})
     assert app_league.run_league_board(off) == 2
+
+
+def test_run_publishes_the_table_online_and_its_state_and_says_offline_when_it_closes(tmp_path: Path, broker,
+                                                                                       monkeypatch) -> None:
+    import table.app.run as app_run
+    from tests.league.rig import read
+
+    monkeypatch.setattr(app_run, "stdin_lines", lambda: None)        # nothing piped: the loop alone
+    config = league_config(tmp_path / "a", broker.url(), "table-a")
+    failures: list[str] = []
+
+    def watch() -> None:
+        try:
+            until(lambda: (read(config).tables.get("table-a") or None) is not None
+                  and read(config).tables["table-a"].online is True
+                  and read(config).tables["table-a"].state is not None, timeout=20, what="online and its state")
+        except AssertionError as exc:
+            failures.append(str(exc))
+        finally:
+            app_run.stop()
+
+    worker = threading.Thread(target=watch, daemon=True)
+    worker.start()
+    assert app_run.run(config, sim=True) == 0
+    worker.join(5)
+    assert failures == []
+    seen = read(config).tables["table-a"]
+    assert seen.online is False and seen.state is not None and seen.state["phase"] == "setup"
