@@ -367,7 +367,13 @@ class GameSession:
         """The undo takes back the end of the game: its facts again, no longer finished."""
         if not self.league_outbox or self.state.phase is not Phase.GAME_OVER or not len(self.history):
             return []
-        return [(self.game.id, self.facts().after_undo(len(self.history) - 1, self.history.before_last()))]
+        try:
+            return [(self.game.id, self.facts().after_undo(len(self.history) - 1, self.history.before_last()))]
+        except JournalError:
+            raise               # the older actions would not read: the undo is refused (NotSaved)
+        except Exception:       # the league must never cost the game an undo
+            log.exception("league: the facts of game %d are not queued", self.game.id)
+            return []
 
     def _leaving_outbox(self) -> list[tuple[int, str]]:
         if not self.league_outbox or not self.game.id:
