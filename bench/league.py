@@ -241,6 +241,7 @@ def per_tap(broker: Mosquitto, state: Path, catalog: Any) -> list[Any]:
                       baseline=off_cpu * 1000, baseline_is="the same taps with the league off, interleaved",
                       target=f"ratio <= {EXTRA_CPU_TARGET}", met=on_cpu / off_cpu <= EXTRA_CPU_TARGET,
                       details={"taps": measured_taps, "states_sent": sent,
+                               "table_thread_ratio": round(sum(rigs["on"]["cpu"]) / measured_taps / off_cpu, 4),
                                "publisher_threads_ms_per_tap": round(threads / all_taps * 1000, 4),
                                "load": os.getloadavg()})]
     for q, label in ((0.5, "p50"), (0.99, "p99")):
