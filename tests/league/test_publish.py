@@ -25,3 +25,23 @@ def test_a_finished_game_reaches_the_broker_and_leaves_the_outbox(tmp_path: Path
     finally:
         box.close()
     until(lambda: read(box.config).tables["table-a"].online is False, what="online false after close")
+
+
+def test_a_box_that_drops_off_without_a_goodbye_is_offline_by_its_last_will(tmp_path: Path, broker) -> None:
+    import socket
+
+    box = Box(league_config(tmp_path / "a", broker.url(), "table-a"))
+    try:
+        until(lambda: read(box.config).tables.get("table-a") is not None
+              and read(box.config).tables["table-a"].online is True, what="online")
+        client = box.publisher._client
+        assert client is not None
+        client.loop_stop()                          # its network thread gone, as when the box loses power
+        sock = client.socket()
+        assert sock is not None
+        sock.shutdown(socket.SHUT_RDWR)             # the connection cut: no DISCONNECT
+        until(lambda: read(box.config).tables["table-a"].online is False, what="the last will")
+    finally:
+        box.publisher._stop.set()
+        box.publisher._wake.set()
+        box.table.journal.close()
