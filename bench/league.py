@@ -60,7 +60,7 @@ NAMES = ["Ann", "Bob", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo", "Ka
          "Pia", "Quin", "Ray", "Sue", "Tom", "Uma", "Vic", "Wes", "Xia", "Yan", "Zoe"]
 GAME = "\n".join([f"tap player-{n}" for n in range(1, 7)]
                  + ["press next", "tap boots-of-butt-kicking", "tap lame-goblin", "press next"])
-TAP_ACTIONS = 500
+TAP_ACTIONS = 900
 STATES_PER_SECOND = 50.0
 EXTRA_CPU_TARGET = 1.05
 LATENCY_TARGET = 1.05
@@ -200,8 +200,13 @@ def plain_baseline(broker: Mosquitto, payloads: list[tuple[str, str]]) -> tuple[
 
 def per_tap(broker: Mosquitto, state: Path, catalog: Any) -> list[Any]:
     """Figures 2 and 3: the same taps on a table with the league on and one with it off, interleaved."""
-    on_cfg = league_cfg(state / "on", broker, "table-01", "pw-1", state_per_second=STATES_PER_SECOND)
+    # the same rules on both (the default ones: this game never ends), the league the only difference
+    on_cfg = parse_config({"storage": {"state_dir": str(state / "on")},
+                           "league": {"broker": broker.url(), "league": "friday", "table": "table-01",
+                                      "username": "table-01", "password": "pw-1",
+                                      "state_per_second": STATES_PER_SECOND}})
     off_cfg = parse_config({"storage": {"state_dir": str(state / "off")}})
+    assert on_cfg.rules == off_cfg.rules
     display = Display((800, 480))
     rigs = {}
     for name, config in (("on", on_cfg), ("off", off_cfg)):
