@@ -127,6 +127,48 @@ class WebConfig:
     url: str = ""               # the address phones open, when not this box's own (a DNS name, a forwarded port)
 
 
+# ---- [league] (issue 25): this box publishes to a league's MQTT broker; off while broker is empty.
+LEAGUE_NAME = r"[A-Za-z0-9_-]{1,40}"        # one MQTT topic level: no '/', '+', '#' or spaces
+LEAGUE_BROKER = r"(mqtts?)://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::(\d{1,5}))?/?"
+
+
+@dataclass
+class LeagueConfig:
+    broker: str = ""            # mqtt://host:1883 or mqtts://host:8883; empty: no league
+    league: str = ""            # the league's name: munchkin/<league>/...
+    table: str = ""             # this box's name in the league
+    username: str = ""
+    password: str = ""
+    cert: str = ""              # a client certificate (PEM) instead of, or beside, a password
+    key: str = ""               # its private key (PEM)
+    ca: str = ""                # the CA that signed the broker's certificate; empty: the system's
+    state_per_second: float = 4.0   # the state topic at most this often (latest wins)
+
+    @property
+    def enabled(self) -> bool:
+        return bool(self.broker)
+
+
+def _check_league(league: LeagueConfig, problems: list[str]) -> None:
+    if not league.broker:
+        return
+    if not re.fullmatch(LEAGUE_BROKER, league.broker):
+        problems.append(f"[league] broker must be an address such as \"mqtt://broker.lan:1883\" or "
+                        f"\"mqtts://broker.lan:8883\", got {league.broker!r}")
+    for key in ("league", "table"):
+        value = getattr(league, key)
+        if not re.fullmatch(LEAGUE_NAME, value):
+            problems.append(f"[league] {key} must be 1-40 letters, digits, '-' or '_' (it is part of every topic), "
+                            f"got {value!r}")
+    if bool(league.cert) != bool(league.key):
+        problems.append("[league] cert and key go together: give both files, or neither")
+    if league.cert and league.broker.startswith("mqtt://"):
+        problems.append("[league] a client certificate needs TLS: use an mqtts:// broker")
+    if league.password and not league.username:
+        problems.append("[league] password without username: give the username the broker knows this table by")
+# ---- end of [league]
+
+
 @dataclass
 class PlayerConfig:
     name: str = ""
@@ -137,6 +179,7 @@ SECTIONS: dict[str, type] = {
     "reader": ReaderConfig, "buttons": ButtonsConfig, "feedback": FeedbackConfig,
     "storage": StorageConfig, "display": DisplayConfig, "table": TableConfig,
     "cards": CardsConfig, "web": WebConfig,
+    "league": LeagueConfig,
 }
 
 
@@ -150,6 +193,7 @@ class Config:
     table: TableConfig = field(default_factory=TableConfig)
     cards: CardsConfig = field(default_factory=CardsConfig)
     web: WebConfig = field(default_factory=WebConfig)
+    league: LeagueConfig = field(default_factory=LeagueConfig)
     rules: Ruleset = field(default_factory=Ruleset)
     players: dict[str, PlayerConfig] = field(default_factory=dict)
     source: str = "(defaults)"
@@ -196,6 +240,7 @@ RANGES: dict[str, dict[str, tuple[float, float]]] = {
     "display": {"width": (160, 7680), "height": (120, 4320)},
     "table": {"token_seconds": (0, 600)},
     "web": {"port": (0, 65535)},
+    "league": {"state_per_second": (0.1, 50)},
     "rules": {"starting_hand": (1, 10), "winning_level": (2, 99), "min_players": (2, 6), "max_players": (2, 6),
               "hand_limit": (1, 99), "interference_seconds": (0, 60), "level_floor": (1, 1)},
 }
@@ -374,6 +419,7 @@ def parse_config(data: dict[str, Any], source: str = "(text)") -> Config:
 def _check(cfg: Config, data: dict[str, Any], problems: list[str]) -> None:
     """The checks across keys; only keys that were fine on their own are compared."""
     _check_web(cfg.web, problems)
+    _check_league(cfg.league, problems)
     pins = cfg.buttons.pins()
     if len(set(pins.values())) != len(pins):
         shared: dict[int, list[str]] = {}

@@ -55,9 +55,10 @@ def test_the_walker_sees_imports(tmp_path: Path) -> None:
 # --- table/ as layers -------------------------------------------------------------------------
 # Each layer may import the layers before it in this list, and itself; nothing imports upward.
 # table/config.py sits under them all; table/__main__.py is the command line's.
-LAYERS = ("config", "storage", "session", "control", "ui", "web", "sim", "app", "cli")
+LAYERS = ("config", "storage", "session", "control", "league", "ui", "web", "sim", "app", "cli")
 SQLITE_LAYERS = {"storage"}
 PYGAME_LAYERS = {"ui", "app"}
+PAHO_LAYERS = {"league"}
 
 
 def table_modules() -> dict[str, Path]:
@@ -204,6 +205,12 @@ def test_sqlite3_is_imported_only_under_table_storage() -> None:
 def test_pygame_is_imported_only_under_table_ui_and_the_run_loop() -> None:
     bad = [name for name, path in table_modules().items()
            if _imports_module(path, "pygame") and layer_of(name) not in PYGAME_LAYERS]
+    assert bad == []
+
+
+def test_paho_mqtt_is_imported_only_under_table_league() -> None:
+    bad = [name for name, path in table_modules().items()
+           if _imports_module(path, "paho") and layer_of(name) not in PAHO_LAYERS]
     assert bad == []
 
 

@@ -6,5 +6,5 @@ enroll wizard's loop. Opening the screen itself (is there one, which SDL driver,
 the config) is ``table.ui.screen``'s, shared with simulate.
 
 May import every layer below: engine, cards, drivers, table.config, table.storage, table.session,
-table.control, table.ui, table.web and table.sim. Only the command line imports it.
+table.control, table.league, table.ui, table.web and table.sim. Only the command line imports it.
 """

@@ -26,6 +26,7 @@ from drivers.factory import DriverError
 from drivers.sim import SimButtons, SimReader
 from engine.messages import msg
 from table.app.drivers import Drivers, open_drivers
+from table.app.league import LeagueRun, start_league
 from table.app.systemd import notify, watchdog_interval
 from table.app.wake import PUMP_S, input_wake, sleep_until_woken
 from table.config import Config
@@ -146,6 +147,7 @@ class TableLoop:
         self.buttons.start()
         self.picker = Picker({cid: (card.name, *card.names.values()) for cid, card in self.ctl.catalog.items()})
         self.web: WebView | None = None
+        self.league: LeagueRun | None = None
         self.watchdog = watchdog_interval()
         self.last_ping = time.monotonic()
 
@@ -169,7 +171,8 @@ class TableLoop:
             return 0
         shown = ctl.revision
         try:
-            self.web = _start_web(self.config, self.table, self.language, first)
+            self.league = start_league(self.config, self.table, self.woken.set)
+            self.web = _start_web(self.config, self.table, self.language, first, self.league)
             if self.web is not None:
                 display.render(self.view())              # the join address and QR code
             log.info("table ready: reader %s, state in %s", self.reader_type, self.config.state_dir)
@@ -192,7 +195,13 @@ class TableLoop:
                         self.woken.set()             # input Xlib read while the frame went out
                     if self.web is not None and ctl.revision != shown:
                         self.web.publish(frame)      # after the frame: the table never waits on the web
+                    if self.league is not None and ctl.revision != shown:
+                        self.league.publisher.state(ctl.state)     # a hand-over: the publisher's thread sends it
                     shown = ctl.revision
+                if self.league is not None:
+                    notice = self.league.notice()    # the broker refused or went away: said once, the game goes on
+                    if notice is not None:
+                        ctl.say(notice, "refusal")
                 if self.web is not None:
                     self.web.busy(False)
         except KeyboardInterrupt:
@@ -265,6 +274,8 @@ class TableLoop:
         self.wake.close()
         if self.web is not None:
             self.web.close()
+        if self.league is not None:
+            self.league.close()
         self.reader.close()
         self.buttons.close()
         self.feedback.close()
@@ -272,14 +283,15 @@ class TableLoop:
         self.display.close()
 
 
-def _start_web(config: Config, table: Table, language: str, first: View) -> WebView | None:
+def _start_web(config: Config, table: Table, language: str, first: View, league: LeagueRun | None = None) -> WebView | None:
     """The web view when the config turns it on; a port or key it cannot use is said on screen, and the
     table plays on without it."""
     if not config.web.enabled:
         return None
 
     try:
-        web = start_web(config, table.catalog, language, first=first)
+        web = start_web(config, table.catalog, language, first=first,
+                        league=league.snapshot if league is not None and league.watch is not None else None)
     except (OSError, ImportError) as exc:
         reason = getattr(exc, "strerror", None) or str(exc)
         log.error("web view not started on %s:%d: %s", config.web.bind, config.web.port, reason)

@@ -11,6 +11,7 @@ with its ``cmd_*`` functions and the ``add_*`` that declares their arguments:
     cards.py     cards (names.py: cards names)
     tags.py      tags
     doctor.py    doctor (checks.py: the devices and the screen)
+    league.py    league standings, league tables
 
 errors.py is the one error wrapper (a failure that is not a bug: one line, exit 2); common.py holds
 the config every command reads. A new command is an ``add_*`` in its family's module (or a new
@@ -26,7 +27,7 @@ import logging
 import sys
 from collections.abc import Callable
 
-from table.cli import cards, doctor, game, play, records, scripts, tags, web
+from table.cli import cards, doctor, game, league, play, records, scripts, tags, web
 from table.cli.common import Parser, Subparsers
 from table.cli.errors import quiet_stdout, run_command
 
@@ -34,9 +35,10 @@ from table.cli.errors import quiet_stdout, run_command
 COMMANDS: tuple[Callable[[Subparsers], None], ...] = (
     play.add_run, scripts.add_simulate, scripts.add_export, game.add_state, records.add_history_and_stats,
     cards.add_cards, tags.add_tags, game.add_restore, doctor.add_doctor, play.add_enroll, web.add_web,
+    league.add_league,
 )
 # Commands whose output is their answer: only errors are logged.
-QUIET = ("simulate", "state", "cards", "tags", "doctor", "history", "stats", "export", "restore", "web")
+QUIET = ("simulate", "state", "cards", "tags", "doctor", "history", "stats", "export", "restore", "web", "league")
 
 
 def build_parser() -> argparse.ArgumentParser:

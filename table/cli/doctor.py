@@ -40,6 +40,10 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     checks += display_checks(config, needs_drm=wants_fullscreen(config))
     checks.append(Check("saved games", *check_journal(config.state_dir / JOURNAL_FILE)))
     checks.append(web_check(config))
+    if config.league.enabled:
+        from table.league.doctor import league_check     # paho-mqtt is loaded only when [league] names a broker
+
+        checks.append(league_check(config))
     for check in checks:
         print(check)
         failures += not check.ok

@@ -8,6 +8,10 @@ from table.cli.common import Subparsers, config_of, with_config
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    if args.league_board:
+        from table.app.league import run_league_board     # pygame is loaded only by the commands that draw
+
+        return run_league_board(config_of(args))
     from table.app.run import run     # pygame is loaded only by the commands that draw
 
     return run(config_of(args), sim=args.sim)
@@ -22,6 +26,8 @@ def cmd_enroll(args: argparse.Namespace) -> int:
 def add_run(sub: Subparsers) -> None:
     p = with_config(sub.add_parser("run", help="run the table"))
     p.add_argument("--sim", action="store_true", help="simulated reader and buttons (keyboard)")
+    p.add_argument("--league-board", action="store_true",
+                   help="no game: show the league's standings and tables (a wall screen; [league] in the config)")
     p.set_defaults(func=cmd_run)
 
 

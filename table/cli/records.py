@@ -109,8 +109,13 @@ def cmd_stats(args: argparse.Namespace) -> int:
 def add_history_and_stats(sub: Subparsers) -> None:
     for name, func, what in (("history", cmd_history, "every game played: players, winners, turns, minutes"),
                              ("stats", cmd_stats, "standings per player name and per monster, over every game")):
-        p = with_config(sub.add_parser(name, help=what))
-        shape = p.add_mutually_exclusive_group()
-        shape.add_argument("--json", dest="format", action="store_const", const="json", help="print JSON")
-        shape.add_argument("--csv", dest="format", action="store_const", const="csv", help="print CSV")
+        p = with_formats(with_config(sub.add_parser(name, help=what)))
         p.set_defaults(func=func, format="text")
+
+
+def with_formats(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """``p`` with ``--json`` and ``--csv`` (one or the other; text without either)."""
+    shape = p.add_mutually_exclusive_group()
+    shape.add_argument("--json", dest="format", action="store_const", const="json", help="print JSON")
+    shape.add_argument("--csv", dest="format", action="store_const", const="csv", help="print CSV")
+    return p

@@ -16,6 +16,7 @@ facts were kept) is rebuilt by replaying that one game when the table starts.
 
 from __future__ import annotations
 
+import copy
 import json
 import logging
 import time
@@ -247,6 +248,21 @@ BRIEF = ("id", "status", "started", "ended", "players", "winners", "turns", "act
 TALLY = ("name", "won", "kills", "deaths", "runs", "escaped", "highest_level", "helped")
 
 
+def brief_and_tally(summary: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """What ``history`` lists of a game and what ``stats`` adds up of it, from its summary."""
+    brief = {key: summary[key] for key in BRIEF}
+    tally = {"per_player": [{key: p[key] for key in TALLY} for p in summary["per_player"]],
+             "monsters": summary["monsters"]}
+    return brief, tally
+
+
+def league_facts(summary: dict[str, Any]) -> str:
+    """A game's facts as the league gets them (issue 25): its ``history --json`` row and the tallies
+    behind ``stats``, as JSON text."""
+    brief, tally = brief_and_tally(summary)
+    return _json({"game": summary["id"], "history": history_rows([brief])[0], "tally": tally})
+
+
 def _json(data: Any) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
@@ -398,6 +414,28 @@ class Records:
     def summary(self, state: GameState, actions: int) -> dict[str, Any]:
         return self.facts.summary(self.game, state, actions)
 
+    # ------------------------------------------------------------ the league's outbox (issue 25)
+
+    def after_accepted(self, n: int, before: GameState, events: Iterable[Event], after: GameState) -> str:
+        """The league's facts of this game as they will be once action ``n`` is accepted (nothing kept)."""
+        facts = copy.deepcopy(self.facts)
+        facts.add(n, before, events, after, self.catalog, self.wall())
+        return league_facts(facts.summary(self.game, after, n))
+
+    def after_undo(self, n: int, state: GameState) -> str:
+        """The league's facts of this game as they will be once every action after ``n`` is taken back."""
+        facts = copy.deepcopy(self.facts)
+        facts.undo_to(n, state, self.wall())
+        return league_facts(facts.summary(self.game, state, n))
+
+    def after_leaving(self, state: GameState, actions: int) -> str | None:
+        """The league's facts of this game abandoned by a new one; None when it was not being played."""
+        if self.facts.status(state) != UNFINISHED:
+            return None
+        facts = copy.deepcopy(self.facts)
+        facts.abandoned = self.wall()
+        return league_facts(facts.summary(self.game, state, actions))
+
     # ------------------------------------------------------------ storage
 
     def write(self, state: GameState, actions: int) -> None:
@@ -429,9 +467,7 @@ class Records:
         if shape == self._shape and not self.failed:
             return touch_row(self.game, actions, facts.last), shape
         summary = facts.summary(self.game, state, actions)
-        brief = {key: summary[key] for key in BRIEF}
-        tally = {"per_player": [{key: p[key] for key in TALLY} for p in summary["per_player"]],
-                 "monsters": summary["monsters"]}
+        brief, tally = brief_and_tally(summary)
         return whole_row(self.game, status=summary["status"], started=summary["started"], ended=summary["ended"],
                          last=facts.last, actions=actions, brief=_json(brief), tally=_json(tally),
                          log_text=facts.log_json()), shape

@@ -24,7 +24,7 @@ from engine.messages import Msg, msg
 from engine.events import GameEvent
 from engine.results import Accepted, Rejected
 from engine.rules import Ruleset
-from engine.state import GameState
+from engine.state import GameState, Phase
 from drivers.said import Said
 from table.session.history import SNAPSHOT_EVERY, Commands, History, encode_state, fingerprint
 from table.session.facts import Records
@@ -119,6 +119,10 @@ class GameSession:
         self.wall = wall
         self.open_journal = open_journal
         self.storage_fault: Any = storage_fault
+        # The league (issue 25): a game's facts go to the outbox with the action that ends it (or
+        # abandons it, or undoes its end); ``on_outbox`` is told after each such commit.
+        self.league_outbox = False
+        self.on_outbox: Callable[[], None] | None = None
         self.retry_at = 0.0
         self.pending_from = self.refused_at = 0.0    # inputs made in [pending_from, refused_at) are stale
         self.given = 0
@@ -306,11 +310,13 @@ class GameSession:
         if not ok:
             return NotSaved(self.storage_fault)
         started = self.clock.monotonic()
+        outbox = self._leaving_outbox()
         try:
-            game = self.journal.new_game(self.seed_source(), self.ruleset)
+            game = self.journal.new_game(self.seed_source(), self.ruleset, outbox)
         except JournalError as exc:
             self._stale_since(started)
             return NotSaved(reason_of(exc))
+        self._told(outbox)
         self.facts().leaving(self.state, len(self.history))
         self.game = game
         self.facts().begin(game)
@@ -338,12 +344,14 @@ class GameSession:
         if seq % SNAPSHOT_EVERY == 0:
             snapshot = (seq, fingerprint(self.catalog), encode_state(result.state))
         started = self.clock.monotonic()
+        outbox = self._accepted_outbox(seq, result)       # before the fold: it folds a copy of the facts
         folded = self.facts().fold(seq, self.state, result.events, result.state)    # its row goes with it
         try:
-            self.journal.append(self.game.id, cmd, snapshot, folded.statement)     # durable before anything shows it
+            self.journal.append(self.game.id, cmd, snapshot, folded.statement, outbox)  # durable before anything shows it
         except JournalError as exc:
             self.facts().refused(folded)
             return self._refused(started, reason_of(exc))
+        self._told(outbox)
         if self.storage_fault is not None:
             self.storage_fault = None
             log.info("the journal can be written again")
@@ -365,18 +373,58 @@ class GameSession:
                 return NotSaved(reason_of(exc), doctor=True)
             started = self.clock.monotonic()
             try:
-                popped = self.journal.pop(self.game.id)
+                outbox = self._undo_outbox()
+                popped = self.journal.pop(self.game.id, outbox)
             except JournalError as exc:
                 self._stale_since(started)
                 return NotSaved(reason_of(exc))
             if not popped:
                 return NothingToUndo(reopened)
+            self._told(outbox)
             last = self.history.commands[-1]
             self.state = self.history.pop()
             self.facts().undone(len(self.history), self.state)
             # a reopened window belongs to the UNDO that made it: the next UNDO takes back what came before
             if not isinstance(last, c.ReopenWindow) or not self.history.commands:
                 return Undone(last, reopened)
+
+    # ------------------------------------------------------------ the league's outbox (issue 25)
+
+    def _accepted_outbox(self, seq: int, result: Accepted) -> list[tuple[int, str]]:
+        """The game ends with this action (or it changes a game that has ended): its facts."""
+        if not self.league_outbox or Phase.GAME_OVER not in (self.state.phase, result.state.phase):
+            return []
+        try:
+            return [(self.game.id, self.facts().after_accepted(seq, self.state, result.events, result.state))]
+        except Exception:       # the league must never cost the game an action
+            log.exception("league: the facts of game %d are not queued", self.game.id)
+            return []
+
+    def _undo_outbox(self) -> list[tuple[int, str]]:
+        """The undo takes back the end of the game: its facts again, no longer finished."""
+        if not self.league_outbox or self.state.phase is not Phase.GAME_OVER or not len(self.history):
+            return []
+        try:
+            return [(self.game.id, self.facts().after_undo(len(self.history) - 1, self.history.before_last()))]
+        except JournalError:
+            raise               # the older actions would not read: the undo is refused (NotSaved)
+        except Exception:       # the league must never cost the game an undo
+            log.exception("league: the facts of game %d are not queued", self.game.id)
+            return []
+
+    def _leaving_outbox(self) -> list[tuple[int, str]]:
+        if not self.league_outbox or not self.game.id:
+            return []
+        try:
+            body = self.facts().after_leaving(self.state, len(self.history))
+        except Exception:       # the league must never cost the game its new game
+            log.exception("league: the facts of game %d are not queued", self.game.id)
+            return []
+        return [] if body is None else [(self.game.id, body)]
+
+    def _told(self, outbox: list[tuple[int, str]]) -> None:
+        if outbox and self.on_outbox is not None:
+            self.on_outbox()
 
     def as_stored(self) -> GameState:
         """Back to the state the journal has (after a fault of ours while handling an input)."""

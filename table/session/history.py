@@ -207,6 +207,18 @@ class History:
         if base < self.commands._head:
             self.commands._materialise()
 
+    def before_last(self) -> GameState:
+        """The state before the last command, changing nothing (what an undo will leave)."""
+        n = len(self.commands) - 1
+        if n in self.recent:
+            return self.recent[n]
+        self.prepare_pop()
+        base = max(k for k in self.snapshots if k <= n)
+        state = self.snapshots[base]
+        for _cmd, state in replayed(state, self.commands[base:n], self.catalog):
+            pass
+        return state
+
     def pop(self) -> GameState:
         """Forget the last command; the state before it."""
         self.prepare_pop()

@@ -4,5 +4,5 @@ Owns parsing a table script (with the header ``export`` writes), the simulated-t
 ``simulate`` and ``export`` share, and ``export`` itself.
 
 May import: engine, cards, drivers, table.config, table.storage, table.session, table.control,
-table.ui and table.web.
+table.league, table.ui and table.web.
 """

@@ -25,6 +25,8 @@ The modules, each named by what it owns:
   written again.
 * ``journal`` — ``Journal``, the object the session holds, over all of the above.
 * ``facts`` — the ``game_record`` table: ``FactsStore`` and the reads of history and stats.
+* ``outbox`` — the league's outbox (``league_outbox``): rows put in the transaction of their action,
+  read and cleared by the publisher's own connection.
 * ``doctor`` — ``check_journal``, the doctor's look at the saved games.
 * ``seats`` — ``SeatFile``: who holds which seat's pad, a small JSON file beside the journal.
 

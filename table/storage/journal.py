@@ -21,7 +21,7 @@ import logging
 import sqlite3
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,6 +30,7 @@ from engine.messages import Msg, msg, nmsg
 from engine.rules import Ruleset
 from table.storage import evidence, reading, repair, writing
 from table.storage.faults import JournalError, JournalFault, fault, is_fault, read_fault, write_error
+from table.storage.outbox import OutboxRow
 from table.storage.reading import Content, Span, said_spans
 from table.storage.schema import JOURNAL_SCHEMA, row_ok
 from table.storage.snapshots import Snapshot, snapshot_rows, usable
@@ -497,28 +498,29 @@ class Journal:
 
     # ------------------------------------------------------------ writing
 
-    def new_game(self, seed: int, ruleset: Ruleset) -> GameRecord:
+    def new_game(self, seed: int, ruleset: Ruleset, outbox: Sequence[OutboxRow] = ()) -> GameRecord:
         before = None
         try:
             before = writing.last_game(self._conn())
-            gid = writing.insert_game(self._conn(), seed, json.dumps(ruleset.to_dict()))
+            gid = writing.insert_game(self._conn(), seed, json.dumps(ruleset.to_dict()), outbox)
         except sqlite3.Error as exc:     # a game SQLite kept after all (a failed sync) is the game
             gid = _kept_new_game(self, before, exc)
         self.forget_cache()
         return GameRecord(gid, seed, ruleset)
 
     def append(self, game: int, cmd: Command, snapshot: tuple[int, str, bytes] | None = None,
-               facts: writing.Statement | None = None) -> None:
+               facts: writing.Statement | None = None, outbox: Sequence[OutboxRow] = ()) -> None:
         """Store ``cmd`` durably (committed and synced) as the next command of ``game``.
 
-        ``snapshot`` (seq, fingerprint, pickled state) and the game's ``facts`` row are stored in
+        ``snapshot`` (seq, fingerprint, pickled state), the game's ``facts`` row and the league's
+        ``outbox`` rows are stored in
         the same transaction.
         """
         body = json.dumps(command_to_dict(cmd), separators=(",", ":"))
         top = None
         try:
             top = writing.top(self._conn(), game)
-            writing.insert_command(self._conn(), game, body, snapshot, facts)
+            writing.insert_command(self._conn(), game, body, snapshot, facts, outbox)
         except sqlite3.Error as exc:
             if top is not None and evidence.may_be_stored(exc) and self._settle(game, exc) == (top + 1, body):
                 log.warning("journal %s: the write failed (%s) but the action is stored and synced: kept", self.path, exc)
@@ -551,12 +553,13 @@ class Journal:
         self.locked = self.locked and (self.db is None or not writing.lock_free(self.db))
         return not self.locked
 
-    def pop(self, game: int) -> bool:
-        """Drop the last command of ``game`` (and any snapshot after it); False when there is none."""
+    def pop(self, game: int, outbox: Sequence[OutboxRow] = ()) -> bool:
+        """Drop the last command of ``game`` (and any snapshot after it; the league's ``outbox`` rows
+        queued in the same transaction); False when there is none."""
         top = None
         try:
             top = writing.top(self._conn(), game)
-            popped = writing.delete_last(self._conn(), game)
+            popped = writing.delete_last(self._conn(), game, outbox)
         except sqlite3.Error as exc:
             settled = self._settle(game, exc) if evidence.may_be_stored(exc) else None
             if top is not None and settled is not None and settled[0] == top - 1:

@@ -93,3 +93,21 @@ def snapshot_ok(row: SnapshotRow) -> bool:
     return (isinstance(body, bytes) and isinstance(seq, int) and isinstance(game, int)
             and isinstance(version, int) and isinstance(fingerprint, str) and isinstance(last_crc, int)
             and crc == snapshot_crc(game, seq, version, fingerprint, last_crc, body))
+
+
+# The league's outbox (issue 25): facts waiting for the broker's PUBACK, written in the transaction
+# of the action that produced them. Not a journal table (a repair copies only those): made on the
+# first write, inside that write's transaction.
+OUTBOX_SCHEMA = """
+CREATE TABLE IF NOT EXISTS league_outbox (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    game INTEGER NOT NULL,
+    body TEXT NOT NULL,
+    queued REAL NOT NULL,
+    crc INTEGER NOT NULL
+)
+"""
+
+
+def outbox_crc(game: int, body: str) -> int:
+    return zlib.crc32(f"outbox.{game}.".encode() + body.encode("utf-8"))

@@ -9,12 +9,13 @@ from __future__ import annotations
 import logging
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
 from table.storage.faults import is_fault
 from table.storage.schema import JOURNAL_SCHEMA, JOURNAL_TABLES, game_crc, row_crc
+from table.storage.outbox import OutboxRow, put as put_outbox
 from table.storage.snapshots import put_snapshot
 
 log = logging.getLogger(__name__)
@@ -137,9 +138,10 @@ def last_game(db: sqlite3.Connection) -> int:
     return int(db.execute("SELECT COALESCE(MAX(id), 0) FROM game").fetchone()[0])
 
 
-def insert_game(db: sqlite3.Connection, seed: int, ruleset: str) -> int:
-    """A new game row (with its check row); its id."""
+def insert_game(db: sqlite3.Connection, seed: int, ruleset: str, outbox: Sequence[OutboxRow] = ()) -> int:
+    """A new game row (with its check row, and ``outbox``: the league's rows the game it replaces left); its id."""
     with transaction(db):
+        put_outbox(db, outbox)
         cur = db.execute("INSERT INTO game (seed, ruleset, created) VALUES (?, ?, ?)", (seed, ruleset, time.time()))
         gid = int(cur.lastrowid or 0)
         db.execute("INSERT OR REPLACE INTO game_check (game, crc) VALUES (?, ?)", (gid, game_crc(gid, seed, ruleset)))
@@ -147,11 +149,13 @@ def insert_game(db: sqlite3.Connection, seed: int, ruleset: str) -> int:
 
 
 def insert_command(db: sqlite3.Connection, game: int, body: str,
-                   snapshot: tuple[int, str, bytes] | None = None, facts: Statement | None = None) -> int:
+                   snapshot: tuple[int, str, bytes] | None = None, facts: Statement | None = None,
+                   outbox: Sequence[OutboxRow] = ()) -> int:
     """``body`` as the next command of ``game`` (and ``snapshot`` (seq, fingerprint, state) when it
-    is taken after this very command, and the game's ``facts`` row), in one transaction; the
-    command's sequence number."""
+    is taken after this very command, the game's ``facts`` row and the league's ``outbox`` rows), in
+    one transaction; the command's sequence number."""
     with transaction(db):
+        put_outbox(db, outbox)
         seq = int(db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM command WHERE game = ?", (game,)).fetchone()[0])
         crc = row_crc(game, seq, body)
         db.execute("INSERT INTO command (game, seq, body, crc) VALUES (?, ?, ?, ?)", (game, seq, body, crc))
@@ -187,9 +191,11 @@ def insert_snapshot(db: sqlite3.Connection, game: int, seq: int, fingerprint: st
     return True
 
 
-def delete_last(db: sqlite3.Connection, game: int) -> bool:
-    """Drop the last command of ``game`` and any snapshot after it; False when there was none."""
+def delete_last(db: sqlite3.Connection, game: int, outbox: Sequence[OutboxRow] = ()) -> bool:
+    """Drop the last command of ``game`` and any snapshot after it (queueing the league's ``outbox``
+    rows); False when there was none."""
     with transaction(db):
+        put_outbox(db, outbox)
         cur = db.execute("DELETE FROM command WHERE game = ? AND seq = (SELECT MAX(seq) FROM command WHERE game = ?)",
                          (game, game))
         db.execute("DELETE FROM snapshot WHERE game = ? AND seq > (SELECT COALESCE(MAX(seq), 0) FROM command "

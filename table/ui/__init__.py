@@ -6,5 +6,6 @@ screen for a config (``screen``), the languages (i18n, the Babel catalogs), font
 code, the simulator's picker and keys. Importing this package imports no pygame; a screen module
 does. A new screen goes in ``screens/`` (see ``table.ui.display``).
 
-May import: engine, cards, drivers, table.config, table.storage, table.session and table.control.
+May import: engine, cards, drivers, table.config, table.storage, table.session, table.control and
+table.league (the league board's data).
 """

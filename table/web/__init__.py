@@ -8,8 +8,8 @@ are read and drawn by records.py. ``start_web`` here puts them together: hub,
 pages, records and server never import this package (only checks.py, the
 doctor's, uses its ``lan_address``).
 
-May import: engine, cards, drivers, table.config, table.storage, table.session, table.control and
-table.ui (its words and the view model, never pygame). Never the command line.
+May import: engine, cards, drivers, table.config, table.storage, table.session, table.control,
+table.league (the /league page's standings) and table.ui (its words and the view model, never pygame). Never the command line.
 """
 
 from __future__ import annotations
@@ -186,7 +186,7 @@ class WebView:
         self.server.stop()
 
 
-def start_web(config: Any, catalog: Any, language: str, *, first: Any = None) -> WebView:
+def start_web(config: Any, catalog: Any, language: str, *, first: Any = None, league: Any = None) -> WebView:
     """Start the web view the config describes; raises OSError (a busy port, an unusable key file)."""
     from table.web.server import WebApp, WebServer     # Starlette and uvicorn are loaded only when the web view is on
 
@@ -194,7 +194,8 @@ def start_web(config: Any, catalog: Any, language: str, *, first: Any = None) ->
     hub = Hub()
     if first is not None:
         hub.publish(board_payload(first))
-    app = WebApp(hub, key, page_context(catalog, language), state_dir=config.state_dir, catalog=catalog)
+    app = WebApp(hub, key, page_context(catalog, language), state_dir=config.state_dir, catalog=catalog,
+                 league=league, league_name=config.league.league)
     server = WebServer(app, config.web.bind, config.web.port)
     server.start()
     web = WebView(hub, server, key, lan_address(config.web.bind), bind=config.web.bind, url=config.web.url,

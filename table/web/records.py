@@ -123,17 +123,23 @@ def _row(first: str, heads: list[str], cells: list[Any]) -> str:
                       for h, c in zip(heads, cells)) + "</tr>")
 
 
-def stats_page(data: dict[str, Any], language: str = "en", key: str = "", names: dict[str, str] | None = None) -> str:
-    """The standings per player name, then the monsters (``names``: card id -> name in the language)."""
-    if not data["players"]:
-        return _page(_("Standings"), language, f"<p>{html.escape(_('no games yet'))}</p>", key)
+def players_table(players: list[dict[str, Any]]) -> str:
+    """The standings' table of players (``stats`` of one box, or of a league)."""
     heads = [_("player"), _("games"), _("wins"), _("kills"), _("deaths"), _("runs"), _("best level"), _("helped")]
     out = ['<table><tr class="head">' + "".join(f"<th>{html.escape(h)}</th>" for h in heads) + "</tr>"]
-    for p in data["players"]:
+    for p in players:
         cells = [p["games"], p["wins"], p["kills"], p["deaths"], f"{p['runs']['attempted']} ({p['runs']['escaped']})",
                  p["highest_level"], p["helped"]]
         out.append(_row(shown_name(p["name"]), heads[1:], cells))
     out.append("</table>")
+    return "\n".join(out)
+
+
+def stats_page(data: dict[str, Any], language: str = "en", key: str = "", names: dict[str, str] | None = None) -> str:
+    """The standings per player name, then the monsters (``names``: card id -> name in the language)."""
+    if not data["players"]:
+        return _page(_("Standings"), language, f"<p>{html.escape(_('no games yet'))}</p>", key)
+    out = [players_table(data["players"])]
     if data["monsters"]:
         heads = [_("Monster"), _("fought"), _("it won"), _("killed")]
         out.append(f"<h2>{html.escape(_('Monsters'))}</h2>")

@@ -36,6 +36,7 @@ from engine.state import PLAYER_TOKENS
 from table.web.hub import Hub, TooManyClients
 from table.web.limits import Doorman, bounded_h11
 from table.web.pages import PageContext, render_page
+import table.web.league as web_league
 import table.web.records as records_web
 from table.web.records import RecordsError
 
@@ -220,8 +221,10 @@ class WebApp:
 
     def __init__(self, hub: Hub, key: str, context: PageContext, *, send_timeout: float = SEND_TIMEOUT,
                  ping: float = PING_SECONDS, state_dir: Path | None = None, catalog: Any = None,
-                 doorman: Doorman | None = None) -> None:
+                 doorman: Doorman | None = None, league: web_league.LeagueSource | None = None,
+                 league_name: str = "") -> None:
         self.hub, self.key, self.context = hub, key, context
+        self.league, self.league_name = league, league_name     # /league when the table plays in one
         self.doorman = doorman or Doorman()
         self.state_dir, self.catalog = state_dir, catalog        # the remembered games (/history, /stats)
         self.send_timeout, self.ping = send_timeout, ping
@@ -241,7 +244,31 @@ class WebApp:
             Route("/stats", self.stats, methods=list(ALLOWED_METHODS)),
             Route("/api/history", self.api_history, methods=list(ALLOWED_METHODS)),
             Route("/api/stats", self.api_stats, methods=list(ALLOWED_METHODS)),
-        ]
+        ] + self._league_routes()
+
+    # --- the league (issue 25): only when the table plays in one ----------------------
+    def _league_routes(self) -> list[Any]:
+        from starlette.routing import Route
+
+        if self.league is None:
+            return []
+        return [Route("/league", self.league_page, methods=list(ALLOWED_METHODS)),
+                Route("/api/league", self.api_league, methods=list(ALLOWED_METHODS))]
+
+    async def league_page(self, request: Any) -> Any:
+        from starlette.responses import HTMLResponse
+
+        assert self.league is not None
+        text = web_league.league_page(web_league.league_data(self.league()), self.league_name, self.context.language,
+                                      self.key)
+        return HTMLResponse(text, headers=_inline_style_headers())
+
+    async def api_league(self, request: Any) -> Any:
+        from starlette.responses import Response
+
+        assert self.league is not None
+        data = web_league.league_data(self.league())
+        return Response(records_web.api_json(data), media_type="application/json", headers={"cache-control": "no-store"})
 
     def asgi(self) -> Any:
         from contextlib import asynccontextmanager
@@ -327,10 +354,7 @@ class WebApp:
             text = records_web.history_page(data, language, self.key)
         else:
             text = records_web.stats_page(data, language, self.key, names=self.context.names)
-        headers = dict(PAGE_HEADERS)        # these pages carry their own style sheet, and no script
-        headers["content-security-policy"] = headers["content-security-policy"].replace(
-            "style-src 'self'", "style-src 'self' 'unsafe-inline'")
-        return HTMLResponse(text, headers=headers)
+        return HTMLResponse(text, headers=_inline_style_headers())
 
     def _page(self, mode: str, player: str = "") -> Any:
         from starlette.responses import HTMLResponse
@@ -340,6 +364,14 @@ class WebApp:
             headers["content-security-policy"] = headers["content-security-policy"].replace(
                 "; frame-ancestors 'none'", "")
         return HTMLResponse(render_page(self.context, self.key, mode, player), headers=headers)
+
+
+def _inline_style_headers() -> dict[str, str]:
+    """The records' and the league's pages carry their own style sheet, and no script."""
+    headers = dict(PAGE_HEADERS)
+    headers["content-security-policy"] = headers["content-security-policy"].replace(
+        "style-src 'self'", "style-src 'self' 'unsafe-inline'")
+    return headers
 
 
 async def _end_streams(hub: Hub) -> None:

@@ -1,0 +1,13 @@
+"""League: many tables, one league, through an MQTT broker (issue 25).
+
+Owns the topics (``topics``), the paho-mqtt client as the config asks for it and the words for what
+goes wrong connecting (``connection``), the box's publisher on its own threads (``publisher``: the
+outbox sent and cleared on PUBACK, the state rate-limited, online with a last will), the reading of
+every table's retained messages (``watch``, into the plain data of ``model``), the standings across
+the league (``standings``, the ``stats`` fold of every table's tallies) and the doctor's check of the
+broker (``doctor``). ``model`` and ``standings`` import no paho: the pages and the board read them.
+
+paho-mqtt is imported here only. Off (``[league] broker`` empty), nothing here runs.
+
+May import: engine, cards, drivers, table.config, table.storage, table.session and table.control.
+"""
