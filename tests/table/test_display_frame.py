@@ -14,6 +14,7 @@ from drivers.events import BUTTONS
 from table.config import parse_config
 from table.ui.display import Display
 from table.ui.frame import DieRoll, Frame
+from table.ui.i18n import language as current_language
 from table.ui.keys import FKEYS, KEYS
 from table.ui.screen import NoScreen, ScreenPlan, headless_display
 from table.ui.screens.kit import BG, DIE_MS, Painter
@@ -87,6 +88,54 @@ def test_a_panel_not_drawn_in_a_frame_is_no_longer_kept(frame: Frame) -> None:
     frame.begin(reuse=True)
     frame.cached(("box",), rect, draw)
     assert len(calls) == 2
+
+
+def test_a_panel_that_comes_back_elsewhere_is_blitted_from_the_store_with_its_records_moved(frame: Frame) -> None:
+    first, there = pygame.Rect(10, 10, 100, 50), pygame.Rect(200, 150, 100, 50)
+    calls: list[pygame.Rect] = []
+
+    def draw(rect: pygame.Rect) -> None:
+        calls.append(rect)
+        draw_box(frame, rect, (200, 0, 0))
+
+    frame.begin(reuse=False, store=True)
+    frame.cached(("box", 1), first, lambda: draw(first))
+    frame.end()
+    frame.begin(reuse=True, store=True)                         # the panel leaves the screen
+    frame.clear(first)
+    frame.end()
+    frame.begin(reuse=True, store=True)
+    frame.cached(("box", 1), there, lambda: draw(there))        # back, the same data, elsewhere
+    assert calls == [first] and frame.cache_moves == 1 and frame.cache_hits == 1
+    assert frame.panels == {"box": there} and frame.hit(there.center) == ("button", "next")
+    assert [(d.text, d.box) for d in frame.drawn] == [("hello", there)]
+    assert frame.dirty == [there]
+    blitted = pygame.image.tobytes(frame.window.subsurface(there), "RGB")
+    frame.begin(reuse=False)                                    # drawn there in full, no store: the same pixels
+    frame.cached(("box", 1), there, lambda: draw(there))
+    assert calls == [first, there]
+    assert pygame.image.tobytes(frame.window.subsurface(there), "RGB") == blitted
+    frame.begin(reuse=False)
+    frame.cached(("box", 2), there, lambda: draw(there))        # other data: drawn, whatever the store holds
+    assert len(calls) == 3
+
+
+def test_the_store_keeps_panels_run_length_encoded_within_its_budget(frame: Frame) -> None:
+    frame.store.budget = 20_000                                 # a few of the panels below
+    frame.begin(reuse=False, store=True)
+    for n in range(40):
+        rect = pygame.Rect(n % 4 * 100, 0, 100, 50)
+        frame.cached(("box", n), rect, lambda rect=rect: draw_box(frame, rect, (30, 30, 30)) and None)  # type: ignore[misc]
+    frame.end()
+    store = frame.store
+    assert 0 < store.bytes <= store.budget and len(store) < 40       # the oldest went
+    kept = store.get((current_language(), "box", 39), (100, 50))
+    assert kept is not None and kept.surface.get_flags() & pygame.RLEACCEL and kept.flat == (30, 30, 30)
+    assert store.get((current_language(), "box", 0), (100, 50)) is None
+    assert kept.bytes < 100 * 50 * frame.window.get_bytesize() / 2          # mostly one colour: kept small
+    big = pygame.Rect(0, 0, 400, 120)                                      # half the window: not kept
+    frame.cached(("big",), big, lambda: draw_box(frame, big, (30, 30, 30)) and None)  # type: ignore[func-returns-value]
+    assert store.get((current_language(), "big"), big.size) is None
 
 
 def test_the_die_tumbles_for_die_ms_after_a_roll() -> None:
