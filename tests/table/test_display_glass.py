@@ -214,6 +214,27 @@ def test_a_tap_that_changes_one_player_pushes_that_panel_and_the_message_line_on
     assert sorted(map(tuple, rects)) == sorted(map(tuple, merged([panels["player-1"], panels["message"]])))
 
 
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+def test_a_tap_in_the_fight_that_changes_one_player_pushes_that_panel_the_strength_and_the_message_only(
+        tmp_path: Path, size: tuple[int, int]) -> None:
+    """A level potion drunk by the fighter: their panel, the fight's strength (the verdict and the
+    players' side) and the message line are pushed; not the monsters' side, the others, the bars
+    or the keys."""
+    pushed: dict[str, list[pygame.Rect] | None] = {}
+    panels: dict[str, pygame.Rect] = {}
+
+    def check(display: Display, view: View, what: str) -> None:
+        pushed[what] = display.pushed
+        panels.update(display.panels)
+
+    play(tmp_path, size, SCENES["combat"] + "tap potion-of-general-studliness\n", check).close()
+    rects = pushed["tap potion-of-general-studliness"]
+    assert rects is not None
+    strength = [panels["combat-verdict"], panels["combat-players"]]
+    assert sorted(map(tuple, rects)) == sorted(map(tuple, merged([panels["player-1"], *strength, panels["message"]])))
+    assert panels["combat-monsters"].collidelist(rects) == -1
+
+
 def test_pushed_rectangles_cover_what_was_drawn_without_the_empty_and_the_inner() -> None:
     rects = [pygame.Rect(0, 0, 100, 100), pygame.Rect(10, 10, 20, 20), pygame.Rect(0, 0, 0, 5),
              pygame.Rect(90, 90, 50, 50), pygame.Rect(300, 300, 10, 10)]
