@@ -90,15 +90,20 @@ class PanelStore:
 
     A panel is mostly one flat colour: it is kept run-length encoded (SDL's RLE colour key on its
     commonest colour, which frees the plain pixels), a fifth of its size or less, and blitted onto
-    that colour: the same pixels, fewer bytes, a faster blit."""
+    that colour: the same pixels, fewer bytes, a faster blit. Encoding costs about what drawing
+    does (~1 ms for a player at 1080p), so a panel goes in only when it is drawn a second time:
+    one seen once (a message, a fight's verdict) is remembered by its key alone, and most never
+    come back."""
 
     LARGEST = 1 / 6                         # of the window: the combat panel changes with every tap
+    SEEN_KEPT = 4096                        # keys of panels drawn once, remembered
 
     def __init__(self, window: pygame.Surface, *, windows: float) -> None:
         self.window = window
         self.budget = int(window.get_width() * window.get_height() * window.get_bytesize() * windows)
         self.bytes = 0
         self._kept: dict[tuple[Any, ...], Kept] = {}
+        self._seen: set[tuple[Any, ...]] = set()      # drawn once: kept when drawn again
 
     def __len__(self) -> int:
         return len(self._kept)
@@ -115,13 +120,19 @@ class PanelStore:
         return self.window.get_rect().contains(rect) and 0 < rect.w * rect.h <= area * self.LARGEST
 
     def put(self, rect: pygame.Rect, shown: Shown) -> None:
-        """The panel the window shows in ``rect`` now, which drawing ``shown`` recorded."""
+        """The panel the window shows in ``rect`` now, which drawing ``shown`` recorded: kept if
+        it was drawn before, else remembered as drawn once."""
+        key = (shown.key, rect.size)
+        if key not in self._seen:
+            if len(self._seen) >= self.SEEN_KEPT:
+                self._seen.clear()
+            self._seen.add(key)
+            return
         surface = self.window.subsurface(rect).copy()
         flat, share = commonest_color(surface)
         size = int(rect.w * rect.h * (1 - share)) * surface.get_bytesize() + rect.h * 8   # about what the encoding keeps
         surface.set_colorkey(flat, pygame.RLEACCEL)
         self.window.blit(surface, rect.topleft, pygame.Rect(0, 0, 1, 1))   # encoded now, for the window: its own pixel again
-        key = (shown.key, rect.size)
         old = self._kept.pop(key, None)
         if old is not None:
             self.bytes -= old.bytes
@@ -148,10 +159,10 @@ class Kept:
 
 
 def commonest_color(surface: pygame.Surface) -> tuple[tuple[int, int, int], float]:
-    """The colour most of ``surface`` is, and the share of it that colour covers, from every eighth
-    pixel each way."""
+    """The colour most of ``surface`` is, and the share of it that colour covers, from every
+    sixteenth pixel each way."""
     w, h = surface.get_size()
-    sample = pygame.transform.scale(surface, (max(1, w // 8), max(1, h // 8)))
+    sample = pygame.transform.scale(surface, (max(1, w // 16), max(1, h // 16)))
     data = pygame.image.tobytes(sample, "RGBX")
     pixels = memoryview(data).cast("I")
     value, count = Counter(pixels).most_common(1)[0]
@@ -162,7 +173,7 @@ def commonest_color(surface: pygame.Surface) -> tuple[tuple[int, int, int], floa
 class Frame:
     """The window a screen draws one frame on, with the records and the panel cache of that frame."""
 
-    STORE_WINDOWS = 2.0                     # the PanelStore's budget, in windows' worth of pixels
+    STORE_WINDOWS = 1.0                     # the PanelStore's budget, in windows' worth of bytes (encoded)
 
     def __init__(self, window: pygame.Surface, painter: Painter, *, size: tuple[int, int], s: float,
                  portrait: bool, die: DieRoll) -> None:

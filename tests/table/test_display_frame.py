@@ -98,35 +98,41 @@ def test_a_panel_that_comes_back_elsewhere_is_blitted_from_the_store_with_its_re
         calls.append(rect)
         draw_box(frame, rect, (200, 0, 0))
 
-    frame.begin(reuse=False, store=True)
-    frame.cached(("box", 1), first, lambda: draw(first))
-    frame.end()
+    for _ in range(2):                                          # drawn once, it is only remembered
+        frame.begin(reuse=True, store=True)
+        frame.clear(first)
+        frame.end()
+        frame.begin(reuse=True, store=True)
+        frame.cached(("box", 1), first, lambda: draw(first))
+        frame.end()
+    assert calls == [first, first] and frame.cache_moves == 0
     frame.begin(reuse=True, store=True)                         # the panel leaves the screen
     frame.clear(first)
     frame.end()
     frame.begin(reuse=True, store=True)
     frame.cached(("box", 1), there, lambda: draw(there))        # back, the same data, elsewhere
-    assert calls == [first] and frame.cache_moves == 1 and frame.cache_hits == 1
+    assert calls == [first, first] and frame.cache_moves == 1 and frame.cache_hits == 1
     assert frame.panels == {"box": there} and frame.hit(there.center) == ("button", "next")
     assert [(d.text, d.box) for d in frame.drawn] == [("hello", there)]
     assert frame.dirty == [there]
     blitted = pygame.image.tobytes(frame.window.subsurface(there), "RGB")
     frame.begin(reuse=False)                                    # drawn there in full, no store: the same pixels
     frame.cached(("box", 1), there, lambda: draw(there))
-    assert calls == [first, there]
+    assert calls == [first, first, there]
     assert pygame.image.tobytes(frame.window.subsurface(there), "RGB") == blitted
     frame.begin(reuse=False)
     frame.cached(("box", 2), there, lambda: draw(there))        # other data: drawn, whatever the store holds
-    assert len(calls) == 3
+    assert len(calls) == 4
 
 
-def test_the_store_keeps_panels_run_length_encoded_within_its_budget(frame: Frame) -> None:
-    frame.store.budget = 20_000                                 # a few of the panels below
-    frame.begin(reuse=False, store=True)
-    for n in range(40):
-        rect = pygame.Rect(n % 4 * 100, 0, 100, 50)
-        frame.cached(("box", n), rect, lambda rect=rect: draw_box(frame, rect, (30, 30, 30)) and None)  # type: ignore[misc]
-    frame.end()
+def test_the_store_keeps_panels_drawn_twice_run_length_encoded_within_its_budget(frame: Frame) -> None:
+    frame.store.budget = 4_000                                  # a few of the panels below
+    for _ in range(2):                                          # each drawn twice: kept the second time
+        for n in range(40):
+            frame.begin(reuse=False, store=True)
+            rect = pygame.Rect(n % 4 * 100, 0, 100, 50)
+            frame.cached(("box", n), rect, lambda rect=rect: draw_box(frame, rect, (30, 30, 30)) and None)  # type: ignore[misc]
+            frame.end()
     store = frame.store
     assert 0 < store.bytes <= store.budget and len(store) < 40       # the oldest went
     kept = store.get((current_language(), "box", 39), (100, 50))
@@ -134,8 +140,13 @@ def test_the_store_keeps_panels_run_length_encoded_within_its_budget(frame: Fram
     assert store.get((current_language(), "box", 0), (100, 50)) is None
     assert kept.bytes < 100 * 50 * frame.window.get_bytesize() / 2          # mostly one colour: kept small
     big = pygame.Rect(0, 0, 400, 120)                                      # half the window: not kept
-    frame.cached(("big",), big, lambda: draw_box(frame, big, (30, 30, 30)) and None)  # type: ignore[func-returns-value]
+    for _ in range(2):
+        frame.begin(reuse=False, store=True)
+        frame.cached(("big",), big, lambda: draw_box(frame, big, (30, 30, 30)) and None)  # type: ignore[func-returns-value]
     assert store.get((current_language(), "big"), big.size) is None
+    once = pygame.Rect(0, 0, 100, 50)                                      # drawn once: not kept
+    frame.cached(("once",), once, lambda: draw_box(frame, once, (30, 30, 30)) and None)  # type: ignore[func-returns-value]
+    assert store.get((current_language(), "once"), once.size) is None
 
 
 def test_the_die_tumbles_for_die_ms_after_a_roll() -> None:
