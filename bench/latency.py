@@ -99,6 +99,8 @@ def run(size: tuple[int, int]) -> dict[str, object]:
             ctl.tick()
             if ctl.revision != shown or display.wants_frame():
                 display.render(build_view(ctl))          # what the loop draws between taps, untimed
+            if not display.wants_frame():
+                display.tidy()                           # what the loop does before it sleeps, untimed
             t0 = time.perf_counter()
             if action.verb == "tap":
                 reader.scan_card(action.arg)

@@ -16,7 +16,8 @@ A frame draws only what changed and pushes only that to the glass: a panel drawn
 ``Frame.cached`` stays on the screen while the data it shows and the layout stay the same, and
 ``pygame.display.update`` gets the rectangles the frame drew (``Frame.dirty``). When the layout
 changes (another screen, another number of players, the charity or basket band) the body is laid
-out afresh and pushed whole while the bars around it stay; the whole window is drawn and flipped
+out afresh and pushed whole while the bars around it stay (its panels blitted from the store when
+they were drawn before: ``tidy``, between frames, puts them there); the whole window is drawn and flipped
 only for setup and game over, a frame after them, or with the cache off. Menus, the banner and the die are overlays (``Frame.overlay``): drawn over
 the kept panels, which the next frame repaints inside the overlay's rectangle alone. The die
 tumbles on the display's own clock and pushes its own rectangle only; it stops.
@@ -256,6 +257,11 @@ class Display:
         if rects:
             pygame.display.update(rects)
         self.pushed = rects
+
+    def tidy(self) -> None:
+        """Work that no frame waits for, done when nothing else is due (the run loop calls it
+        before it sleeps): the panels drawn afresh go into the store (``Frame.tidy``)."""
+        self.frame.tidy()
 
     def show(self, draw: Callable[[Frame], None]) -> None:
         """A frame drawn in full by ``draw`` (the enrollment wizard's screen), not a View."""

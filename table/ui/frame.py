@@ -191,6 +191,7 @@ class Frame:
         self.cache_moves = 0                # hits blitted from the store (the panel had left the screen)
         self.store = PanelStore(window, windows=self.STORE_WINDOWS)
         self._storing = False               # panels may come from the store, and go into it
+        self._to_store: list[tuple[tuple[Any, ...], Shown]] = []   # drawn afresh: for the store, at ``tidy``
         self._shown: dict[tuple[Any, ...], Shown] = {}      # (kind, rect) -> what is there now
         self._reusing = False
         self._slots: set[tuple[Any, ...]] = set()           # the panels this frame put on the screen
@@ -251,6 +252,18 @@ class Frame:
                 if area.w > 0 and area.h > 0:
                     self._damaged.setdefault(slot, []).append(area)
         self._stale = self._overlays
+
+    def tidy(self) -> None:
+        """Between frames, when nothing waits (the run loop, before it sleeps): the panels drawn
+        afresh since the last tidy that are still on the screen as drawn (no overlay over them)
+        go to the store. Copying and encoding a panel costs about what drawing it does, so it is
+        done here rather than in the frame a tap is waiting for."""
+        overlays = self._stale
+        for slot, shown in self._to_store:
+            rect = pygame.Rect(slot[1])
+            if self._shown.get(slot) is shown and slot not in self._damaged and rect.collidelist(overlays) == -1:
+                self.store.put(rect, shown)
+        self._to_store = []
 
     def mark(self, rect: pygame.Rect) -> None:
         """``rect`` was drawn afresh this frame outside any panel's miss or ``clear`` (say, a moving
@@ -324,7 +337,7 @@ class Frame:
                                   {k: v for k, v in self.panels.items() if panels.get(k) != v},
                                   {k: v for k, v in self.level_rects.items() if levels.get(k) != v})
         if self._storing and result is None and self.store.keeps(rect):
-            self.store.put(pygame.Rect(rect), self._shown[slot])
+            self._to_store.append((slot, self._shown[slot]))
         return result
 
     def _replay(self, shown: Shown) -> None:

@@ -105,7 +105,9 @@ def test_a_panel_that_comes_back_elsewhere_is_blitted_from_the_store_with_its_re
         frame.begin(reuse=True, store=True)
         frame.cached(("box", 1), first, lambda: draw(first))
         frame.end()
-    assert calls == [first, first] and frame.cache_moves == 0
+        assert len(frame.store) == 0                            # into the store between frames, not in one
+        frame.tidy()
+    assert calls == [first, first] and frame.cache_moves == 0 and len(frame.store) == 1
     frame.begin(reuse=True, store=True)                         # the panel leaves the screen
     frame.clear(first)
     frame.end()
@@ -133,6 +135,7 @@ def test_the_store_keeps_panels_drawn_twice_run_length_encoded_within_its_budget
             rect = pygame.Rect(n % 4 * 100, 0, 100, 50)
             frame.cached(("box", n), rect, lambda rect=rect: draw_box(frame, rect, (30, 30, 30)) and None)  # type: ignore[misc]
             frame.end()
+            frame.tidy()
     store = frame.store
     assert 0 < store.bytes <= store.budget and len(store) < 40       # the oldest went
     kept = store.get((current_language(), "box", 39), (100, 50))
@@ -143,10 +146,27 @@ def test_the_store_keeps_panels_drawn_twice_run_length_encoded_within_its_budget
     for _ in range(2):
         frame.begin(reuse=False, store=True)
         frame.cached(("big",), big, lambda: draw_box(frame, big, (30, 30, 30)) and None)  # type: ignore[func-returns-value]
+        frame.end()
+        frame.tidy()
     assert store.get((current_language(), "big"), big.size) is None
     once = pygame.Rect(0, 0, 100, 50)                                      # drawn once: not kept
+    frame.begin(reuse=False, store=True)
     frame.cached(("once",), once, lambda: draw_box(frame, once, (30, 30, 30)) and None)  # type: ignore[func-returns-value]
+    frame.end()
+    frame.tidy()
     assert store.get((current_language(), "once"), once.size) is None
+
+
+def test_a_panel_under_an_overlay_at_tidy_time_does_not_go_into_the_store(frame: Frame) -> None:
+    rect = pygame.Rect(10, 10, 100, 50)
+    for _ in range(2):
+        frame.begin(reuse=False, store=True)
+        frame.cached(("box",), rect, lambda: draw_box(frame, rect, (30, 30, 30)) and None)  # type: ignore[func-returns-value]
+        frame.window.fill((255, 255, 255), (20, 20, 10, 10))    # a die over it
+        frame.overlay(pygame.Rect(20, 20, 10, 10))
+        frame.end()
+        frame.tidy()
+    assert len(frame.store) == 0
 
 
 def test_the_die_tumbles_for_die_ms_after_a_roll() -> None:

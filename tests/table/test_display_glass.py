@@ -105,7 +105,8 @@ class Reference:
 
 def play(tmp_path: Path, size: tuple[int, int], script: str, check) -> Display:  # type: ignore[no-untyped-def]
     """Play ``script`` frame by frame as the run loop draws it (a frame after each action, and every
-    FRAME_S while the die tumbles or an interference window runs), calling ``check`` after each."""
+    FRAME_S while the die tumbles or an interference window runs, then ``tidy``), calling ``check``
+    after each frame."""
     config = parse_config({"display": {"width": size[0], "height": size[1], "sound": False}})
     clock = ManualClock()
     table = build_table(config, clock, state_dir=tmp_path, seed_source=lambda: 1)
@@ -125,6 +126,8 @@ def play(tmp_path: Path, size: tuple[int, int], script: str, check) -> Display: 
                 view = build_view(table.controller)
                 display.render(view)
                 check(display, view, f"{action.verb} {action.arg}, later")
+            if not display.wants_frame():
+                display.tidy()                  # as the run loop does before it sleeps: panels to the store
     finally:
         table.journal.close()
     return display
@@ -150,6 +153,7 @@ def test_the_glass_built_from_pushed_rectangles_is_the_frame_drawn_in_full(tmp_p
         assert glass.updates > 3 * glass.flips, "most frames were flipped in full"
         assert glass.empty > 0, "no frame was left as it was"
         assert int(seen["die"]) > 5, "the die never tumbled over kept panels"    # type: ignore[call-overload]
+        assert display.cache_moves > 5, "no panel came back from the store"
     finally:
         display.close()
 
