@@ -95,7 +95,7 @@ class PanelStore:
     one seen once (a message, a fight's verdict) is remembered by its key alone, and most never
     come back."""
 
-    LARGEST = 1 / 6                         # of the window: the combat panel changes with every tap
+    LARGEST = 1 / 3                         # of the window
     SEEN_KEPT = 4096                        # keys of panels drawn once, remembered
 
     def __init__(self, window: pygame.Surface, *, windows: float) -> None:

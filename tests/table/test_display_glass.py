@@ -187,7 +187,7 @@ def test_the_die_pushes_its_own_rectangle_only(tmp_path: Path) -> None:
     def check(display: Display, view: View, what: str) -> None:
         phase = view.state["phase"]
         if display.animating() and what.endswith("later") and display.pushed is not None and phase in pushes:
-            others = [r for name, r in display.panels.items() if name not in ("run-away", "die")]
+            others = [r for name, r in display.panels.items() if name not in ("run-away", "run-away-flight", "die")]
             pushes[phase].append((display.pushed, others))
 
     display = play(tmp_path, (1920, 1080), SCENES["run-away"] + "press roll\n", check)
@@ -237,6 +237,27 @@ def test_a_tap_in_the_fight_that_changes_one_player_pushes_that_panel_the_streng
     strength = [panels["combat-verdict"], panels["combat-players"]]
     assert sorted(map(tuple, rects)) == sorted(map(tuple, merged([panels["player-1"], *strength, panels["message"]])))
     assert panels["combat-monsters"].collidelist(rects) == -1
+
+
+def test_a_roll_while_running_away_pushes_what_was_rolled_and_the_die_not_the_title(tmp_path: Path) -> None:
+    """Two fleeing, the first rolls: the lines under the title (who rolled, who rolls next) and the
+    die are pushed; the title and the players beside it stay."""
+    pushed: dict[str, list[pygame.Rect] | None] = {}
+    panels: dict[str, pygame.Rect] = {}
+
+    def check(display: Display, view: View, what: str) -> None:
+        pushed.setdefault(what, display.pushed)
+        panels.update(display.panels)
+
+    script = SCENES["combat"] + "tap player-3\ntap ancient\npress run\ndie 2\npress roll\n"
+    play(tmp_path, (1920, 1080), script, check).close()
+    rects = pushed["press roll"]
+    assert rects is not None
+    flight, run = panels["run-away-flight"], panels["run-away"]
+    assert any(rect.contains(flight) for rect in rects)
+    assert all(rect.top >= flight.top for rect in rects if rect.colliderect(run)), "the title was pushed"
+    assert all(rect.collidelist([panels[p] for p in ("player-1", "player-2", "player-3", "player-4")]) == -1
+               for rect in rects)
 
 
 def test_pushed_rectangles_cover_what_was_drawn_without_the_empty_and_the_inner() -> None:
