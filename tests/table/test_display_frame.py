@@ -181,6 +181,32 @@ def test_the_die_tumbles_for_die_ms_after_a_roll() -> None:
     assert not die.animating()
 
 
+def test_a_rolls_first_tumbling_frame_is_built_once_per_face(frame: Frame, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The frame a roll's tap waits for shows the die's first turn: kept for each face, however
+    many other turned frames the tumble builds between two rolls."""
+    from table.ui.screens import die
+
+    monkeypatch.setattr(die, "_DIE_FIRST", {})
+    monkeypatch.setattr(die, "_DIE_FRAMES", {})
+    now = [0.0]
+    frame.die = DieRoll(lambda: now[0])
+    turned: list[float] = []
+    real = pygame.transform.rotozoom
+    monkeypatch.setattr(pygame.transform, "rotozoom", lambda surf, angle, zoom: turned.append(angle) or real(surf, angle, zoom))
+    rect = pygame.Rect(100, 50, 120, 120)
+    for _ in range(2):
+        frame.die.roll(4)
+        now[0] += 0.001                             # a millisecond after the roll: still its first step
+        frame.begin(reuse=False)
+        die.draw_die(frame, rect, 4)
+        for step in range(1, die.TUMBLE_STEPS):     # the rest of the tumble
+            now[0] += DIE_MS / 1000 / die.TUMBLE_STEPS
+            frame.begin(reuse=False)
+            die.draw_die(frame, rect, 4)
+    first = round(360 * 1.5)
+    assert turned.count(first) == 1 and len(turned) > die.TUMBLE_STEPS
+
+
 def test_show_draws_a_whole_frame_that_is_not_a_view() -> None:
     display = Display((400, 240))
     try:
