@@ -96,6 +96,7 @@ def run(size: tuple[int, int]) -> dict[str, object]:
         for n, action in enumerate(script):
             clock.advance(SECONDS_BETWEEN_TAPS)
             shown = ctl.revision
+            display.cache_enabled = True                 # the loop's own frames keep panels, as the app's do
             ctl.tick()
             if ctl.revision != shown or display.wants_frame():
                 display.render(build_view(ctl))          # what the loop draws between taps, untimed

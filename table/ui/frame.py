@@ -173,7 +173,7 @@ def commonest_color(surface: pygame.Surface) -> tuple[tuple[int, int, int], floa
 class Frame:
     """The window a screen draws one frame on, with the records and the panel cache of that frame."""
 
-    STORE_WINDOWS = 1.0                     # the PanelStore's budget, in windows' worth of bytes (encoded)
+    STORE_WINDOWS = 1.5                     # the PanelStore's budget, in windows' worth of bytes (encoded)
 
     def __init__(self, window: pygame.Surface, painter: Painter, *, size: tuple[int, int], s: float,
                  portrait: bool, die: DieRoll) -> None:

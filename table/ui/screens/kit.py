@@ -92,7 +92,7 @@ class Painter:
             self._fonts[size] = f
         return f
 
-    CACHE_BYTES = 8 * 1024 * 1024   # rendered text kept for reuse; the oldest goes first
+    CACHE_BYTES = 4 * 1024 * 1024   # rendered text kept for reuse; the oldest goes first
 
     def render(self, text: str, size: int, color: tuple[int, int, int]) -> pygame.Surface:
         key = (text, size, color)
