@@ -177,6 +177,8 @@ class TableLoop:
                 display.render(self.view())              # the join address and QR code
             log.info("table ready: reader %s, state in %s", self.reader_type, self.config.state_dir)
             while True:
+                if not display.wants_frame():
+                    display.tidy()                   # the panels just drawn go to the store, off any tap's frame
                 animating = self.sleep()
                 dirty = False
                 if self.web is not None:

@@ -16,7 +16,8 @@ A frame draws only what changed and pushes only that to the glass: a panel drawn
 ``Frame.cached`` stays on the screen while the data it shows and the layout stay the same, and
 ``pygame.display.update`` gets the rectangles the frame drew (``Frame.dirty``). When the layout
 changes (another screen, another number of players, the charity or basket band) the body is laid
-out afresh and pushed whole while the bars around it stay; the whole window is drawn and flipped
+out afresh and pushed whole while the bars around it stay (its panels blitted from the store when
+they were drawn before: ``tidy``, between frames, puts them there); the whole window is drawn and flipped
 only for setup and game over, a frame after them, or with the cache off. Menus, the banner and the die are overlays (``Frame.overlay``): drawn over
 the kept panels, which the next frame repaints inside the overlay's rectangle alone. The die
 tumbles on the display's own clock and pushes its own rectangle only; it stops.
@@ -64,6 +65,7 @@ class Display:
                  language: str = "en", font: str = "", sim_strip: bool = False, cache: bool = True,
                  clock: Callable[[], float] = time.monotonic) -> None:
         pygame.display.init()
+        keep_large_allocations_apart()
         if pygame.display.get_driver() == "x11":     # read when the window's surface is made, below
             os.environ.setdefault("SDL_FRAMEBUFFER_ACCELERATION", "0")
         set_language(language)
@@ -127,6 +129,10 @@ class Display:
     @property
     def cache_repaints(self) -> int:
         return self.frame.cache_repaints
+
+    @property
+    def cache_moves(self) -> int:
+        return self.frame.cache_moves
 
     def hit(self, pos: tuple[int, int]) -> tuple[str, str] | None:
         """What a touch or click at ``pos`` means: ("button", name) or ("card", id)."""
@@ -216,7 +222,8 @@ class Display:
         same = layout is not None and layout == last
         body = self.bands()[1]
         switched = layout is not None and last is not None and layout[-1] == last[-1] and not same
-        f.begin(reuse=self.cache_enabled and (same or switched), blank=body if switched else None)
+        f.begin(reuse=self.cache_enabled and (same or switched), blank=body if switched else None,
+                store=self.cache_enabled)
         self._layout = layout
         self.compose(f, view)
         self._die_shown = self.animating()
@@ -250,6 +257,11 @@ class Display:
         if rects:
             pygame.display.update(rects)
         self.pushed = rects
+
+    def tidy(self) -> None:
+        """Work that no frame waits for, done when nothing else is due (the run loop calls it
+        before it sleeps): the panels drawn afresh go into the store (``Frame.tidy``)."""
+        self.frame.tidy()
 
     def show(self, draw: Callable[[Frame], None]) -> None:
         """A frame drawn in full by ``draw`` (the enrollment wizard's screen), not a View."""
@@ -307,10 +319,27 @@ def merged(rects: list[pygame.Rect]) -> list[pygame.Rect]:
     return out
 
 
+M_MMAP_THRESHOLD = -3                   # glibc's mallopt parameter
+MMAP_THRESHOLD = 128 * 1024             # glibc's default, kept from moving
+
+
+def keep_large_allocations_apart() -> None:
+    """Pixel buffers (a panel's copy for the store, its run-length encoding, rendered text) each in
+    pages of their own, given back when freed: glibc raises its mmap threshold to the largest
+    block freed so far, after which such buffers come from the heap and leave it fragmented (at
+    1080p, ~20 MB that are never returned). Fixing the threshold at its default stops that; where
+    the C library is not glibc this does nothing."""
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        libc.mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD)
+    except (OSError, AttributeError) as exc:
+        log.info("malloc's mmap threshold left as it is: %s", exc)
+
+
 def use_headless_drivers() -> None:
     """SDL's dummy video and audio drivers, for simulate and tests."""
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ["SDL_AUDIODRIVER"] = "dummy"
 
 
-__all__ = ["Display", "draw_body", "merged", "use_headless_drivers"]
+__all__ = ["Display", "draw_body", "keep_large_allocations_apart", "merged", "use_headless_drivers"]

@@ -8,7 +8,9 @@ A screen never sees the ``Display`` (the window's owner and its frame loop): it 
 - the records of what the frame put where: ``panels``, ``hits`` (touch targets), ``level_rects``
   and the painter's ``drawn``;
 - the panel cache: ``cached`` leaves a panel on the screen while the data it shows stays the same,
-  and ``clear`` blanks what is drawn afresh over kept panels;
+  and ``clear`` blanks what is drawn afresh over kept panels; a panel that left the screen (another
+  screen, a band that moved it) and comes back showing the same at the same size is blitted from
+  the ``PanelStore`` (its pixels and records, kept off the screen), not drawn;
 - what changed on the glass: ``dirty``, the rectangles this frame drew (None: the whole window),
   which the Display pushes with ``pygame.display.update``. A miss, a ``clear`` and an ``overlay``
   add theirs; anything else drawn over kept panels says where with ``mark``;
@@ -21,6 +23,7 @@ The Display begins each frame (``begin``: kept panels or a full redraw) and ends
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -71,8 +74,106 @@ class Shown:
     level_rects: dict[str, pygame.Rect] = field(default_factory=dict)
 
 
+def moved(shown: Shown, dx: int, dy: int) -> Shown:
+    """``shown`` with everything it recorded moved by (dx, dy)."""
+    return Shown(shown.key, shown.result, [Drawn(d.text, d.rect.move(dx, dy), d.box.move(dx, dy)) for d in shown.drawn],
+                 [(rect.move(dx, dy), action) for rect, action in shown.hits],
+                 {k: v.move(dx, dy) for k, v in shown.panels.items()},
+                 {k: v.move(dx, dy) for k, v in shown.level_rects.items()})
+
+
+class PanelStore:
+    """Panels drawn before, kept off the screen: their pixels and what drawing them recorded (placed
+    at 0, 0), by what they show and their size. A panel up to a sixth of the window is kept (the
+    players, the bands, the keys, the message line: what comes back when the screen does); the
+    least recently used go first past ``budget`` bytes.
+
+    A panel is mostly one flat colour: it is kept run-length encoded (SDL's RLE colour key on its
+    commonest colour, which frees the plain pixels), a fifth of its size or less, and blitted onto
+    that colour: the same pixels, fewer bytes, a faster blit. Encoding costs about what drawing
+    does (~1 ms for a player at 1080p), so a panel goes in only when it is drawn a second time:
+    one seen once (a message, a fight's verdict) is remembered by its key alone, and most never
+    come back."""
+
+    LARGEST = 1 / 3                         # of the window
+    SEEN_KEPT = 4096                        # keys of panels drawn once, remembered
+
+    def __init__(self, window: pygame.Surface, *, windows: float) -> None:
+        self.window = window
+        self.budget = int(window.get_width() * window.get_height() * window.get_bytesize() * windows)
+        self.bytes = 0
+        self._kept: dict[tuple[Any, ...], Kept] = {}
+        self._seen: set[tuple[Any, ...]] = set()      # drawn once: kept when drawn again
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def get(self, key: tuple[Any, ...], size: tuple[int, int]) -> Kept | None:
+        kept = self._kept.pop((key, size), None)
+        if kept is not None:
+            self._kept[(key, size)] = kept           # re-inserted: most recently used last
+        return kept
+
+    def keeps(self, rect: pygame.Rect) -> bool:
+        """Whether a panel drawn in ``rect`` is kept: inside the window, and small enough."""
+        area = self.window.get_width() * self.window.get_height()
+        return self.window.get_rect().contains(rect) and 0 < rect.w * rect.h <= area * self.LARGEST
+
+    def put(self, rect: pygame.Rect, shown: Shown) -> None:
+        """The panel the window shows in ``rect`` now, which drawing ``shown`` recorded: kept if
+        it was drawn before, else remembered as drawn once."""
+        key = (shown.key, rect.size)
+        if key not in self._seen:
+            if len(self._seen) >= self.SEEN_KEPT:
+                self._seen.clear()
+            self._seen.add(key)
+            return
+        surface = self.window.subsurface(rect).copy()
+        flat, share = commonest_color(surface)
+        size = int(rect.w * rect.h * (1 - share)) * surface.get_bytesize() + rect.h * 8   # about what the encoding keeps
+        surface.set_colorkey(flat, pygame.RLEACCEL)
+        self.window.blit(surface, rect.topleft, pygame.Rect(0, 0, 1, 1))   # encoded now, for the window: its own pixel again
+        old = self._kept.pop(key, None)
+        if old is not None:
+            self.bytes -= old.bytes
+        self._kept[key] = Kept(surface, flat, moved(shown, -rect.x, -rect.y), size)
+        self.bytes += size
+        while self.bytes > self.budget and self._kept:
+            self.bytes -= self._kept.pop(next(iter(self._kept))).bytes
+
+
+@dataclass
+class Kept:
+    """A panel in the store: its pixels but those of its flat colour, that colour, its records."""
+
+    surface: pygame.Surface
+    flat: tuple[int, int, int]
+    shown: Shown
+    bytes: int
+
+    def blit(self, window: pygame.Surface, rect: pygame.Rect, area: pygame.Rect | None = None) -> None:
+        """The panel at ``rect`` (only its part inside ``area`` of the window, when given)."""
+        area = pygame.Rect(rect) if area is None else area
+        window.fill(self.flat, area)
+        window.blit(self.surface, area.topleft, area.move(-rect.x, -rect.y))
+
+
+def commonest_color(surface: pygame.Surface) -> tuple[tuple[int, int, int], float]:
+    """The colour most of ``surface`` is, and the share of it that colour covers, from every
+    sixteenth pixel each way."""
+    w, h = surface.get_size()
+    sample = pygame.transform.scale(surface, (max(1, w // 16), max(1, h // 16)))
+    data = pygame.image.tobytes(sample, "RGBX")
+    pixels = memoryview(data).cast("I")
+    value, count = Counter(pixels).most_common(1)[0]
+    at = 4 * pixels.tolist().index(value)
+    return (data[at], data[at + 1], data[at + 2]), count / len(pixels)
+
+
 class Frame:
     """The window a screen draws one frame on, with the records and the panel cache of that frame."""
+
+    STORE_WINDOWS = 1.5                     # the PanelStore's budget, in windows' worth of bytes (encoded)
 
     def __init__(self, window: pygame.Surface, painter: Painter, *, size: tuple[int, int], s: float,
                  portrait: bool, die: DieRoll) -> None:
@@ -87,6 +188,10 @@ class Frame:
         self.level_rects: dict[str, pygame.Rect] = {}
         self.cache_hits = self.cache_misses = 0
         self.cache_repaints = 0             # hits repainted in part, under the last frame's overlay
+        self.cache_moves = 0                # hits blitted from the store (the panel had left the screen)
+        self.store = PanelStore(window, windows=self.STORE_WINDOWS)
+        self._storing = False               # panels may come from the store, and go into it
+        self._to_store: list[tuple[tuple[Any, ...], Shown]] = []   # drawn afresh: for the store, at ``tidy``
         self._shown: dict[tuple[Any, ...], Shown] = {}      # (kind, rect) -> what is there now
         self._reusing = False
         self._slots: set[tuple[Any, ...]] = set()           # the panels this frame put on the screen
@@ -105,10 +210,13 @@ class Frame:
         """Whether this frame is drawn over the last one, keeping its unchanged panels."""
         return self._reusing
 
-    def begin(self, *, reuse: bool, blank: pygame.Rect | None = None) -> None:
+    def begin(self, *, reuse: bool, blank: pygame.Rect | None = None, store: bool = False) -> None:
         """Start a frame: over the last one (``reuse``: its unchanged panels stay), or in full.
         ``blank``, over the last one: an area laid out afresh (the body, for another screen),
-        filled with the background and pushed whole; the panels that were in it are gone."""
+        filled with the background and pushed whole; the panels that were in it are gone.
+        ``store``: a panel not on the screen is blitted from the store when it was drawn before
+        showing the same (off: every panel not kept on the screen is drawn)."""
+        self._storing = store
         self.painter.drawn = []
         self.hits = []
         self.panels = {}
@@ -145,6 +253,18 @@ class Frame:
                     self._damaged.setdefault(slot, []).append(area)
         self._stale = self._overlays
 
+    def tidy(self) -> None:
+        """Between frames, when nothing waits (the run loop, before it sleeps): the panels drawn
+        afresh since the last tidy that are still on the screen as drawn (no overlay over them)
+        go to the store. Copying and encoding a panel costs about what drawing it does, so it is
+        done here rather than in the frame a tap is waiting for."""
+        overlays = self._stale
+        for slot, shown in self._to_store:
+            rect = pygame.Rect(slot[1])
+            if self._shown.get(slot) is shown and slot not in self._damaged and rect.collidelist(overlays) == -1:
+                self.store.put(rect, shown)
+        self._to_store = []
+
     def mark(self, rect: pygame.Rect) -> None:
         """``rect`` was drawn afresh this frame outside any panel's miss or ``clear`` (say, a moving
         bar over a kept panel): it goes to the glass."""
@@ -174,7 +294,8 @@ class Frame:
         had it there for the same ``key`` (its kind, ``key[0]``, and the data it shows); otherwise
         clear ``rect`` and draw it.
 
-        ``draw`` must draw only inside ``rect`` (onto the background) and depend only on ``key``;
+        ``draw`` must draw only inside ``rect`` (onto the background) and depend only on ``key`` and
+        the size of ``rect``, not its place (a panel from the store is blitted wherever it goes now);
         what it records (text, panels, touch targets, level rects) is replayed while it stays.
         Whatever is drawn over a kept panel must clear its own area first (see ``clear``); frames
         with overlays (menus, the banner, the die over the body) are drawn in full.
@@ -187,16 +308,24 @@ class Frame:
             areas = self._damaged.pop(slot, [])
             self.cache_repaints += bool(areas)
             for area in areas:
-                self._repaint(area, draw)
-            self.painter.drawn.extend(shown.drawn)
-            self.hits.extend(shown.hits)
-            self.panels.update(shown.panels)
-            self.level_rects.update(shown.level_rects)
+                self._repaint(area, rect, full, draw)
+            self._replay(shown)
             self.cache_hits += 1
             result: T = shown.result
             return result
-        self.cache_misses += 1
         self._damaged.pop(slot, None)
+        kept = self.store.get(full, rect.size) if self._storing else None
+        if kept is not None:                # drawn before, elsewhere or before it left: blitted
+            kept.blit(self.window, rect)
+            if self._reusing and not self._blanked(rect):
+                self.mark(rect)
+            self._shown[slot] = placed = moved(kept.shown, rect.x, rect.y)
+            self._replay(placed)
+            self.cache_hits += 1
+            self.cache_moves += 1
+            stored: T = placed.result
+            return stored
+        self.cache_misses += 1
         if self._reusing and not self._blanked(rect):
             self.window.fill(BG, rect)
             self.mark(rect)
@@ -207,11 +336,25 @@ class Frame:
         self._shown[slot] = Shown(full, result, self.painter.drawn[n_drawn:], self.hits[n_hits:],
                                   {k: v for k, v in self.panels.items() if panels.get(k) != v},
                                   {k: v for k, v in self.level_rects.items() if levels.get(k) != v})
+        if self._storing and result is None and self.store.keeps(rect):
+            self._to_store.append((slot, self._shown[slot]))
         return result
 
-    def _repaint(self, area: pygame.Rect, draw: Callable[[], Any]) -> None:
-        """A kept panel drawn again inside ``area`` alone (an overlay lay there): the same pixels as
+    def _replay(self, shown: Shown) -> None:
+        """What drawing a kept panel recorded, recorded again for this frame."""
+        self.painter.drawn.extend(shown.drawn)
+        self.hits.extend(shown.hits)
+        self.panels.update(shown.panels)
+        self.level_rects.update(shown.level_rects)
+
+    def _repaint(self, area: pygame.Rect, rect: pygame.Rect, full: tuple[Any, ...], draw: Callable[[], Any]) -> None:
+        """A kept panel (in ``rect``) put back inside ``area`` alone (an overlay lay there): blitted
+        from the store when it is there, else drawn again clipped to ``area``; the same pixels as
         before, since ``draw`` depends only on the key; what it records is the kept panel's already."""
+        kept = self.store.get(full, rect.size) if self._storing else None
+        if kept is not None:
+            kept.blit(self.window, rect, area)
+            return
         n_drawn, n_hits = len(self.painter.drawn), len(self.hits)
         panels, levels = dict(self.panels), dict(self.level_rects)
         clip = self.window.get_clip()
@@ -236,4 +379,4 @@ class Frame:
         return self._blank is not None and self._blank.contains(rect)
 
 
-__all__ = ["DieRoll", "Frame", "Shown"]
+__all__ = ["DieRoll", "Frame", "Kept", "PanelStore", "Shown", "commonest_color", "moved"]

@@ -97,6 +97,41 @@ def test_an_unchanged_frame_draws_nothing_again_and_a_change_redraws_only_its_pa
         display.close()
 
 
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+def test_a_screen_that_comes_back_showing_the_same_is_blitted_not_drawn(tmp_path: Path, size: tuple[int, int]) -> None:
+    """The table, the fight, the table again as it was (the monster undone), twice over: the
+    third time the table comes back no panel is drawn (a panel goes into the store the second time
+    it is drawn), each comes from the store, and the frame is the one drawn in full."""
+    config = parse_config({"display": {"width": size[0], "height": size[1], "sound": False}})
+    clock = ManualClock()
+    table = build_table(config, clock, state_dir=tmp_path, seed_source=lambda: 1)
+    reader, buttons = SimReader(table.events, clock=clock), SimButtons(table.events, clock=clock)
+    for action in parse_script(SCENES["table"], table.catalog):
+        perform(action, table, reader, buttons, clock)
+    display = Display(size, clock=ticking_clock())
+    try:
+        before = build_view(table.controller)
+        display.render(before)
+        display.tidy()
+        perform(parse_script("tap net-troll\n", table.catalog)[0], table, reader, buttons, clock)
+        fight = build_view(table.controller)
+        assert display.layout(fight) != display.layout(before)
+        for view in (fight, before, fight):
+            display.render(view)
+            display.tidy()                              # as the run loop does before it sleeps
+        misses, moves = display.cache_misses, display.cache_moves
+        display.render(before)
+        assert display.cache_misses == misses, "a panel was drawn again"
+        assert display.cache_moves - moves >= len(before.state["players"])
+        back = snapshot(display)
+        display.cache_enabled = False
+        display.render(before)
+        assert back == snapshot(display)
+    finally:
+        table.journal.close()
+        display.close()
+
+
 def test_the_die_stops_tumbling_and_leaves_the_screen(tmp_path: Path) -> None:
     now = [100.0]
     config = parse_config({"display": {"sound": False}})

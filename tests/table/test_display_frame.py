@@ -14,6 +14,7 @@ from drivers.events import BUTTONS
 from table.config import parse_config
 from table.ui.display import Display
 from table.ui.frame import DieRoll, Frame
+from table.ui.i18n import language as current_language
 from table.ui.keys import FKEYS, KEYS
 from table.ui.screen import NoScreen, ScreenPlan, headless_display
 from table.ui.screens.kit import BG, DIE_MS, Painter
@@ -89,6 +90,85 @@ def test_a_panel_not_drawn_in_a_frame_is_no_longer_kept(frame: Frame) -> None:
     assert len(calls) == 2
 
 
+def test_a_panel_that_comes_back_elsewhere_is_blitted_from_the_store_with_its_records_moved(frame: Frame) -> None:
+    first, there = pygame.Rect(10, 10, 100, 50), pygame.Rect(200, 150, 100, 50)
+    calls: list[pygame.Rect] = []
+
+    def draw(rect: pygame.Rect) -> None:
+        calls.append(rect)
+        draw_box(frame, rect, (200, 0, 0))
+
+    for _ in range(2):                                          # drawn once, it is only remembered
+        frame.begin(reuse=True, store=True)
+        frame.clear(first)
+        frame.end()
+        frame.begin(reuse=True, store=True)
+        frame.cached(("box", 1), first, lambda: draw(first))
+        frame.end()
+        assert len(frame.store) == 0                            # into the store between frames, not in one
+        frame.tidy()
+    assert calls == [first, first] and frame.cache_moves == 0 and len(frame.store) == 1
+    frame.begin(reuse=True, store=True)                         # the panel leaves the screen
+    frame.clear(first)
+    frame.end()
+    frame.begin(reuse=True, store=True)
+    frame.cached(("box", 1), there, lambda: draw(there))        # back, the same data, elsewhere
+    assert calls == [first, first] and frame.cache_moves == 1 and frame.cache_hits == 1
+    assert frame.panels == {"box": there} and frame.hit(there.center) == ("button", "next")
+    assert [(d.text, d.box) for d in frame.drawn] == [("hello", there)]
+    assert frame.dirty == [there]
+    blitted = pygame.image.tobytes(frame.window.subsurface(there), "RGB")
+    frame.begin(reuse=False)                                    # drawn there in full, no store: the same pixels
+    frame.cached(("box", 1), there, lambda: draw(there))
+    assert calls == [first, first, there]
+    assert pygame.image.tobytes(frame.window.subsurface(there), "RGB") == blitted
+    frame.begin(reuse=False)
+    frame.cached(("box", 2), there, lambda: draw(there))        # other data: drawn, whatever the store holds
+    assert len(calls) == 4
+
+
+def test_the_store_keeps_panels_drawn_twice_run_length_encoded_within_its_budget(frame: Frame) -> None:
+    frame.store.budget = 4_000                                  # a few of the panels below
+    for _ in range(2):                                          # each drawn twice: kept the second time
+        for n in range(40):
+            frame.begin(reuse=False, store=True)
+            rect = pygame.Rect(n % 4 * 100, 0, 100, 50)
+            frame.cached(("box", n), rect, lambda rect=rect: draw_box(frame, rect, (30, 30, 30)) and None)  # type: ignore[misc]
+            frame.end()
+            frame.tidy()
+    store = frame.store
+    assert 0 < store.bytes <= store.budget and len(store) < 40       # the oldest went
+    kept = store.get((current_language(), "box", 39), (100, 50))
+    assert kept is not None and kept.surface.get_flags() & pygame.RLEACCEL and kept.flat == (30, 30, 30)
+    assert store.get((current_language(), "box", 0), (100, 50)) is None
+    assert kept.bytes < 100 * 50 * frame.window.get_bytesize() / 2          # mostly one colour: kept small
+    big = pygame.Rect(0, 0, 400, 120)                                      # half the window: not kept
+    for _ in range(2):
+        frame.begin(reuse=False, store=True)
+        frame.cached(("big",), big, lambda: draw_box(frame, big, (30, 30, 30)) and None)  # type: ignore[func-returns-value]
+        frame.end()
+        frame.tidy()
+    assert store.get((current_language(), "big"), big.size) is None
+    once = pygame.Rect(0, 0, 100, 50)                                      # drawn once: not kept
+    frame.begin(reuse=False, store=True)
+    frame.cached(("once",), once, lambda: draw_box(frame, once, (30, 30, 30)) and None)  # type: ignore[func-returns-value]
+    frame.end()
+    frame.tidy()
+    assert store.get((current_language(), "once"), once.size) is None
+
+
+def test_a_panel_under_an_overlay_at_tidy_time_does_not_go_into_the_store(frame: Frame) -> None:
+    rect = pygame.Rect(10, 10, 100, 50)
+    for _ in range(2):
+        frame.begin(reuse=False, store=True)
+        frame.cached(("box",), rect, lambda: draw_box(frame, rect, (30, 30, 30)) and None)  # type: ignore[func-returns-value]
+        frame.window.fill((255, 255, 255), (20, 20, 10, 10))    # a die over it
+        frame.overlay(pygame.Rect(20, 20, 10, 10))
+        frame.end()
+        frame.tidy()
+    assert len(frame.store) == 0
+
+
 def test_the_die_tumbles_for_die_ms_after_a_roll() -> None:
     now = [10.0]
     die = DieRoll(lambda: now[0])
@@ -99,6 +179,32 @@ def test_the_die_tumbles_for_die_ms_after_a_roll() -> None:
     assert die.progress() == pytest.approx(0.5)
     now[0] += DIE_MS / 1000
     assert not die.animating()
+
+
+def test_a_rolls_first_tumbling_frame_is_built_once_per_face(frame: Frame, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The frame a roll's tap waits for shows the die's first turn: kept for each face, however
+    many other turned frames the tumble builds between two rolls."""
+    from table.ui.screens import die
+
+    monkeypatch.setattr(die, "_DIE_FIRST", {})
+    monkeypatch.setattr(die, "_DIE_FRAMES", {})
+    now = [0.0]
+    frame.die = DieRoll(lambda: now[0])
+    turned: list[float] = []
+    real = pygame.transform.rotozoom
+    monkeypatch.setattr(pygame.transform, "rotozoom", lambda surf, angle, zoom: turned.append(angle) or real(surf, angle, zoom))
+    rect = pygame.Rect(100, 50, 120, 120)
+    for _ in range(2):
+        frame.die.roll(4)
+        now[0] += 0.001                             # a millisecond after the roll: still its first step
+        frame.begin(reuse=False)
+        die.draw_die(frame, rect, 4)
+        for step in range(1, die.TUMBLE_STEPS):     # the rest of the tumble
+            now[0] += DIE_MS / 1000 / die.TUMBLE_STEPS
+            frame.begin(reuse=False)
+            die.draw_die(frame, rect, 4)
+    first = round(360 * 1.5)
+    assert turned.count(first) == 1 and len(turned) > die.TUMBLE_STEPS
 
 
 def test_show_draws_a_whole_frame_that_is_not_a_view() -> None:

@@ -105,7 +105,8 @@ class Reference:
 
 def play(tmp_path: Path, size: tuple[int, int], script: str, check) -> Display:  # type: ignore[no-untyped-def]
     """Play ``script`` frame by frame as the run loop draws it (a frame after each action, and every
-    FRAME_S while the die tumbles or an interference window runs), calling ``check`` after each."""
+    FRAME_S while the die tumbles or an interference window runs, then ``tidy``), calling ``check``
+    after each frame."""
     config = parse_config({"display": {"width": size[0], "height": size[1], "sound": False}})
     clock = ManualClock()
     table = build_table(config, clock, state_dir=tmp_path, seed_source=lambda: 1)
@@ -125,6 +126,8 @@ def play(tmp_path: Path, size: tuple[int, int], script: str, check) -> Display: 
                 view = build_view(table.controller)
                 display.render(view)
                 check(display, view, f"{action.verb} {action.arg}, later")
+            if not display.wants_frame():
+                display.tidy()                  # as the run loop does before it sleeps: panels to the store
     finally:
         table.journal.close()
     return display
@@ -150,6 +153,7 @@ def test_the_glass_built_from_pushed_rectangles_is_the_frame_drawn_in_full(tmp_p
         assert glass.updates > 3 * glass.flips, "most frames were flipped in full"
         assert glass.empty > 0, "no frame was left as it was"
         assert int(seen["die"]) > 5, "the die never tumbled over kept panels"    # type: ignore[call-overload]
+        assert display.cache_moves > 5, "no panel came back from the store"
     finally:
         display.close()
 
@@ -183,7 +187,7 @@ def test_the_die_pushes_its_own_rectangle_only(tmp_path: Path) -> None:
     def check(display: Display, view: View, what: str) -> None:
         phase = view.state["phase"]
         if display.animating() and what.endswith("later") and display.pushed is not None and phase in pushes:
-            others = [r for name, r in display.panels.items() if name not in ("run-away", "die")]
+            others = [r for name, r in display.panels.items() if name not in ("run-away", "run-away-flight", "die")]
             pushes[phase].append((display.pushed, others))
 
     display = play(tmp_path, (1920, 1080), SCENES["run-away"] + "press roll\n", check)
@@ -212,6 +216,48 @@ def test_a_tap_that_changes_one_player_pushes_that_panel_and_the_message_line_on
     rects = pushed["tap spiky-knees"]
     assert rects is not None
     assert sorted(map(tuple, rects)) == sorted(map(tuple, merged([panels["player-1"], panels["message"]])))
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+def test_a_tap_in_the_fight_that_changes_one_player_pushes_that_panel_the_strength_and_the_message_only(
+        tmp_path: Path, size: tuple[int, int]) -> None:
+    """A level potion drunk by the fighter: their panel, the fight's strength (the verdict and the
+    players' side) and the message line are pushed; not the monsters' side, the others, the bars
+    or the keys."""
+    pushed: dict[str, list[pygame.Rect] | None] = {}
+    panels: dict[str, pygame.Rect] = {}
+
+    def check(display: Display, view: View, what: str) -> None:
+        pushed[what] = display.pushed
+        panels.update(display.panels)
+
+    play(tmp_path, size, SCENES["combat"] + "tap potion-of-general-studliness\n", check).close()
+    rects = pushed["tap potion-of-general-studliness"]
+    assert rects is not None
+    strength = [panels["combat-verdict"], panels["combat-players"]]
+    assert sorted(map(tuple, rects)) == sorted(map(tuple, merged([panels["player-1"], *strength, panels["message"]])))
+    assert panels["combat-monsters"].collidelist(rects) == -1
+
+
+def test_a_roll_while_running_away_pushes_what_was_rolled_and_the_die_not_the_title(tmp_path: Path) -> None:
+    """Two fleeing, the first rolls: the lines under the title (who rolled, who rolls next) and the
+    die are pushed; the title and the players beside it stay."""
+    pushed: dict[str, list[pygame.Rect] | None] = {}
+    panels: dict[str, pygame.Rect] = {}
+
+    def check(display: Display, view: View, what: str) -> None:
+        pushed.setdefault(what, display.pushed)
+        panels.update(display.panels)
+
+    script = SCENES["combat"] + "tap player-3\ntap ancient\npress run\ndie 2\npress roll\n"
+    play(tmp_path, (1920, 1080), script, check).close()
+    rects = pushed["press roll"]
+    assert rects is not None
+    flight, run = panels["run-away-flight"], panels["run-away"]
+    assert any(rect.contains(flight) for rect in rects)
+    assert all(rect.top >= flight.top for rect in rects if rect.colliderect(run)), "the title was pushed"
+    assert all(rect.collidelist([panels[p] for p in ("player-1", "player-2", "player-3", "player-4")]) == -1
+               for rect in rects)
 
 
 def test_pushed_rectangles_cover_what_was_drawn_without_the_empty_and_the_inner() -> None:

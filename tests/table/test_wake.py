@@ -158,3 +158,32 @@ def test_under_x11_the_servers_socket_wakes_the_loop_once_until_it_has_pumped() 
         ours.close()
         server.close()
     assert input_wake("x11", wake).pump_every == PUMP_S   # no connection known: pumped as before
+
+
+def test_the_loop_tidies_the_display_before_it_sleeps_never_while_the_die_tumbles(tmp_path: Path, monkeypatch) -> None:
+    """The panels a frame drew go to the store between frames (Display.tidy), off the frame a tap waits for."""
+    from table.ui.display import Display
+
+    config = parse_config({"storage": {"state_dir": str(tmp_path / "state")}, "display": {"sound": False}})
+    monkeypatch.setattr(sys, "stdin", io.StringIO("tap player-1\ntap player-2\ntap player-3\npress roll\n"))
+    tidied: list[bool] = []
+    real_tidy = Display.tidy
+
+    def tidy(self: Display) -> None:
+        tidied.append(self.wants_frame())
+        real_tidy(self)
+
+    real = table_app.sleep_until_woken
+    sleeps: list[float] = []
+
+    def sleep(woken: threading.Event, timeout: float, pump_every: float | None = PUMP_S) -> None:
+        sleeps.append(timeout)
+        real(woken, min(timeout, 0.02), pump_every)
+        if len(sleeps) > 600 or sleeps[-5:] == [table_app.IDLE_S] * 5 and table_app.ANIMATION_MS / 1000 in sleeps:
+            table_app.stop()
+
+    monkeypatch.setattr(Display, "tidy", tidy)
+    monkeypatch.setattr(table_app, "sleep_until_woken", sleep)
+    assert table_app.run(config, sim=True) == 0
+    assert table_app.ANIMATION_MS / 1000 in sleeps, "the die never tumbled"
+    assert len(tidied) >= 5 and not any(tidied), "tidied while the die tumbled, or never"

@@ -11,7 +11,10 @@
 A screen is a module of functions taking the Frame first (``draw_setup(f, view, body)``); it never
 sees the Display. It draws with ``f.t`` / ``f.painter`` into ``f.window`` and records its panels in
 ``f.panels`` and its touch targets in ``f.hits``. A panel that should stay on the screen while its
-data stays is drawn through ``f.cached(key, rect, draw)``, the key naming everything it shows;
+data stays is drawn through ``f.cached(key, rect, draw)``, the key naming everything it shows
+and ``draw`` depending on the key and the size of ``rect`` alone, not its place (a panel drawn
+before comes back from the Frame's store, blitted wherever it goes now); a panel that changes in
+part (the fight: its verdict, each side, its foot) is better drawn as a few panels that tile it;
 whatever is drawn each frame over such panels clears its own area first (``f.clear``) or says
 where it drew (``f.mark``: the moving interference bar), since a frame pushes to the glass only
 the rectangles it drew. Something drawn over the panels for one frame (the die, a menu, the

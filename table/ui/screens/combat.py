@@ -199,15 +199,25 @@ def draw_combat_portrait(f: Frame, view: View, r: pygame.Rect, inner: pygame.Rec
 
 
 def draw_combat(f: Frame, view: View, r: pygame.Rect) -> None:
-    """The combat panel, left on the screen while it shows the same; the interference bar, which moves, is drawn over it each frame."""
+    """The combat panel; the interference bar, which moves, is drawn over it each frame.
+
+    Landscape, it is four panels that tile it, each left on the screen while it shows the same and
+    kept in the store: the verdict, the players' side (their total and each fighter's strength),
+    the monsters' side, and the foot (the interference bar's place, or the treasures to draw). An
+    item played in the fight redraws the verdict and the players' side, not the monsters' bad stuff.
+    Portrait, it is one panel."""
     state = view.state
     combat = state["combat"]
-    cards = [m["card"] for m in combat["monsters"]] + [e for m in combat["monsters"] for e in m["enhancers"]] \
-        + [shot["card"] for shot in combat.get("one_shots", [])]
-    key = ("combat", repr(combat), repr([(p["id"], p["name"], p["level"], p["combat_strength"]) for p in state["players"]]),
-           repr([view.names.get(c) for c in cards]), repr(view.monsters), repr(view.breakdown), state.get("treasures_to_draw"),
-           view.window_left is not None, view.window_total > 0)
-    bar = f.cached(key, r, lambda: _with_backing(f, _draw_combat(f, view, r)))
+    f.panels["combat"] = r
+    if f.portrait:
+        cards = [m["card"] for m in combat["monsters"]] + [e for m in combat["monsters"] for e in m["enhancers"]] \
+            + [shot["card"] for shot in combat.get("one_shots", [])]
+        key = ("combat", repr(combat), repr([(p["id"], p["name"], p["level"], p["combat_strength"]) for p in state["players"]]),
+               repr([view.names.get(c) for c in cards]), repr(view.monsters), repr(view.breakdown),
+               state.get("treasures_to_draw"), view.window_left is not None, view.window_total > 0)
+        bar = f.cached(key, r, lambda: _with_backing(f, _draw_combat_portrait_panel(f, view, r)))
+    else:
+        bar = _draw_combat_parts(f, view, r)
     if bar is not None:
         rect, size, backing = bar
         f.window.blit(backing, rect)            # the panel as it was under the moving bar
@@ -223,70 +233,132 @@ def _with_backing(f: Frame, bar: tuple[pygame.Rect, int] | None) -> tuple[pygame
     return rect, bar[1], f.window.subsurface(rect).copy()
 
 
-def _draw_combat(f: Frame, view: View, r: pygame.Rect) -> tuple[pygame.Rect, int] | None:
-    """The combat panel but the interference bar; returns where that bar goes (and its type size)."""
-    s, state = f.s, view.state
-    combat = state["combat"]
+def _draw_combat_portrait_panel(f: Frame, view: View, r: pygame.Rect) -> tuple[pygame.Rect, int] | None:
+    """The portrait combat panel but the interference bar; returns where that bar goes (and its type size)."""
     f.painter.panel(r)
-    f.panels["combat"] = r
+    return draw_combat_portrait(f, view, r, r.inflate(-int(20 * f.s), -int(16 * f.s)))
+
+
+def combat_parts(f: Frame, view: View, r: pygame.Rect) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect, pygame.Rect]:
+    """The landscape combat panel's four parts, top to bottom and left to right: the verdict, the
+    players' side, the monsters' side, the foot."""
+    s, state = f.s, view.state
     inner = r.inflate(-int(20 * s), -int(16 * s))
-    if f.portrait:
-        return draw_combat_portrait(f, view, r, inner)
-    ps, ms = combat["players_strength"], combat["monsters_strength"]
+    top = inner.y + f.painter.line_height(int(32 * s)) + int(4 * s)
+    if view.window_left is not None:
+        bar_h = f.painter.line_height(int(17 * s)) + int(16 * s)
+    else:
+        bar_h = f.painter.line_height(int(20 * s)) if state.get("treasures_to_draw") else 0
+    bottom = min(inner.bottom - bar_h, r.bottom - 2 * f.painter.radius() - 1)    # the foot holds its rounded corners
+    half = (inner.w - int(12 * s)) // 2
+    divider = inner.x + half + int(6 * s)
+    return (pygame.Rect(r.x, r.y, r.w, top - r.y), pygame.Rect(r.x, top, divider - r.x, bottom - top),
+            pygame.Rect(divider, top, r.right - divider, bottom - top), pygame.Rect(r.x, bottom, r.w, r.bottom - bottom))
+
+
+def _draw_combat_parts(f: Frame, view: View, r: pygame.Rect) -> tuple[pygame.Rect, int, pygame.Surface] | None:
+    """The four parts of the landscape combat panel, each cached on what it shows; returns the
+    interference bar's place (with the foot under it), when a window runs."""
+    state = view.state
+    combat = state["combat"]
+    head, left, right, foot = combat_parts(f, view, r)
     winning = combat["players_winning"]
-    f.t(verdict(combat), 32, GOOD if winning else BAD, inner)
-    y = inner.y + f.painter.line_height(int(32 * s)) + int(4 * s)
-    bar_h = f.painter.line_height(int(17 * s)) + int(16 * s) if view.window_left is not None else 0
-    cols = pygame.Rect(inner.x, y, inner.w, inner.bottom - y - bar_h)
-    half = (cols.w - int(12 * s)) // 2
-    pl = pygame.Rect(cols.x, cols.y, half, cols.h)
-    mo = pygame.Rect(cols.x + half + int(12 * s), cols.y, cols.w - half - int(12 * s), cols.h)
-    pygame.draw.line(f.window, DIM, (mo.x - int(6 * s), mo.y), (mo.x - int(6 * s), mo.bottom), 1)
-    # players' side
+    says = verdict(combat)
+    f.cached(("combat-verdict", says, winning), head, lambda: _draw_verdict(f, says, winning, head))
+    byid = {p["id"]: p for p in state["players"]}
+    fighters = [(shown_name(byid[pid]["name"]), pid == combat.get("helper"), byid[pid]["level"], byid[pid]["combat_strength"])
+                for pid in combat["fighters"] if pid in byid]
+    shots = [(shot["side"] in ("players", "player"), view.names.get(shot["card"], shot["card"]), shot["bonus"])
+             for shot in combat.get("one_shots", [])]
+    players = ("combat-players", combat["players_strength"], winning, repr(fighters), repr([x for x in shots if x[0]]))
+    f.cached(players, left, lambda: _draw_players_side(f, combat["players_strength"], winning, fighters, shots, left))
+    monsters = [(view.names.get(m["card"], m["card"]), m["strength"], [view.names.get(e, e) for e in m["enhancers"]],
+                 view.monsters.get(m["card"], {})) for m in combat["monsters"]]
+    side = ("combat-monsters", combat["monsters_strength"], winning, repr(monsters), repr([x for x in shots if not x[0]]))
+    f.cached(side, right, lambda: _draw_monsters_side(f, combat["monsters_strength"], winning, monsters, shots, right))
+    window = view.window_left is not None and view.window_total > 0
+    treasures = state.get("treasures_to_draw") or 0
+    result: tuple[pygame.Rect, int, pygame.Surface] | None = f.cached(
+        ("combat-foot", window, treasures), foot, lambda: _with_backing(f, _draw_foot(f, window, treasures, foot)))
+    return result
+
+
+def _draw_verdict(f: Frame, says: str, winning: bool, head: pygame.Rect) -> None:
+    s = f.s
+    radius = f.painter.radius()
+    pygame.draw.rect(f.window, PANEL, head, border_top_left_radius=radius, border_top_right_radius=radius)
+    f.panels["combat-verdict"] = head
+    inner = pygame.Rect(head.x + int(10 * s), head.y + int(8 * s), head.w - 2 * int(10 * s), head.h - int(8 * s))
+    f.t(says, 32, GOOD if winning else BAD, inner)
+
+
+def _draw_players_side(f: Frame, total: int, winning: bool, fighters: list[tuple[str, bool, int, int]],
+                       shots: list[tuple[bool, str, int]], part: pygame.Rect) -> None:
+    """The players' total, each fighter's level and gear, the one-shots on their side."""
+    s = f.s
+    f.window.fill(PANEL, part)
+    f.panels["combat-players"] = part
+    pl = pygame.Rect(part.x + int(10 * s), part.y, part.w - int(10 * s) - int(6 * s), part.h)
     big = 46
     f.t(_("Players"), 18, DIM, pl)
-    f.t(str(ps), big, GOOD if winning else TEXT, pl, y=pl.y + int(18 * s))
+    f.t(str(total), big, GOOD if winning else TEXT, pl, y=pl.y + int(18 * s))
     y = pl.y + int(18 * s) + f.painter.line_height(int(big * s))
     small = 17
     lh = f.painter.line_height(int(small * s))
-    byid = {p["id"]: p for p in state["players"]}
-    for pid in combat["fighters"]:
-        p = byid.get(pid)
-        if p is None:
-            continue
-        gear = p["combat_strength"] - p["level"]
-        role = _("helper") if pid == combat.get("helper") else ""
-        f.t(shown_name(p["name"]) + (f" ({role})" if role else ""), small, TEXT, pl, y=y)
+    for name, helper, level, strength in fighters:
+        role = _("helper") if helper else ""
+        f.t(name + (f" ({role})" if role else ""), small, TEXT, pl, y=y)
         y += lh
-        f.t(_("level {l} + gear {g} = {t}").format(l=p["level"], g=gear, t=p["combat_strength"]), small * 0.9, DIM, pl, y=y)
+        f.t(_("level {l} + gear {g} = {t}").format(l=level, g=strength - level, t=strength), small * 0.9, DIM, pl, y=y)
         y += lh
-    for shot in combat.get("one_shots", []):
-        if shot["side"] in ("players", "player"):
-            f.t(f"{view.names.get(shot['card'], shot['card'])} {shot['bonus']:+d}", small, TEXT, pl, y=y)
+    for ours, card, bonus in shots:
+        if ours:
+            f.t(f"{card} {bonus:+d}", small, TEXT, pl, y=y)
             y += lh
-    # monsters' side
+
+
+def _draw_monsters_side(f: Frame, total: int, winning: bool,
+                        monsters: list[tuple[str, int, list[str], dict[str, Any]]],
+                        shots: list[tuple[bool, str, int]], part: pygame.Rect) -> None:
+    """The monsters' total, each monster with its enhancers, treasures and bad stuff, their one-shots."""
+    s = f.s
+    f.window.fill(PANEL, part)
+    f.panels["combat-monsters"] = part
+    pygame.draw.line(f.window, DIM, (part.x, part.y), (part.x, part.bottom - 1), 1)
+    mo = pygame.Rect(part.x + int(6 * s), part.y, part.w - int(6 * s) - int(10 * s), part.h)
+    big = 46
     f.t(_("Monsters"), 18, DIM, mo)
-    f.t(str(ms), big, BAD if not winning else TEXT, mo, y=mo.y + int(18 * s))
+    f.t(str(total), big, BAD if not winning else TEXT, mo, y=mo.y + int(18 * s))
     y = mo.y + int(18 * s) + f.painter.line_height(int(big * s))
-    for m in combat["monsters"]:
-        info = view.monsters.get(m["card"], {})
-        f.t(f"{view.names.get(m['card'], m['card'])}  {m['strength']}", small * 1.1, TEXT, mo, y=y)
+    small = 17
+    lh = f.painter.line_height(int(small * s))
+    for name, strength, enhancers, info in monsters:
+        f.t(f"{name}  {strength}", small * 1.1, TEXT, mo, y=y)
         y += f.painter.line_height(int(small * 1.1 * s))
-        for e in m["enhancers"]:
-            f.t("+ " + view.names.get(e, e), small * 0.9, DIM, mo, y=y)
+        for e in enhancers:
+            f.t("+ " + e, small * 0.9, DIM, mo, y=y)
             y += lh
         if info:
             f.t(_("treasures {t} · +{l} level").format(t=info["treasures"], l=info["levels"]), small * 0.9, ACTIVE, mo, y=y)
             y += lh
             if info.get("bad_stuff"):
                 y = f.painter.wrap(_("Bad stuff: {text}").format(text=info["bad_stuff"]), small * 0.9 * s, BAD,
-                                      mo, y=y, max_lines=3)
-    for shot in combat.get("one_shots", []):
-        if shot["side"] not in ("players", "player"):
-            f.t(f"{view.names.get(shot['card'], shot['card'])} {shot['bonus']:+d}", small, TEXT, mo, y=y)
+                                   mo, y=y, max_lines=3)
+    for ours, card, bonus in shots:
+        if not ours:
+            f.t(f"{card} {bonus:+d}", small, TEXT, mo, y=y)
             y += lh
-    if view.window_left is not None and view.window_total > 0:
-        return pygame.Rect(inner.x, inner.bottom - bar_h, inner.w, bar_h), 17
-    if state.get("treasures_to_draw"):
-        f.t(ngettext("draw {n} treasure", "draw {n} treasures", state["treasures_to_draw"]).format(n=state["treasures_to_draw"]), 20, ACTIVE, inner, y=inner.bottom - int(24 * s))
+
+
+def _draw_foot(f: Frame, window: bool, treasures: int, foot: pygame.Rect) -> tuple[pygame.Rect, int] | None:
+    """The foot of the combat panel: the treasures to draw, or the interference bar's place (returned)."""
+    s = f.s
+    radius = f.painter.radius()
+    pygame.draw.rect(f.window, PANEL, foot, border_bottom_left_radius=radius, border_bottom_right_radius=radius)
+    inner = pygame.Rect(foot.x + int(10 * s), foot.y, foot.w - 2 * int(10 * s), foot.h - int(8 * s))
+    if window:
+        return inner, 17
+    if treasures:
+        f.t(ngettext("draw {n} treasure", "draw {n} treasures", treasures).format(n=treasures), 20, ACTIVE, inner,
+            y=inner.bottom - f.painter.line_height(int(20 * s)))
     return None

@@ -14,16 +14,20 @@ if TYPE_CHECKING:
 
 def draw_die(f: Frame, r: pygame.Rect, value: int | None = None) -> None:
     """A die showing ``value`` (the result), tumbling for DIE_MS after a roll. The faces and the
-    turned frames are kept (a few), so the frame that first shows a roll does not build them again.
+    turned frames are kept (a few, and each face's first turned frame for good: that is the frame
+    the roll's tap waits for), so the frame that first shows a roll does not build them again.
     The die is the Frame's overlay: a frame that keeps the panels pushes only the die's rectangle."""
     value = value or f.die.value or 1
     size = max(8, min(r.w, r.h))
     angle, zoom = 0, 1.0
+    first = False
     if f.die.animating():
-        t = f.die.progress()
+        step = int(f.die.progress() * TUMBLE_STEPS)         # the tumble in steps of a frame's time
+        t = step / TUMBLE_STEPS
         angle, zoom = round(360 * (1 - t) ** 2 * 1.5), round(0.75 + 0.25 * t, 2)
+        first = step == 0
     key = (int(value), size, angle, zoom)
-    surf = _DIE_FRAMES.pop(key, None)
+    surf = _DIE_FRAMES.pop(key, None) or _DIE_FIRST.get(key)
     if surf is None:
         surf = pygame.Surface((size, size), pygame.SRCALPHA)
         pygame.draw.rect(surf, TEXT, (0, 0, size, size), border_radius=size // 6)
@@ -36,11 +40,19 @@ def draw_die(f: Frame, r: pygame.Rect, value: int | None = None) -> None:
             surf = pygame.transform.rotozoom(surf, angle, zoom)
         while len(_DIE_FRAMES) >= DIE_FRAMES_KEPT:
             _DIE_FRAMES.pop(next(iter(_DIE_FRAMES)))
-    _DIE_FRAMES[key] = surf
+    if not first:
+        _DIE_FRAMES[key] = surf
+    elif key not in _DIE_FIRST:         # the frame a roll's tap waits for: each face's first turn is kept
+        if len(_DIE_FIRST) >= DIE_FIRST_KEPT:
+            _DIE_FIRST.clear()
+        _DIE_FIRST[key] = surf
     at = surf.get_rect(center=r.center)
     f.window.blit(surf, at)
     f.overlay(at)                       # the next frame puts back what is under it
 
 
 DIE_FRAMES_KEPT = 4
+TUMBLE_STEPS = 18                       # DIE_MS / 18: about the run loop's 30 frames a second
+DIE_FIRST_KEPT = 12                     # six faces at two sizes
 _DIE_FRAMES: dict[tuple[int, int, int, float], pygame.Surface] = {}
+_DIE_FIRST: dict[tuple[int, int, int, float], pygame.Surface] = {}      # the tumble's first frame, by face

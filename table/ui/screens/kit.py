@@ -92,7 +92,7 @@ class Painter:
             self._fonts[size] = f
         return f
 
-    CACHE_BYTES = 16 * 1024 * 1024   # rendered text kept for reuse; the oldest goes first
+    CACHE_BYTES = 4 * 1024 * 1024   # rendered text kept for reuse; the oldest goes first
 
     def render(self, text: str, size: int, color: tuple[int, int, int]) -> pygame.Surface:
         key = (text, size, color)
@@ -206,12 +206,16 @@ class Painter:
     PANELS_KEPT = 16                 # drawn panel shapes kept, by size and colours
     KEY_COLOR = (255, 0, 254)        # outside the rounded corners: left out when the shape is blitted
 
+    def radius(self) -> int:
+        """How round a panel's corners are."""
+        return max(4, int(10 * self.s))
+
     def panel(self, rect: pygame.Rect, color: tuple[int, int, int] = PANEL, *, border: tuple[int, int, int] | None = None,
               width: int = 0) -> None:
         """A rounded panel, with a border if given. Panels up to a sixth of the screen are drawn once
         per size and colours and blitted from then on (rounded rectangles are slow to fill); the
         corners are left out through a colour key, so the result is the same pixels on any background."""
-        radius = max(4, int(10 * self.s))
+        radius = self.radius()
         area = self.surface.get_width() * self.surface.get_height()
         if rect.w <= 0 or rect.h <= 0 or rect.w * rect.h * 6 > area:
             self._draw_panel(self.surface, pygame.Rect(rect), color, border, width, radius)

@@ -107,17 +107,10 @@ def _draw_player(f: Frame, view: View, p: dict[str, Any], r: pygame.Rect) -> Non
 
 
 def draw_charity(f: Frame, view: View, band: pygame.Rect) -> None:
-    state = view.state
-    key = ("charity", repr([(p["id"], p["name"], p["level"], p["races"]) for p in state["players"]]), state["active_player"],
-           state["ruleset"]["hand_limit"])
-    f.cached(key, band, lambda: _draw_charity(f, view, band))
-
-
-def _draw_charity(f: Frame, view: View, band: pygame.Rect) -> None:
+    """The charity band: who keeps how many cards, and where the extra go. Each line is a panel of
+    its own, kept while it says the same (the first comes back with the turn's player, the second
+    changes with the levels)."""
     s, state = f.s, view.state
-    f.painter.panel(band, PANEL_HI, border=ACTIVE, width=int(2 * s))
-    f.panels["charity"] = band
-    inner = band.inflate(-int(20 * s), -int(8 * s))
     active = next((p for p in state["players"] if p["id"] == state["active_player"]), None)
     limit = state["ruleset"]["hand_limit"] + (1 if active and "dwarf" in active["races"] else 0)
     others = [p for p in state["players"] if p["id"] != state["active_player"]]
@@ -130,8 +123,26 @@ def _draw_charity(f: Frame, view: View, band: pygame.Rect) -> None:
         receivers = [shown_name(p["name"]) for p in others if p["level"] == lowest]
         to = _("extra cards go to: {names}").format(names=", ".join(receivers))
     name = shown_name(active["name"]) if active else ""
-    f.t(_("Charity: {name} keeps at most {n} cards").format(name=name, n=limit), 22, ACTIVE, inner)
-    f.t(to, 20, TEXT, inner, y=inner.y + f.painter.line_height(int(22 * s)))
+    keeps = _("Charity: {name} keeps at most {n} cards").format(name=name, n=limit)
+    f.panels["charity"] = band
+    split = band.y + int(4 * s) + f.painter.line_height(int(22 * s))
+    top = pygame.Rect(band.x, band.y, band.w, split - band.y)
+    bottom = pygame.Rect(band.x, split, band.w, band.bottom - split)
+    f.cached(("charity-keeps", keeps), top, lambda: _draw_charity_line(f, band, top, keeps, 22, ACTIVE, band.y + int(4 * s)))
+    f.cached(("charity-to", to), bottom, lambda: _draw_charity_line(f, band, bottom, to, 20, TEXT, split))
+
+
+def _draw_charity_line(f: Frame, band: pygame.Rect, part: pygame.Rect, text: str, size: int,
+                       color: tuple[int, int, int], y: int) -> None:
+    """One line of the charity band, in ``part`` of it: the band's own panel, clipped to the part."""
+    s = f.s
+    clip = f.window.get_clip()
+    f.window.set_clip(part.clip(clip))
+    try:
+        f.painter.panel(band, PANEL_HI, border=ACTIVE, width=int(2 * s))
+    finally:
+        f.window.set_clip(clip)
+    f.t(text, size, color, band.inflate(-int(20 * s), -int(8 * s)), y=y)
 
 
 def draw_basket_band(f: Frame, view: View, band: pygame.Rect) -> None:
