@@ -61,7 +61,7 @@ trap unmount EXIT INT TERM
 step() { echo "== $1 ($(date -u +%H:%M:%S))"; }
 # The packages install-pi.sh installs on a Debian that is not Pi OS, Mesa's drivers for KMS, and
 # what the bench reads back with (procps for ps, python3 for the framebuffer readback).
-PACKAGES=systemd,systemd-sysv,udev,kmod,ca-certificates,initramfs-tools,procps,iproute2,ifupdown,isc-dhcp-client,python3,python3-venv,python3-spidev,libgbm1,libegl1,libegl-mesa0,libgles2,libdrm2,libgl1-mesa-dri,fonts-dejavu-core,fonts-noto-cjk
+PACKAGES=systemd,systemd-sysv,udev,kmod,ca-certificates,initramfs-tools,procps,iproute2,ifupdown,isc-dhcp-client,python3,python3-venv,python3-spidev,libgbm1,libegl1,libegl-mesa0,libgles2,libdrm2,libasound2,libgl1-mesa-dri,fonts-dejavu-core,fonts-noto-cjk
 
 build_base() {
     # A debootstrap that finished is kept when a later step of the base failed.
@@ -91,8 +91,10 @@ build_base() {
 
 [ -d "$BASE" ] || build_base
 
-# The image is rebuilt when the project, the recipe or the options change.
-digest=$( { echo "size=$SIZE web=$WEB"; cd "$SRC" && find . \( -name .git -o -name .venv -o -name __pycache__ -o -name '*.egg-info' -o -name build \) -prune -o -type f -print \
+# The image is rebuilt when the project, the recipe or the options change (not when a bench's
+# figures do: results.json is written by every run).
+digest=$( { echo "size=$SIZE web=$WEB"; cd "$SRC" && find . \( -name .git -o -name .venv -o -name __pycache__ -o -name '*.egg-info' -o -name build \) -prune \
+    -o -path ./bench/results.json -prune -o -type f -print \
     | LC_ALL=C sort | xargs -d '\n' sha256sum; } | sha256sum | cut -d' ' -f1)
 if [ -f "$DISK" ] && [ "$(cat "$DISK.stamp" 2>/dev/null)" = "$digest" ] && [ -f "$CACHE/vmlinuz" ] && [ -f "$CACHE/initrd.img" ]; then
     echo "build: $DISK is up to date ($digest)"

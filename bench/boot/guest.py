@@ -128,6 +128,10 @@ class Agent:
                 raise ConnectionError("the control channel closed")
             self.buffer += data
 
+    def resync(self) -> None:
+        """After an unanswered command: forget what is half read; a late answer is skipped by its id."""
+        self.buffer = b""
+
     def wait_up(self, deadline: float) -> bool:
         while time.monotonic() < deadline:
             try:
