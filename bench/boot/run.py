@@ -170,7 +170,7 @@ def first_frame(run: Run, work: Path) -> bool:
     run.frames_shown = seen
     if seen:
         run.figures["boot → first frame"] = run.machine.since()
-    _, fb = run.sh("grep -m2 -E 'allocated by|size=' /sys/kernel/debug/dri/0/framebuffer 2>/dev/null | tr -s '\\t\\n' ' '")
+    _, fb = run.sh("mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug; grep -m2 -E 'allocated by|size=' /sys/kernel/debug/dri/0/framebuffer 2>/dev/null | tr -s '\\t\\n' ' '")
     return run.check("first frame on the KMS screen equals the dummy driver's", seen,
                      f"by {run.screen_path}: {diff} (capture {shot!r} in {where}; scanned out: {fb.strip() or '?'})")
 
@@ -263,10 +263,29 @@ def nobody_root(run: Run) -> bool:
                      f"{len(rows)} process(es) in {cgroup}: " + ", ".join(f"{r[-1]} uid {r[1]}" for r in rows if len(r) >= 3))
 
 
+def stopped(run: Run, timeout: float) -> bool:
+    """``systemctl stop`` without waiting on it in the agent; met when the unit is inactive."""
+    run.sh(f"systemctl stop --no-block {UNIT}", timeout=60)
+    start = time.monotonic()
+    state = ""
+    while time.monotonic() - start < timeout:
+        state = run.unit().get("ActiveState", "")
+        if state in ("inactive", "failed"):
+            break
+        time.sleep(2)
+    took = time.monotonic() - start
+    _, log = run.sh(f"journalctl -b -u {UNIT} --no-pager -o cat | grep -E 'Stopping|timed out|Killing|Stopped|Deactivated' | tail -n 4")
+    done = state in ("inactive", "failed")
+    if done:
+        run.figures["systemctl stop → inactive"] = took
+    return run.check("systemctl stop ends the table", done, f"{state} after {took:.1f} s; journal: {' | '.join(log.split(chr(10)))}")
+
+
 def doctor(run: Run) -> bool:
     """doctor as the table's user, with the table stopped (it holds the reader's port and the screen)."""
-    run.sh(f"systemctl stop {UNIT}")
-    code, out = run.sh(f"cd / && {AS_TABLE} doctor", timeout=120)
+    if not stopped(run, 240):
+        return run.check("doctor inside passes (reader, screen, permissions)", False, "not run: the table did not stop")
+    code, out = run.sh(f"cd / && {AS_TABLE} doctor", timeout=150)
     run.sh(f"systemctl start --no-block {UNIT}")
     lines = [line for line in out.splitlines() if line.startswith("[")]
     wanted = ("reader", "screen")
