@@ -7,9 +7,8 @@ bench/results.json under ``boot``; the exit code is 1 when any check is not met.
 from __future__ import annotations
 
 import argparse
+import base64
 import json
-import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -23,7 +22,7 @@ from bench import _report
 from bench.boot import recipe
 from bench.boot.guest import Machine, overlay, qemu_command
 from bench.boot.pn532_socket import Pn532Socket
-from bench.boot.screens import Difference, Image, compare, from_xrgb
+from bench.boot.screens import Difference, Image, compare, from_xrgb, to_ppm
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLE = "/opt/munchkin-table/.venv/bin/munchkin-table"
@@ -85,7 +84,6 @@ class Run:
             raise RuntimeError(f"framebuffer readback failed: {out.strip()[-300:]}")
         head, _, body = out.partition("\n")
         width, height, pitch = (int(v) for v in head.split())
-        import base64
         return from_xrgb(base64.b64decode(body), width, height, pitch)
 
     def wait_for_frame(self, name: str, timeout: float) -> tuple[bool, float, Difference | None, Image | None]:
@@ -129,7 +127,6 @@ def references(config: Path, work: Path) -> dict[str, Image]:
 def save_shot(image: Image | None, path: Path) -> str:
     if image is None:
         return "no capture"
-    from bench.boot.screens import to_ppm
     path.write_bytes(to_ppm(image))
     return str(path)
 
