@@ -180,6 +180,7 @@ def test_plain_debian_gets_wheels_groups_udev_rules_and_the_boot_config(tmp_path
     out, log = install(tmp_path, src, root)
     installed = (root / ".stub" / "dpkg").read_text().split()
     assert "python3-spidev" in installed and "python3-lgpio" not in installed and "python3-rpi-lgpio" not in installed
+    assert "libasound2" in installed                  # SDL's sound needs the system's ALSA library
     assert any(line.startswith("venv-python -m venv --system-site-packages") for line in log)
     assert any(line.startswith("python -m pip install") and line.endswith("/opt/munchkin-table[pi]") for line in log)
     group = (root / "etc" / "group").read_text()
