@@ -66,23 +66,24 @@ def _draw_gear(f: Frame, view: View, p: dict[str, Any], r: pygame.Rect, named: b
     pygame.draw.rect(f.window, player_color(state, p["id"]), (r.x + int(3 * s), r.y + int(4 * s), int(5 * s), r.h - int(8 * s)),
                      border_radius=3)
     inner = pygame.Rect(r.x + int(14 * s), r.y + int(4 * s), r.w - int(22 * s), r.h - int(8 * s))
-    gear = 17 if r.h > 150 * s else 15
+    gear = 17 if r.h > 110 * s else 15
     line_h = f.painter.line_height(int(gear * s))
     y = inner.y
     tag = _("acting") if acting else (_("DEAD") if not p["alive"] else "")
-    if named or tag:
-        name_box = inner
-        if tag:
-            tr = f.t(tag, gear, GOOD if acting else BAD, inner, y=y, align="right")
-            name_box = pygame.Rect(inner.x, inner.y, max(0, tr.x - inner.x - int(6 * s)), inner.h)
-        if named:
-            f.t(shown_name(p["name"]), gear + 2, TEXT if p["alive"] else DIM, name_box, y=y)
-            y += f.painter.line_height(int((gear + 2) * s))
+    heading = f.painter.line_height(int((gear + 2) * s))
+    inline = named and inner.h < heading + line_h          # one line only: the name is its first cell
+    if named and not inline:
+        f.t(shown_name(p["name"]), gear + 2, TEXT if p["alive"] else DIM, inner, y=y)
+        y += heading
     pad = view.pads.get(p["id"])
     if pad is not None:
         y += _draw_pad(f, pad, gear, inner, y)
     who = " ".join(view.names.get(x, x) for x in [*p["races"], *p["classes"]]) or _("Human")
     cells: list[tuple[str, tuple[int, int, int]]] = [(f"{_(p['sex'])} · {who}", DIM)]
+    if tag:                                                 # first, where it is always seen
+        cells.insert(0, (tag, GOOD if acting else BAD))
+    if inline:
+        cells.insert(0, (shown_name(p["name"]), TEXT if p["alive"] else DIM))
     for card in p["equipped"]:
         bonus = view.bonus.get(card)
         cells.append((view.names.get(card, card) + (f" {bonus:+d}" if bonus else ""), TEXT))
@@ -90,9 +91,10 @@ def _draw_gear(f: Frame, view: View, p: dict[str, Any], r: pygame.Rect, named: b
         cells.append((view.names.get(card, card) + " " + _("(carried)"), DIM))
     for card in p["curses"]:
         cells.append((view.names.get(card, card), BAD))
-    cols = max(1, int(inner.w // (240 * s)))
+    lines = max(0, (inner.bottom - y) // line_h)
+    cols = max(1, int(inner.w // ((170 if lines == 1 else 240) * s)))    # narrower cells on a single line
     col_w = inner.w // cols
-    room = max(0, (inner.bottom - y) // line_h) * cols
+    room = lines * cols
     if len(cells) > room and room > 1:
         cells = cells[:room - 1] + [(_("+{n} more").format(n=len(cells) - room + 1), DIM)]
     for i, (text, color) in enumerate(cells[:room]):
