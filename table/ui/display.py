@@ -15,8 +15,10 @@ in ``table.ui.screens.kit``. The screens never see the Display.
 A frame draws only what changed and pushes only that to the glass: a panel drawn through
 ``Frame.cached`` stays on the screen while the data it shows and the layout stay the same, and
 ``pygame.display.update`` gets the rectangles the frame drew (``Frame.dirty``). When the layout
-changes (another screen, another number of players, the charity or basket band) the body is laid
-out afresh and pushed whole while the bars around it stay (its panels blitted from the store when
+changes (another screen, the charity or basket band) the phase's area beside the players' strip
+is laid out afresh and pushed whole while the strip (the same for the table, the fight and
+charity: ``screens.players``) and the bars around it stay; another number of players lays out the
+whole body (its panels blitted from the store when
 they were drawn before: ``tidy``, between frames, puts them there); the whole window is drawn and flipped
 only for setup and game over, a frame after them, or with the cache off. Menus, the banner and the die are overlays (``Frame.overlay``): drawn over
 the kept panels, which the next frame repaints inside the overlay's rectangle alone. The die
@@ -50,7 +52,7 @@ import pygame
 from table.ui.fonts import find_font
 from table.ui.frame import DieRoll, Frame, Hit
 from table.ui.i18n import set_language
-from table.ui.screens import bars, combat, die, game_over, menus, notice, records, setup, table
+from table.ui.screens import bars, combat, die, game_over, menus, notice, players, records, setup, table
 from table.ui.screens.kit import BANNER_PROMPTS, SIM_STRIP, Drawn, Painter, scale
 from table.ui.view import View
 
@@ -188,6 +190,15 @@ class Display:
         band = bool(view.basket) and view.menu is None          # the table's basket band (see draw_table)
         return (screen, len(state["players"]), phase == "charity", band, self.size)
 
+    def laid_afresh(self, layout: tuple[Any, ...] | None, last: tuple[Any, ...] | None) -> pygame.Rect:
+        """What another screen of the same size lays out afresh: the phase's area beside the
+        players' strip, which the table, the fight and charity share (table.ui.screens.players),
+        when the players are the same; the whole body when they are not."""
+        body = self.bands()[1]
+        if layout is None or last is None or layout[1] != last[1]:
+            return body
+        return players.split(self.frame, body, layout[1])[1]
+
     def _notice(self, view: View) -> None:
         """Start the die animation and play sounds for a newly accepted action."""
         if self._seen_actions is not None and view.actions > self._seen_actions:
@@ -217,12 +228,11 @@ class Display:
         f = self.frame
         layout = self.layout(view)
         # without the cache every panel is drawn and the window flipped, but what is on the screen
-        # is still recorded; another screen of the same size is drawn afresh in the body alone
+        # is still recorded; another screen of the same size is drawn afresh in the phase's area alone
         last = self._layout
         same = layout is not None and layout == last
-        body = self.bands()[1]
         switched = layout is not None and last is not None and layout[-1] == last[-1] and not same
-        f.begin(reuse=self.cache_enabled and (same or switched), blank=body if switched else None,
+        f.begin(reuse=self.cache_enabled and (same or switched), blank=self.laid_afresh(layout, last) if switched else None,
                 store=self.cache_enabled)
         self._layout = layout
         self.compose(f, view)

@@ -420,3 +420,45 @@ def test_portrait_prompt_banner_leaves_the_verdict_and_totals_readable(rig_facto
     banner = rig.display.panels["prompt"]
     covered = [d.text for d in rig.display.drawn if d.text in ("MONSTERS WIN by 2", "8", "10") and d.rect.colliderect(banner)]
     assert not covered, covered
+
+
+SIX = SCENES["table"].replace("tap player-4\n", "tap player-4\ntap player-5\ntap player-6\n", 1)
+
+
+def drawn_in(display: Display, rect: pygame.Rect) -> list[Drawn]:
+    return [d for d in display.drawn if rect.contains(d.rect)]
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1024, 600), (1920, 1080)])
+def test_landscape_the_table_sets_each_players_gear_in_line_with_their_panel_in_the_strip(rig_factory, size) -> None:
+    """The strip the fight and charity share holds name, level and strength; beside each player's
+    panel, on its line, what they have (their cards), without their name again."""
+    rig = rig_factory(size).run(SCENES["table"])
+    panels = rig.display.panels
+    for i in range(1, 5):
+        strip, gear = panels[f"player-{i}"], panels[f"gear-player-{i}"]
+        assert (gear.y, gear.h) == (strip.y, strip.h) and gear.x > strip.right
+        assert not any(d.text == f"Player {i}" for d in drawn_in(rig.display, gear))
+    texts = [d.text for d in drawn_in(rig.display, panels["gear-player-1"])]
+    assert "Bow with Ribbons +4" in texts and "Helm of Courage +1" in texts
+    rig.run("tap net-troll\n")
+    assert all(rig.display.panels[f"player-{i}"] == panels[f"player-{i}"] for i in range(1, 5))
+
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
+def test_six_players_in_charity_each_gear_row_names_its_player_on_its_line(rig_factory, size) -> None:
+    """Under the charity band (or, portrait, under the strip) the gear rows are not in line with
+    the strip: each says whose it is, on the same line as what they have when only one line fits."""
+    rig = rig_factory(size).run(SIX + "press next\npress next\n")
+    assert rig.table.controller.state.phase.value == "charity"
+    panels = rig.display.panels
+    for i in range(1, 7):
+        gear = panels[f"gear-player-{i}"]
+        names = [d for d in drawn_in(rig.display, gear) if d.text == f"Player {i}"]
+        others = [d for d in drawn_in(rig.display, gear) if d.text.startswith("male")]
+        assert len(names) == 1 and len(others) == 1, f"player {i}"
+        assert gear.top > panels["charity"].bottom
+        if size == (800, 480):              # one line each: the name is its first cell
+            assert abs(names[0].rect.centery - others[0].rect.centery) <= 2 and names[0].rect.right < others[0].rect.x
+        else:                               # room for more: the name heads the row
+            assert names[0].rect.bottom <= others[0].rect.top + 2

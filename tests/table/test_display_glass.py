@@ -19,6 +19,7 @@ from table.sim.script import parse_script
 from table.ui.display import Display, merged
 from table.ui.frame import Frame
 from table.ui.scenes import GEARED, SCENES
+from table.ui.screens import players
 from table.ui.screens.kit import Painter
 from table.ui.view import View, build_view
 
@@ -158,24 +159,32 @@ def test_the_glass_built_from_pushed_rectangles_is_the_frame_drawn_in_full(tmp_p
         display.close()
 
 
-def test_another_screen_pushes_its_body_and_only_setup_and_game_over_flip_the_window(tmp_path: Path) -> None:
-    frames: list[tuple[str, list[pygame.Rect] | None, pygame.Rect]] = []
+def test_another_screen_pushes_its_area_beside_the_players_and_only_setup_and_game_over_flip_the_window(
+        tmp_path: Path) -> None:
+    """Table, fight and charity share the players' strip: another of them pushes the phase's area
+    beside it (whole), not the body."""
+    frames: list[tuple[str, list[pygame.Rect] | None, pygame.Rect, pygame.Rect]] = []
     last: list[object] = [None]
 
     def check(display: Display, view: View, what: str) -> None:
         layout = display.layout(view)
         kind = "full" if layout is None or last[0] is None else "switch" if layout != last[0] else "same"
-        frames.append((kind, display.pushed, display.bands()[1]))
+        body = display.bands()[1]
+        frames.append((kind, display.pushed, body, players.split(display.frame, body, len(view.state["players"]))[1]))
         last[0] = layout
 
     play(tmp_path, (800, 480), GAME, check).close()
-    kinds = {kind for kind, _, _ in frames}
+    kinds = {kind for kind, _, _, _ in frames}
     assert kinds == {"full", "switch", "same"}
-    for kind, pushed, body in frames:
+    for kind, pushed, body, area in frames:
         assert (pushed is None) == (kind == "full")
         if kind == "switch":
-            assert pushed is not None and any(rect.contains(body) for rect in pushed)
-            assert sum(r.w * r.h for r in pushed) < 800 * 480, "another screen pushed the whole window"
+            assert pushed is not None and any(rect.contains(area) for rect in pushed)
+            assert not any(rect.contains(body) for rect in pushed), "another screen pushed the whole body"
+            covered = pygame.Mask((800, 480))
+            for rect in pushed:
+                covered.draw(pygame.Mask(rect.size, fill=True), rect.topleft)
+            assert covered.count() < 800 * 480 * 0.75, "another screen pushed most of the window"
 
 
 def test_the_die_pushes_its_own_rectangle_only(tmp_path: Path) -> None:
@@ -202,9 +211,39 @@ def test_the_die_pushes_its_own_rectangle_only(tmp_path: Path) -> None:
                 assert rects[0].collidelist(others) == -1, "the tumble pushed a player, the message or a key"
 
 
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280), (1920, 1080)])
+def test_a_fight_that_changes_no_player_pushes_no_player_panel(tmp_path: Path, size: tuple[int, int]) -> None:
+    """Table -> fight, a monster fought whose arrival changes no player's level, strength or turn:
+    the fight is laid out in the phase's area, and not one rectangle pushed touches a player's
+    panel in the strip (they stay where and as they were); the frame is still the frame in full
+    (the glass test)."""
+    seen: dict[str, object] = {}
+
+    def check(display: Display, view: View, what: str) -> None:
+        if what == "tap net-troll":
+            seen["pushed"], seen["layout"] = display.pushed, display.layout(view)
+            seen["panels"] = {p["id"]: display.panels[p["id"]] for p in view.state["players"]}
+            seen["players"] = [(p["level"], p["combat_strength"], p["alive"]) for p in view.state["players"]]
+        elif "pushed" not in seen and view.state["phase"] not in ("setup", "game-over"):
+            seen["before"] = {p["id"]: display.panels[p["id"]] for p in view.state["players"]}
+            seen["before_players"] = [(p["level"], p["combat_strength"], p["alive"]) for p in view.state["players"]]
+            seen["before_layout"] = display.layout(view)
+
+    play(tmp_path, size, GEARED + "tap net-troll\n", check).close()
+    pushed, strip = seen["pushed"], seen["panels"]
+    assert isinstance(pushed, list) and isinstance(strip, dict)
+    assert seen["before_layout"][0] == "table" and seen["layout"][0] == "combat"  # type: ignore[index]
+    assert seen["players"] == seen["before_players"], "the fight changed a player: not this test's case"
+    assert strip == seen["before"], "a player's panel moved"
+    assert pushed, "the fight was not pushed"
+    for pid, rect in strip.items():
+        assert rect.collidelist(pushed) == -1, f"{size}: {pid}'s panel was pushed"
+
+
 def test_a_tap_that_changes_one_player_pushes_that_panel_and_the_message_line_only(tmp_path: Path) -> None:
-    """An item played onto the active player from the table: their panel (strength and gear) and
-    the message line are pushed, nothing else — not the other players, the bars or the keys."""
+    """An item played onto the active player from the table: their panel in the strip (strength),
+    their gear beside it and the message line are pushed, nothing else — not the other players,
+    the bars or the keys."""
     pushed: dict[str, list[pygame.Rect] | None] = {}
     panels: dict[str, pygame.Rect] = {}
 
@@ -215,7 +254,8 @@ def test_a_tap_that_changes_one_player_pushes_that_panel_and_the_message_line_on
     play(tmp_path, (800, 480), GEARED + "tap spiky-knees\n", check).close()
     rects = pushed["tap spiky-knees"]
     assert rects is not None
-    assert sorted(map(tuple, rects)) == sorted(map(tuple, merged([panels["player-1"], panels["message"]])))
+    expected = [panels["player-1"], panels["gear-player-1"], panels["message"]]
+    assert sorted(map(tuple, rects)) == sorted(map(tuple, merged(expected)))
 
 
 @pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])

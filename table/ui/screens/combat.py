@@ -1,4 +1,4 @@
-"""The combat: the players beside (or, in portrait, above) both sides' strengths and the verdict."""
+"""The combat: both sides' strengths and the verdict, beside (or, in portrait, under) the players' strip."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 from table.ui.i18n import _, ngettext, shown_name
-from table.ui.screens import run_away
-from table.ui.screens.kit import ACTIVE, BAD, DIM, GOOD, KEY_OFF, PANEL, PANEL_HI, TEXT, player_color
+from table.ui.screens import players, run_away
+from table.ui.screens.kit import ACTIVE, BAD, DIM, GOOD, KEY_OFF, PANEL, TEXT
 
 if TYPE_CHECKING:
     from table.ui.frame import Frame
@@ -16,62 +16,14 @@ if TYPE_CHECKING:
 
 
 def draw_combat_screen(f: Frame, view: View, body: pygame.Rect) -> None:
-    s, state = f.s, view.state
-    gap = int(8 * s)
-    players = state["players"]
-    n = max(1, len(players))
-    if f.portrait:
-        cols = 2 if n == 4 else min(n, 3)
-        rows = -(-n // cols)
-        row_h = int(72 * s)
-        top = pygame.Rect(body.x, body.y, body.w, rows * row_h + (rows - 1) * gap)
-        right = pygame.Rect(body.x, top.bottom + gap, body.w, body.bottom - top.bottom - gap)
-        pw = (top.w - gap * (cols - 1)) // cols
-        for i, p in enumerate(players):
-            draw_mini_player(f, view, p, pygame.Rect(top.x + (i % cols) * (pw + gap), top.y + (i // cols) * (row_h + gap),
-                                                       pw, row_h))
-    else:
-        left = pygame.Rect(body.x, body.y, int(body.w * 0.30), body.h)
-        right = pygame.Rect(left.right + gap, body.y, body.right - left.right - gap, body.h)
-        ph = (left.h - gap * (n - 1)) // n
-        for i, p in enumerate(players):
-            draw_mini_player(f, view, p, pygame.Rect(left.x, left.y + i * (ph + gap), left.w, ph))
-    if state["phase"] == "run-away" and state.get("run_away"):
-        run_away.draw_run_away(f, view, right)
-    else:
-        draw_combat(f, view, right)
-
-
-def draw_mini_player(f: Frame, view: View, p: dict[str, Any], r: pygame.Rect) -> None:
-    """A player in one line beside the combat: name, strength and level (left on the screen while they stay)."""
+    """The players' strip (the table's own, left as it is) and the fight, or the flight, beside it."""
     state = view.state
-    key = ("mini-player", repr([p[k] for k in ("id", "name", "level", "combat_strength", "alive")]),
-           state["active_player"] == p["id"], p["id"] in (state["combat"] or {}).get("fighters", []),
-           player_color(state, p["id"]))
-    f.cached(key, r, lambda: _draw_mini_player(f, view, p, r))
-
-
-def _draw_mini_player(f: Frame, view: View, p: dict[str, Any], r: pygame.Rect) -> None:
-    s, state = f.s, view.state
-    active = state["active_player"] == p["id"]
-    fighting = p["id"] in (state["combat"] or {}).get("fighters", [])
-    f.painter.panel(r, PANEL_HI if fighting else PANEL, border=ACTIVE if active else None, width=int(3 * s))
-    f.panels[p["id"]] = r
-    pygame.draw.rect(f.window, player_color(state, p["id"]), (r.x + int(3 * s), r.y + int(4 * s), int(5 * s), r.h - int(8 * s)))
-    inner = pygame.Rect(r.x + int(12 * s), r.y + int(2 * s), r.w - int(18 * s), r.h - int(4 * s))
-    level_size = min(44, max(16, (r.h / s) * 0.62))
-    lh = f.painter.line_height(int(level_size * s))
-    level_box = pygame.Rect(inner.right - int(inner.w * 0.3), inner.y + max(0, (inner.h - lh) // 2), int(inner.w * 0.3), lh)
-    f.t(str(p["level"]), level_size, ACTIVE if active else TEXT, level_box, align="right")
-    f.level_rects[p["id"]] = level_box
-    text_box = pygame.Rect(inner.x, inner.y, level_box.x - inner.x - int(4 * s), inner.h)
-    name_size = min(20, max(12, (r.h / s) * 0.34))
-    nh = f.painter.line_height(int(name_size * s))
-    two = inner.h >= nh * 2
-    y = inner.y + (inner.h - (nh * 2 if two else nh)) // 2
-    f.t(shown_name(p["name"]), name_size, TEXT if p["alive"] else DIM, text_box, y=y)
-    if two:
-        f.t(_("strength {n}").format(n=p["combat_strength"]), name_size * 0.8, GOOD, text_box, y=y + nh)
+    strip, area = players.split(f, body, len(state["players"]))
+    players.draw_players(f, view, strip)
+    if state["phase"] == "run-away" and state.get("run_away"):
+        run_away.draw_run_away(f, view, area)
+    else:
+        draw_combat(f, view, area)
 
 
 def verdict(combat: dict[str, Any]) -> str:

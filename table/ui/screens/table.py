@@ -1,4 +1,4 @@
-"""The table: every player's panel at a glance, with the charity band and the sales basket."""
+"""The table: the players' strip and what each of them has at a glance, with the charity band and the sales basket."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 from table.ui.i18n import _, shown_name
-from table.ui.screens import menus
+from table.ui.screens import menus, players
 from table.ui.screens.kit import ACTIVE, BAD, DIM, GOOD, PANEL, PANEL_HI, TEXT, player_color
 
 if TYPE_CHECKING:
@@ -16,94 +16,90 @@ if TYPE_CHECKING:
 
 
 def draw_table(f: Frame, view: View, body: pygame.Rect) -> None:
+    """The players' strip (the fight's and charity's too) and, beside it, what each player has:
+    landscape, each player's gear in line with their panel; with the charity band or the sales
+    basket in the area (and portrait), one under the other, named."""
     s, state = f.s, view.state
-    players = state["players"]
+    players_ = state["players"]
+    strip, area = players.split(f, body, len(players_))
+    places = players.draw_players(f, view, strip)
+    gap = int(6 * s)
     if state["phase"] == "charity":
         band_h = f.painter.line_height(int(22 * s)) + f.painter.line_height(int(20 * s)) + int(12 * s)
-        band = pygame.Rect(body.x, body.y, body.w, band_h)
+        band = pygame.Rect(area.x, area.y, area.w, band_h)
         draw_charity(f, view, band)
-        body = pygame.Rect(body.x, band.bottom + int(6 * s), body.w, body.bottom - band.bottom - int(6 * s))
+        area = pygame.Rect(area.x, band.bottom + gap, area.w, area.bottom - band.bottom - gap)
     if view.basket and view.menu is None:
         band_h = f.painter.line_height(int(20 * s)) + int(12 * s)
-        band = pygame.Rect(body.x, body.bottom - band_h, body.w, band_h)
+        band = pygame.Rect(area.x, area.bottom - band_h, area.w, band_h)
         draw_basket_band(f, view, band)
-        body = pygame.Rect(body.x, body.y, body.w, band.y - body.y - int(6 * s))
-    n = max(1, len(players))
-    cols = (1 if n <= 3 else 2) if f.portrait else {1: 1, 2: 2, 3: 3, 4: 2}.get(n, 3)
-    rows = -(-n // cols)
-    gap = int(8 * s)
-    pw = (body.w - gap * (cols - 1)) // cols
-    ph = (body.h - gap * (rows - 1)) // rows
-    for i, p in enumerate(players):
-        r = pygame.Rect(body.x + (i % cols) * (pw + gap), body.y + (i // cols) * (ph + gap), pw, ph)
-        draw_player(f, view, p, r)
+        area = pygame.Rect(area.x, area.y, area.w, band.y - area.y - gap)
+    if not f.portrait and area.h == body.h:
+        for p, r in zip(players_, places):
+            draw_gear(f, view, p, pygame.Rect(area.x, r.y, area.w, r.h), named=False)
+        return
+    n = max(1, len(players_))
+    ph = (area.h - gap * (n - 1)) // n
+    for i, p in enumerate(players_):
+        draw_gear(f, view, p, pygame.Rect(area.x, area.y + i * (ph + gap), area.w, ph), named=True)
 
 
-def draw_player(f: Frame, view: View, p: dict[str, Any], r: pygame.Rect) -> None:
-    """A player's panel: name, level, strength, race and class, and their cards (left on the screen while they stay)."""
+def draw_gear(f: Frame, view: View, p: dict[str, Any], r: pygame.Rect, *, named: bool) -> None:
+    """What a player has: sex, race and class, their seat's pad, their cards (left on the screen
+    while they stay); their name on it when it is not in line with their panel in the strip."""
     state = view.state
     cards = [*p["races"], *p["classes"], *p["equipped"], *p["carried"], *p["curses"]]
-    shown = [p[k] for k in ("id", "name", "sex", "level", "combat_strength", "alive")]
-    key = ("player", repr(shown), repr([p[k] for k in ("races", "classes", "equipped", "carried", "curses")]), state["active_player"] == p["id"], view.acting == p["id"],
-           player_color(state, p["id"]), repr([(view.names.get(c), view.bonus.get(c)) for c in cards]),
+    active = state["active_player"] == p["id"]          # "acting" is shown for another player only
+    key = ("gear", p["id"], p["name"] if named else None, p["sex"], p["alive"],
+           repr([p[k] for k in ("races", "classes", "equipped", "carried", "curses")]), active,
+           view.acting == p["id"] and not active, player_color(state, p["id"]), repr([(view.names.get(c), view.bonus.get(c)) for c in cards]),
            view.pads.get(p["id"]))
-    f.cached(key, r, lambda: _draw_player(f, view, p, r))
+    f.cached(key, r, lambda: _draw_gear(f, view, p, r, named))
 
 
-def _draw_player(f: Frame, view: View, p: dict[str, Any], r: pygame.Rect) -> None:
+def _draw_gear(f: Frame, view: View, p: dict[str, Any], r: pygame.Rect, named: bool) -> None:
     s, state = f.s, view.state
     active = state["active_player"] == p["id"]
     acting = view.acting == p["id"] and not active
-    f.painter.panel(r, PANEL_HI if active else PANEL, border=ACTIVE if active else (GOOD if acting else None),
-                       width=int(4 * s))
-    f.panels[p["id"]] = r
-    pygame.draw.rect(f.window, player_color(state, p["id"]), (r.x + int(4 * s), r.y + int(8 * s), int(6 * s), r.h - int(16 * s)),
+    f.painter.panel(r, PANEL_HI if active else PANEL)
+    f.panels[f"gear-{p['id']}"] = r
+    pygame.draw.rect(f.window, player_color(state, p["id"]), (r.x + int(3 * s), r.y + int(4 * s), int(5 * s), r.h - int(8 * s)),
                      border_radius=3)
-    inner = pygame.Rect(r.x + int(16 * s), r.y + int(6 * s), r.w - int(24 * s), r.h - int(12 * s))
-    alive = p["alive"]
-    name_size = 24 if r.h > 150 * s else 20
-    tag = _("acting") if acting else (_("DEAD") if not alive else "")
-    name_box = inner
-    if tag:
-        tr = f.t(tag, 16, GOOD if acting else BAD, inner, y=inner.y + int(4 * s), align="right")
-        name_box = pygame.Rect(inner.x, inner.y, max(0, tr.x - inner.x - int(6 * s)), inner.h)
-    f.t(shown_name(p["name"]), name_size, TEXT if alive else DIM, name_box)
-    y = inner.y + f.painter.line_height(int(name_size * s))
-    level_size = min(80, max(28, (r.h / s) * (0.30 if r.h > 220 * s else 0.22)))
-    level_box = pygame.Rect(inner.x, y, inner.w // 2, int(f.painter.line_height(int(level_size * s))))
-    lr = f.t(str(p["level"]), level_size, ACTIVE if active else TEXT, level_box)
-    f.level_rects[p["id"]] = level_box
-    lab = pygame.Rect(lr.right + int(6 * s), y + int(level_box.h * 0.45), level_box.right - lr.right - int(6 * s), int(22 * s))
-    f.t(_("level"), 16, DIM, lab)
-    strength = p["combat_strength"]
-    sb = pygame.Rect(inner.x + inner.w // 2, y + int(level_box.h * 0.15), inner.w - inner.w // 2,
-                     int(f.painter.line_height(int(level_size * 0.7 * s))))
-    sr = f.t(str(strength), level_size * 0.7, GOOD, sb)
-    lab = pygame.Rect(sr.right + int(6 * s), sb.y + int(sb.h * 0.4), sb.right - sr.right - int(6 * s), int(22 * s))
-    f.t(_("strength"), 16, DIM, lab)
-    y = level_box.bottom
-    who = " ".join(view.names.get(x, x) for x in [*p["races"], *p["classes"]]) or _("Human")
-    gear = 17 if r.h > 220 * s else 15
+    inner = pygame.Rect(r.x + int(14 * s), r.y + int(4 * s), r.w - int(22 * s), r.h - int(8 * s))
+    gear = 17 if r.h > 110 * s else 15
     line_h = f.painter.line_height(int(gear * s))
-    f.t(f"{_(p['sex'])} · {who}", gear, DIM, inner, y=y)
-    y += line_h
+    y = inner.y
+    tag = _("acting") if acting else (_("DEAD") if not p["alive"] else "")
+    heading = f.painter.line_height(int((gear + 2) * s))
+    inline = named and inner.h < heading + line_h          # one line only: the name is its first cell
+    if named and not inline:
+        f.t(shown_name(p["name"]), gear + 2, TEXT if p["alive"] else DIM, inner, y=y)
+        y += heading
     pad = view.pads.get(p["id"])
     if pad is not None:
         y += _draw_pad(f, pad, gear, inner, y)
-    lines: list[tuple[str, tuple[int, int, int]]] = []
+    who = " ".join(view.names.get(x, x) for x in [*p["races"], *p["classes"]]) or _("Human")
+    cells: list[tuple[str, tuple[int, int, int]]] = [(f"{_(p['sex'])} · {who}", DIM)]
+    if tag:                                                 # first, where it is always seen
+        cells.insert(0, (tag, GOOD if acting else BAD))
+    if inline:
+        cells.insert(0, (shown_name(p["name"]), TEXT if p["alive"] else DIM))
     for card in p["equipped"]:
         bonus = view.bonus.get(card)
-        lines.append((view.names.get(card, card) + (f" {bonus:+d}" if bonus else ""), TEXT))
+        cells.append((view.names.get(card, card) + (f" {bonus:+d}" if bonus else ""), TEXT))
     for card in p["carried"]:
-        lines.append((view.names.get(card, card) + " " + _("(carried)"), DIM))
+        cells.append((view.names.get(card, card) + " " + _("(carried)"), DIM))
     for card in p["curses"]:
-        lines.append((view.names.get(card, card), BAD))
-    room = max(0, (inner.bottom - y) // line_h)
-    if len(lines) > room and room > 1:
-        lines = lines[:room - 1] + [(_("+{n} more").format(n=len(lines) - room + 1), DIM)]
-    for text, color in lines[:room]:
-        f.t(text, gear, color, inner, y=y)
-        y += line_h
+        cells.append((view.names.get(card, card), BAD))
+    lines = max(0, (inner.bottom - y) // line_h)
+    cols = max(1, int(inner.w // ((170 if lines == 1 else 240) * s)))    # narrower cells on a single line
+    col_w = inner.w // cols
+    room = lines * cols
+    if len(cells) > room and room > 1:
+        cells = cells[:room - 1] + [(_("+{n} more").format(n=len(cells) - room + 1), DIM)]
+    for i, (text, color) in enumerate(cells[:room]):
+        box = pygame.Rect(inner.x + (i % cols) * col_w, inner.y, col_w - int(8 * s), inner.h)
+        f.t(text, gear, color, box, y=y + (i // cols) * line_h)
 
 
 def draw_charity(f: Frame, view: View, band: pygame.Rect) -> None:
