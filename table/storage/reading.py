@@ -24,12 +24,13 @@ from engine.messages import msg, nmsg
 from engine.rules import Ruleset
 from table.storage.faults import is_fault
 from table.storage.paths import JOURNAL_FILE, table_running
-from table.storage.schema import SNAPSHOT_COLUMNS, SnapshotRow, game_crc, row_ok, snapshot_ok
+from table.storage.schema import SNAPSHOT_COLUMNS, SnapshotRow, game_crc, outbox_crc, row_ok, snapshot_ok
 
 SCHEMA_NOT_TEXT = msg("the database structure is damaged (its schema holds bytes that are not text)")
 
 GameRow = tuple[int, int, str, float]           # id, seed, ruleset json, created
 CommandRow = tuple[int, str, int]               # seq, body, crc
+OutboxRow = tuple[int, str, float]              # game, facts (json), queued: a row waiting for the league's broker
 Span = tuple[int, int]                          # first, last action number
 
 
@@ -49,6 +50,7 @@ class Content:
     # hole; ``origins`` holds each one's number in the file, ``holes`` the numbers left out.
     origins: dict[int, list[int]] = field(default_factory=dict)
     holes: dict[int, list[Span]] = field(default_factory=dict)
+    outbox: list[OutboxRow] = field(default_factory=list)   # the league's rows whose check holds, oldest first
 
     def latest_counts(self) -> tuple[int, int]:
         """(good actions, actions it seemed to hold) of the latest game: what a damage report says."""
@@ -297,11 +299,31 @@ def _read_rows(db: sqlite3.Connection) -> Content:
     except sqlite3.DatabaseError as exc:
         if is_fault(exc) and "no such table" not in str(exc):
             raise
+    _read_outbox(db, content)
     for game, holes in content.holes.items():
         if game in content.origins:     # a snapshot after a hole holds the action left out: not used
             content.snapshots[game] = [s for s in content.snapshots.get(game, [])
                                        if isinstance(s[1], int) and s[1] < holes[0][0]]
     return content
+
+
+def _read_outbox(db: sqlite3.Connection, content: Content) -> None:
+    """The league's outbox rows whose check holds (issue 25): a repair carries them over. A row
+    that fails its check, or an outbox that cannot be read, is left to the kept copy."""
+    try:
+        rows = db.execute("SELECT game, body, queued, crc FROM league_outbox ORDER BY id").fetchall()
+    except sqlite3.DatabaseError as exc:
+        if is_fault(exc) and "no such table" not in str(exc):
+            raise
+        return
+    for game, body, queued, crc in rows:
+        try:
+            text = body.decode("utf-8") if isinstance(body, bytes) else body
+        except UnicodeDecodeError:
+            continue
+        if (isinstance(game, int) and isinstance(text, str) and isinstance(queued, (int, float))
+                and crc == outbox_crc(game, text)):
+            content.outbox.append((game, text, float(queued)))
 
 
 def _around_holes(content: Content, game: int, top: int) -> None:

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from cards.files import fsync_directory
 from table.storage.reading import Content, private_copy
-from table.storage.schema import FACTS_SCHEMA, JOURNAL_SCHEMA, game_crc, row_crc, snapshot_ok
+from table.storage.schema import FACTS_SCHEMA, JOURNAL_SCHEMA, OUTBOX_SCHEMA, game_crc, outbox_crc, row_crc, snapshot_ok
 from table.storage.snapshots import put_snapshot
 
 log = logging.getLogger(__name__)
@@ -115,6 +115,7 @@ def write_salvage(salvage: Path, content: Content) -> None:
             new.execute("INSERT INTO game (id, seed, ruleset, created) VALUES (?, ?, ?, ?)", (gid, seed, ruleset, created))
             new.execute("INSERT INTO game_check (game, crc) VALUES (?, ?)", (gid, game_crc(gid, seed, ruleset)))
             _copy_game(new, content, gid)
+        _copy_outbox(new, content)
         new.execute("COMMIT")
         new.close()
         with open(salvage, "rb+") as fh:
@@ -137,6 +138,23 @@ def _copy_game(new: sqlite3.Connection, content: Content, gid: int) -> None:
         if (isinstance(at, int) and at in crcs and original[at] == last_crc and snapshot_ok(row)
                 and isinstance(version, int) and isinstance(fp, str) and isinstance(state, bytes)):
             put_snapshot(new, gid, at, fp, crcs[at], state, version)
+
+
+def _copy_outbox(new: sqlite3.Connection, content: Content) -> None:
+    """The league's rows still waiting for the broker, for each game the repair kept whole (every
+    row it held, no hole): its facts are still the game's. A game cut or replayed around a hole
+    sends its facts again when it ends; its old row stays in the kept copy."""
+    whole = {gid for gid, _s, _r, _c in content.games
+             if gid not in content.holes and len(content.commands.get(gid, [])) == content.totals.get(gid, 0)}
+    rows = [row for row in content.outbox if row[0] in whole]
+    if rows:
+        new.execute(OUTBOX_SCHEMA)
+    for game, body, queued in rows:
+        new.execute("INSERT INTO league_outbox (game, body, queued, crc) VALUES (?, ?, ?, ?)",
+                    (game, body, queued, outbox_crc(game, body)))
+    left = len(content.outbox) - len(rows)
+    if left:
+        log.warning("league: %d game(s)' facts waiting for the broker stay in the kept copy (their game was repaired)", left)
 
 
 def put_in_place(salvage: Path, path: Path) -> None:
