@@ -235,3 +235,21 @@ def test_recipe_config_is_what_the_bench_compares_against(tmp_path):
     path.write_text(text)
     config = load_config(path)
     assert (config.display.width, config.display.height) == (800, 480)
+
+
+def test_the_box_config_draws_on_the_framebuffer(tmp_path):
+    """The image's table uses the fbdev output: SDL's kmsdrm showed nothing under QEMU."""
+    path = Path(tmp_path / "c.toml")
+    path.write_text(recipe.config_toml(port="/dev/ttyS0", size=(800, 480), web=False).split("[storage]")[0])
+    assert load_config(path).display.output == "fbdev"
+
+
+def test_a_frame_centred_on_a_larger_framebuffer_is_compared_by_its_middle():
+    from bench.boot.screens import centred
+
+    frame = Image(2, 1, bytes([1, 2, 3, 4, 5, 6]))
+    black = bytes(4 * 3)
+    shot = Image(4, 3, black + bytes(3) + frame.rgb + bytes(3) + black)
+    assert compare(centred(shot, 2, 1), frame).same
+    assert not compare(shot, frame).same
+    assert centred(frame, 2, 1) is frame

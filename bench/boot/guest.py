@@ -18,7 +18,8 @@ from pathlib import Path
 
 from bench.boot.screens import Image, parse_ppm
 
-KERNEL_LINE = "root=/dev/vda rw console=ttyAMA0 net.ifnames=0 quiet"
+# vt.global_cursor_default=0: the console's blinking cursor would draw over the table on /dev/fb0
+KERNEL_LINE = "root=/dev/vda rw console=ttyAMA0 net.ifnames=0 quiet vt.global_cursor_default=0"
 
 
 def qemu_command(*, cache: Path, disk: Path, work: Path, size: tuple[int, int], pn532: Path,

@@ -22,7 +22,7 @@ from bench import _report
 from bench.boot import recipe
 from bench.boot.guest import Machine, overlay, qemu_command
 from bench.boot.pn532_socket import Pn532Socket
-from bench.boot.screens import Difference, Image, compare, from_xrgb, to_ppm
+from bench.boot.screens import Difference, Image, centred, compare, from_xrgb, to_ppm
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLE = "/opt/munchkin-table/.venv/bin/munchkin-table"
@@ -98,7 +98,7 @@ class Run:
             except (RuntimeError, OSError, TimeoutError, ValueError):
                 time.sleep(1)
                 continue
-            last = compare(shot, reference, masks=CLOCK_MASKS)
+            last = compare(centred(shot, reference.width, reference.height), reference, masks=CLOCK_MASKS)
             if last.same:
                 return True, time.monotonic() - start, last, shot
             time.sleep(0.5)

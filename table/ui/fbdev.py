@@ -8,7 +8,7 @@ a virtual GPU, a Pi without its vc4/v3d driver). ``[display] output`` chooses it
 - ``"fbdev"``: this module, on ``[display] framebuffer`` (``/dev/fb0``);
 - ``"auto"``: on a screen with no desktop (full screen), kmsdrm when the DRM card's kernel driver
   is one that Mesa drives with hardware GL (``GL_DRIVERS``), else the framebuffer; with a
-  desktop, or SDL_VIDEODRIVER set, what SDL picks.
+  desktop, or SDL_VIDEODRIVER set to another driver than the unit's kmsdrm, what SDL picks.
 
 - ``Geometry``: the framebuffer's size, stride and pixel format, from sysfs (``virtual_size``,
   ``bits_per_pixel``, ``stride``) and, on a real device, FBIOGET_VSCREENINFO (the visible size and
@@ -202,8 +202,8 @@ def choose_output(output: str, *, fullscreen: bool, asked_driver: str | None, dr
     """``"fbdev"`` or ``"sdl"`` for a ``[display] output`` of sdl, fbdev or auto (see the module)."""
     if output != "auto":
         return output
-    if asked_driver or not fullscreen:
-        return "sdl"
+    if (asked_driver and asked_driver != "kmsdrm") or not fullscreen:
+        return "sdl"                         # a desktop, or a driver asked for (dummy in tests); the unit asks kmsdrm
     return "sdl" if any(name in GL_DRIVERS for name in drivers) else "fbdev"
 
 

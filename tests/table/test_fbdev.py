@@ -190,6 +190,7 @@ def test_auto_takes_kmsdrm_only_where_a_gl_driver_drives_the_card() -> None:
     assert choose_output("auto", fullscreen=True, asked_driver=None, drivers=[]) == "fbdev"
     assert choose_output("auto", fullscreen=False, asked_driver=None, drivers=[]) == "sdl"     # a desktop
     assert choose_output("auto", fullscreen=True, asked_driver="dummy", drivers=[]) == "sdl"   # tests
+    assert choose_output("auto", fullscreen=True, asked_driver="kmsdrm", drivers=[]) == "fbdev"  # the unit's
     assert choose_output("fbdev", fullscreen=False, asked_driver="x11", drivers=["i915"]) == "fbdev"
     assert choose_output("sdl", fullscreen=True, asked_driver=None, drivers=[]) == "sdl"
 
