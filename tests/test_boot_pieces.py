@@ -253,3 +253,29 @@ def test_a_frame_centred_on_a_larger_framebuffer_is_compared_by_its_middle():
     assert compare(centred(shot, 2, 1), frame).same
     assert not compare(shot, frame).same
     assert centred(frame, 2, 1) is frame
+
+
+def test_a_command_that_times_out_is_answered_though_a_grandchild_holds_its_output():
+    """subprocess.run would kill sh and then wait for the grandchild's pipe (the agent silent for minutes)."""
+    start = time.monotonic()
+    code, out = agent.execute("sleep 30 & echo started; wait", timeout=1)
+    assert code == 124 and b"started" in out and b"timed out" in out
+    assert time.monotonic() - start < 10
+
+
+def test_a_slow_command_does_not_keep_a_quick_one_waiting(tmp_path):
+    """Each command in its own thread: the console answers ``echo up`` while a long one runs."""
+    import os
+    import pty
+    import threading
+
+    host, guest = pty.openpty()
+    threading.Thread(target=agent.main, args=(os.ttyname(guest),), daemon=True).start()
+    time.sleep(0.3)                        # the agent sets its console raw
+    for ident, command in ((b"slow", b"sleep 5; echo slow"), (b"quick", b"echo quick")):
+        os.write(host, b"RUN " + ident + b" " + base64.b64encode(command) + b"\n")
+    start, got = time.monotonic(), b""
+    while b"OUT quick" not in got and time.monotonic() - start < 4:
+        got += os.read(host, 4096)
+    assert b"OUT quick 0 " + base64.b64encode(b"quick\n") in got and b"OUT slow" not in got
+    assert time.monotonic() - start < 4
