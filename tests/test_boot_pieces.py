@@ -279,3 +279,16 @@ def test_a_slow_command_does_not_keep_a_quick_one_waiting(tmp_path):
         got += os.read(host, 4096)
     assert b"OUT quick 0 " + base64.b64encode(b"quick\n") in got and b"OUT slow" not in got
     assert time.monotonic() - start < 4
+
+
+def test_the_reference_frames_show_the_reader_answering_as_the_box_does(tmp_path):
+    """The box's reader is real and its status line says "reader ok"; simulate's says nothing."""
+    from bench.boot.run import references
+
+    path = Path(tmp_path / "c.toml")
+    path.write_text(recipe.config_toml(port="/dev/ttyS0", size=(800, 480), web=False).split("[storage]")[0])
+    frames = references(path, tmp_path)
+    assert sorted(frames) == ["setup", "tap1", "tap2", "tap3", "tap4"]
+    top_right = {frames["setup"].pixel(x, y) for x in range(600, 800) for y in range(0, 40)}
+    assert (80, 210, 120) in top_right                       # GOOD, the colour of "reader ok"
+    assert frames["tap1"].rgb != frames["setup"].rgb

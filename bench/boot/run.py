@@ -18,11 +18,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pygame
+
 from bench import _report
 from bench.boot import recipe
 from bench.boot.guest import Machine, overlay, qemu_command
 from bench.boot.pn532_socket import Pn532Socket
 from bench.boot.screens import Difference, Image, centred, compare, from_xrgb, to_ppm
+from table.config import load_config
+from table.sim.harness import SimTable
+from table.sim.simulate import SIMULATION_SEED
+from table.ui.display import Display, use_headless_drivers
+from table.ui.view import build_view
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLE = "/opt/munchkin-table/.venv/bin/munchkin-table"
@@ -105,22 +112,28 @@ class Run:
         return False, time.monotonic() - start, last, shot
 
 
-def references(config: Path, work: Path) -> dict[str, Image]:
-    """The frames this version draws under SDL's dummy driver for the states the bench reaches."""
-    import pygame
-
+def references(config_path: Path, work: Path) -> dict[str, Image]:
+    """The frames this version draws under SDL's dummy driver for the states the bench reaches:
+    the simulated table (as ``munchkin-table simulate`` plays it), with its reader answering as
+    the box's does, so the status line says "reader ok" there too (simulate's reader says nothing)."""
+    config = load_config(config_path)
+    size, language = (config.display.width, config.display.height), config.display.language
+    use_headless_drivers()
     taps = list(recipe.TAGS)
     scripts = {"setup": ["wait 1"], **{f"tap{i + 1}": [f"tap {card}" for card in taps[:i + 1]] for i in range(len(taps))}}
     frames = {}
     for name, lines in scripts.items():
-        script = work / f"{name}.txt"
-        script.write_text("\n".join(lines) + "\n")
-        shots = work / f"ref-{name}"
-        subprocess.run([sys.executable, "-m", "table", "simulate", str(script), "--config", str(config),
-                        "--screenshot", str(shots)], check=True, stdout=subprocess.DEVNULL)
-        last = sorted(shots.glob("*.png"))[-1]
-        surface = pygame.image.load(str(last))
-        frames[name] = Image(surface.get_width(), surface.get_height(), pygame.image.tobytes(surface, "RGB"))
+        with tempfile.TemporaryDirectory(prefix="boot-ref-", dir=work) as tmp, \
+                SimTable(config, Path(tmp), SIMULATION_SEED, wall_start=time.time()) as sim:
+            sim.controller.reader_online = True
+            for action in sim.parse("\n".join(lines) + "\n"):
+                sim.perform(action)
+            display = Display(size, language=language, font=config.display.font)
+            try:
+                display.render(build_view(sim.controller, language=language))
+                frames[name] = Image(size[0], size[1], pygame.image.tobytes(display.screen, "RGB"))
+            finally:
+                display.close()
     return frames
 
 
