@@ -350,7 +350,20 @@ def attempt(run: Run, name: str, step: Callable[[], bool]) -> bool:
     except (OSError, TimeoutError, ConnectionError, RuntimeError, ValueError) as exc:
         run.check(name, False, f"{type(exc).__name__}: {exc}")
         run.machine.agent.resync()
+        if isinstance(exc, TimeoutError):
+            stuck(run)
         return False
+
+
+def stuck(run: Run) -> None:
+    """What the guest is waiting on after an unanswered command (the agent answers each command in
+    a thread of its own, so a quick one comes back while the slow one still runs)."""
+    try:
+        _, out = run.sh("ps -eo pid,user,stat,wchan:24,etime,args --sort=-etime | grep -v ' \\[' | tail -n 25; "
+                        "uptime; free -m | head -n 2", timeout=30)
+    except (OSError, TimeoutError) as exc:
+        out = f"no answer either ({exc})"
+    print("    the guest meanwhile:\n" + "\n".join(f"      {line}" for line in out.splitlines()), flush=True)
 
 
 def first_boot(run: Run, work: Path, web_port: int | None) -> None:
