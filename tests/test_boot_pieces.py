@@ -288,7 +288,10 @@ def test_the_reference_frames_show_the_reader_answering_as_the_box_does(tmp_path
     path = Path(tmp_path / "c.toml")
     path.write_text(recipe.config_toml(port="/dev/ttyS0", size=(800, 480), web=False).split("[storage]")[0])
     frames = references(path, tmp_path)
-    assert sorted(frames) == ["setup", "tap1", "tap2", "tap3", "tap4"]
+    assert sorted(frames) == ["resumed", "setup", "tap1", "tap2", "tap3", "tap4"]
     top_right = {frames["setup"].pixel(x, y) for x in range(600, 800) for y in range(0, 40)}
     assert (80, 210, 120) in top_right                       # GOOD, the colour of "reader ok"
     assert frames["tap1"].rgb != frames["setup"].rgb
+    # resumed: the three players read back, without the last tap's message line
+    assert frames["resumed"].rgb != frames["tap3"].rgb
+    assert compare(frames["resumed"], frames["tap3"], masks=[(0, 370, 800, 50)]).same

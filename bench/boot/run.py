@@ -25,7 +25,7 @@ from bench.boot import recipe
 from bench.boot.guest import Machine, overlay, qemu_command
 from bench.boot.pn532_socket import Pn532Socket
 from bench.boot.screens import Difference, Image, centred, compare, from_xrgb, to_ppm
-from table.config import load_config
+from table.config import Config, load_config
 from table.sim.harness import SimTable
 from table.sim.simulate import SIMULATION_SEED
 from table.ui.display import Display, use_headless_drivers
@@ -117,24 +117,31 @@ def references(config_path: Path, work: Path) -> dict[str, Image]:
     the simulated table (as ``munchkin-table simulate`` plays it), with its reader answering as
     the box's does, so the status line says "reader ok" there too (simulate's reader says nothing)."""
     config = load_config(config_path)
-    size, language = (config.display.width, config.display.height), config.display.language
     use_headless_drivers()
     taps = list(recipe.TAGS)
     scripts = {"setup": ["wait 1"], **{f"tap{i + 1}": [f"tap {card}" for card in taps[:i + 1]] for i in range(len(taps))}}
     frames = {}
     for name, lines in scripts.items():
-        with tempfile.TemporaryDirectory(prefix="boot-ref-", dir=work) as tmp, \
-                SimTable(config, Path(tmp), SIMULATION_SEED, wall_start=time.time()) as sim:
-            sim.controller.reader_online = True
-            for action in sim.parse("\n".join(lines) + "\n"):
-                sim.perform(action)
-            display = Display(size, language=language, font=config.display.font)
-            try:
-                display.render(build_view(sim.controller, language=language))
-                frames[name] = Image(size[0], size[1], pygame.image.tobytes(display.screen, "RGB"))
-            finally:
-                display.close()
+        with tempfile.TemporaryDirectory(prefix="boot-ref-", dir=work) as tmp:
+            frames[name] = reference(config, Path(tmp), lines)
+            if name == "tap3":      # a restart or a power cut later: the same state read back, no last message
+                frames["resumed"] = reference(config, Path(tmp), [])
     return frames
+
+
+def reference(config: Config, state_dir: Path, lines: list[str]) -> Image:
+    """The frame of the simulated table on ``state_dir`` (resumed from what is there) after ``lines``."""
+    size, language = (config.display.width, config.display.height), config.display.language
+    with SimTable(config, state_dir, SIMULATION_SEED, wall_start=time.time()) as sim:
+        sim.controller.reader_online = True
+        for action in sim.parse("".join(f"{line}\n" for line in lines)):
+            sim.perform(action)
+        display = Display(size, language=language, font=config.display.font)
+        try:
+            display.render(build_view(sim.controller, language=language))
+            return Image(size[0], size[1], pygame.image.tobytes(display.screen, "RGB"))
+        finally:
+            display.close()
 
 
 def save_shot(image: Image | None, path: Path) -> str:
@@ -250,7 +257,7 @@ def restarted(run: Run, signal: str, why: str, timeout: float) -> bool:
 def resumed(run: Run, work: Path) -> bool:
     """After a restart or a power cut: the game at the last acknowledged tap (three players)."""
     if run.frames_shown:
-        seen, waited, diff, shot = run.wait_for_frame("tap3", 90)
+        seen, waited, diff, shot = run.wait_for_frame("resumed", 90)
         save_shot(shot, work / f"resumed-boot{run.boot}.ppm")
         screen = f"screen ({run.screen_path}): {diff}"
     else:
