@@ -295,3 +295,34 @@ def test_the_reference_frames_show_the_reader_answering_as_the_box_does(tmp_path
     # resumed: the three players read back, without the last tap's message line
     assert frames["resumed"].rgb != frames["tap3"].rgb
     assert compare(frames["resumed"], frames["tap3"], masks=[(0, 370, 800, 50)]).same
+
+
+def test_the_host_takes_the_answer_of_a_command_that_printed_nothing(tmp_path):
+    """``OUT id 0`` with no base64 after it (``true``, ``kill``, ``systemctl stop --no-block``): the
+    host once waited for a fourth field and timed out, the agent looking silent for minutes."""
+    import threading
+
+    from bench.boot.guest import Agent
+
+    path = tmp_path / "ctl.sock"
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(str(path))
+    server.listen(1)
+
+    def guest() -> None:
+        conn, _ = server.accept()
+        with conn:
+            for line in conn.makefile("rb"):
+                reply = agent.answer(line.strip())
+                if reply:
+                    conn.sendall(reply)
+
+    threading.Thread(target=guest, daemon=True).start()
+    host = Agent(path)
+    try:
+        assert host.run("true", timeout=10) == (0, "")
+        assert host.run("echo up", timeout=10) == (0, "up\n")
+        assert host.run("exit 3", timeout=10) == (3, "")
+    finally:
+        host.close()
+        server.close()
