@@ -96,6 +96,9 @@ class DisplayConfig:
     sound: bool = True
     font: str = ""              # a TTF/TTC for every language; empty: find one
     blank_screen: bool = False  # let the screen blank while the table runs
+    # where frames go (table/ui/fbdev.py): sdl (SDL's choice) | fbdev (the framebuffer, no GL) | auto
+    output: str = "sdl"
+    framebuffer: str = "/dev/fb0"
 
 
 @dataclass
@@ -246,7 +249,7 @@ RANGES: dict[str, dict[str, tuple[float, float]]] = {
 }
 CHOICES: dict[str, dict[str, tuple[str, ...]]] = {
     "reader": {"type": ("", "mfrc522", "pn532", "sim")},
-    "display": {"fullscreen": ("auto", "yes", "no"), "language": LANGUAGES},
+    "display": {"fullscreen": ("auto", "yes", "no"), "language": LANGUAGES, "output": ("sdl", "fbdev", "auto")},
     "rules": {"halfling_run_away": ("penalty", "reroll")},
 }
 HINTS = {

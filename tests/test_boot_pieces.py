@@ -235,3 +235,94 @@ def test_recipe_config_is_what_the_bench_compares_against(tmp_path):
     path.write_text(text)
     config = load_config(path)
     assert (config.display.width, config.display.height) == (800, 480)
+
+
+def test_the_box_config_draws_on_the_framebuffer(tmp_path):
+    """The image's table uses the fbdev output: SDL's kmsdrm showed nothing under QEMU."""
+    path = Path(tmp_path / "c.toml")
+    path.write_text(recipe.config_toml(port="/dev/ttyS0", size=(800, 480), web=False).split("[storage]")[0])
+    assert load_config(path).display.output == "fbdev"
+
+
+def test_a_frame_centred_on_a_larger_framebuffer_is_compared_by_its_middle():
+    from bench.boot.screens import centred
+
+    frame = Image(2, 1, bytes([1, 2, 3, 4, 5, 6]))
+    black = bytes(4 * 3)
+    shot = Image(4, 3, black + bytes(3) + frame.rgb + bytes(3) + black)
+    assert compare(centred(shot, 2, 1), frame).same
+    assert not compare(shot, frame).same
+    assert centred(frame, 2, 1) is frame
+
+
+def test_a_command_that_times_out_is_answered_though_a_grandchild_holds_its_output():
+    """subprocess.run would kill sh and then wait for the grandchild's pipe (the agent silent for minutes)."""
+    start = time.monotonic()
+    code, out = agent.execute("sleep 30 & echo started; wait", timeout=1)
+    assert code == 124 and b"started" in out and b"timed out" in out
+    assert time.monotonic() - start < 10
+
+
+def test_a_slow_command_does_not_keep_a_quick_one_waiting(tmp_path):
+    """Each command in its own thread: the console answers ``echo up`` while a long one runs."""
+    import os
+    import pty
+    import threading
+
+    host, guest = pty.openpty()
+    threading.Thread(target=agent.main, args=(os.ttyname(guest),), daemon=True).start()
+    time.sleep(0.3)                        # the agent sets its console raw
+    for ident, command in ((b"slow", b"sleep 5; echo slow"), (b"quick", b"echo quick")):
+        os.write(host, b"RUN " + ident + b" " + base64.b64encode(command) + b"\n")
+    start, got = time.monotonic(), b""
+    while b"OUT quick" not in got and time.monotonic() - start < 4:
+        got += os.read(host, 4096)
+    assert b"OUT quick 0 " + base64.b64encode(b"quick\n") in got and b"OUT slow" not in got
+    assert time.monotonic() - start < 4
+
+
+def test_the_reference_frames_show_the_reader_answering_as_the_box_does(tmp_path):
+    """The box's reader is real and its status line says "reader ok"; simulate's says nothing."""
+    from bench.boot.run import references
+
+    path = Path(tmp_path / "c.toml")
+    path.write_text(recipe.config_toml(port="/dev/ttyS0", size=(800, 480), web=False).split("[storage]")[0])
+    frames = references(path, tmp_path)
+    assert sorted(frames) == ["resumed", "setup", "tap1", "tap2", "tap3", "tap4"]
+    top_right = {frames["setup"].pixel(x, y) for x in range(600, 800) for y in range(0, 40)}
+    assert (80, 210, 120) in top_right                       # GOOD, the colour of "reader ok"
+    assert frames["tap1"].rgb != frames["setup"].rgb
+    # resumed: the three players read back, without the last tap's message line
+    assert frames["resumed"].rgb != frames["tap3"].rgb
+    assert compare(frames["resumed"], frames["tap3"], masks=[(0, 370, 800, 50)]).same
+
+
+def test_the_host_takes_the_answer_of_a_command_that_printed_nothing(tmp_path):
+    """``OUT id 0`` with no base64 after it (``true``, ``kill``, ``systemctl stop --no-block``): the
+    host once waited for a fourth field and timed out, the agent looking silent for minutes."""
+    import threading
+
+    from bench.boot.guest import Agent
+
+    path = tmp_path / "ctl.sock"
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(str(path))
+    server.listen(1)
+
+    def guest() -> None:
+        conn, _ = server.accept()
+        with conn:
+            for line in conn.makefile("rb"):
+                reply = agent.answer(line.strip())
+                if reply:
+                    conn.sendall(reply)
+
+    threading.Thread(target=guest, daemon=True).start()
+    host = Agent(path)
+    try:
+        assert host.run("true", timeout=10) == (0, "")
+        assert host.run("echo up", timeout=10) == (0, "up\n")
+        assert host.run("exit 3", timeout=10) == (3, "")
+    finally:
+        host.close()
+        server.close()

@@ -18,7 +18,8 @@ from pathlib import Path
 
 from bench.boot.screens import Image, parse_ppm
 
-KERNEL_LINE = "root=/dev/vda rw console=ttyAMA0 net.ifnames=0 quiet"
+# vt.global_cursor_default=0: the console's blinking cursor would draw over the table on /dev/fb0
+KERNEL_LINE = "root=/dev/vda rw console=ttyAMA0 net.ifnames=0 quiet vt.global_cursor_default=0"
 
 
 def qemu_command(*, cache: Path, disk: Path, work: Path, size: tuple[int, int], pn532: Path,
@@ -113,9 +114,11 @@ class Agent:
         while True:
             while b"\n" in self.buffer:
                 line, self.buffer = self.buffer.split(b"\n", 1)
+                # "OUT id code base64": no base64 at all for a command that printed nothing (the
+                # answers of `systemctl stop --no-block`, `kill`, an empty grep were lost here)
                 parts = line.strip().split(b" ")
-                if len(parts) == 4 and parts[0] == b"OUT" and parts[1] == ident.encode():
-                    return int(parts[2]), base64.b64decode(parts[3]).decode(errors="replace")
+                if len(parts) in (3, 4) and parts[0] == b"OUT" and parts[1] == ident.encode():
+                    return int(parts[2]), base64.b64decode(parts[3] if len(parts) == 4 else b"").decode(errors="replace")
             left = deadline - time.monotonic()
             if left <= 0:
                 raise TimeoutError(f"no answer from the guest to {command!r} in {timeout:.0f} s")

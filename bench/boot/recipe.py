@@ -56,6 +56,7 @@ baudrate = 115200
 [display]
 width = {width}
 height = {height}
+output = "fbdev"          # frames into /dev/fb0: SDL's kmsdrm on Mesa's software path shows nothing here
 
 [web]
 enabled = {"true" if web else "false"}

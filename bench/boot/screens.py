@@ -79,6 +79,16 @@ def from_xrgb(data: bytes, width: int, height: int, pitch: int) -> Image:
     return Image(width, height, b"".join(rows))
 
 
+def centred(shot: Image, width: int, height: int) -> Image:
+    """The ``width`` x ``height`` middle of a larger capture, where the fbdev output centres a frame
+    smaller than the framebuffer (virtio-gpu's 800x600 for an 800x480 table); ``shot`` otherwise."""
+    if shot.width < width or shot.height < height or (shot.width, shot.height) == (width, height):
+        return shot
+    x, y = (shot.width - width) // 2, (shot.height - height) // 2
+    rows = (shot.rgb[((y + r) * shot.width + x) * 3:((y + r) * shot.width + x + width) * 3] for r in range(height))
+    return Image(width, height, b"".join(rows))
+
+
 def inside(x: int, y: int, boxes: list[Box]) -> bool:
     return any(bx <= x < bx + bw and by <= y < by + bh for bx, by, bw, bh in boxes)
 

@@ -23,6 +23,7 @@ from table.ui.sound import native_stderr_to_log
 
 if TYPE_CHECKING:
     from table.ui.display import Display
+    from table.ui.fbdev import Framebuffer
 
 HEADLESS_VIDEO = ("offscreen", "dummy")     # SDL drivers that draw where nobody sees
 NO_SCREEN_FIX = ("run it inside the graphical session, on a Pi's console set [display] fullscreen = \"yes\", "
@@ -66,13 +67,35 @@ class ScreenPlan:
         self.config = config
         self.fullscreen = wants_fullscreen(config)
         self.asked_driver = os.environ.get("SDL_VIDEODRIVER")
+        self.framebuffer: Framebuffer | None = None      # check() opened it: [display] output
 
     def check(self) -> None:
+        if self.framebuffer_wanted() and self._open_framebuffer():
+            return
         reason = no_screen_reason(fullscreen=self.fullscreen, asked_driver=self.asked_driver)
         if reason is not None:
             raise NoScreen(reason)
         if self.fullscreen and not os.environ.get("SDL_VIDEODRIVER"):
             os.environ["SDL_VIDEODRIVER"] = "kmsdrm"
+
+    def framebuffer_wanted(self) -> bool:
+        """``[display] output`` says the framebuffer (fbdev, or auto finding no GL driver: table.ui.fbdev)."""
+        output = self.config.display.output
+        if output == "sdl":
+            return False
+        from table.ui import fbdev     # pygame is loaded only when a screen is opened (doctor reads the plan)
+
+        return fbdev.choose_output(output, fullscreen=self.fullscreen, asked_driver=self.asked_driver,
+                                   drivers=fbdev.drm_drivers()) == "fbdev"
+
+    def _open_framebuffer(self) -> bool:
+        """The framebuffer opened, drawn on under SDL's dummy driver; False (one line logged) when it cannot be."""
+        from table.ui import fbdev     # pygame is loaded only when a screen is opened (doctor reads the plan)
+
+        self.framebuffer = fbdev.open_framebuffer(self.config.display.framebuffer)
+        if self.framebuffer is not None:
+            os.environ["SDL_VIDEODRIVER"] = "dummy"
+        return self.framebuffer is not None
 
     def open(self, *, title: str = "munchkin-table", sim_strip: bool = False) -> Display:
         """The Display the config asks for; NoScreen when SDL has none, or only an invisible one."""
@@ -81,6 +104,8 @@ class ScreenPlan:
 
         try:
             with native_stderr_to_log():        # SDL's probing of absent video drivers writes to fd 2
+                if self.framebuffer is not None:
+                    return open_display(self.config, title=title, framebuffer=self.framebuffer)
                 opened = open_display(self.config, fullscreen=self.fullscreen, title=title, sim_strip=sim_strip)
         except pygame.error as exc:
             driver = os.environ.get("SDL_VIDEODRIVER") or "the default"
@@ -94,11 +119,17 @@ class ScreenPlan:
 
 
 def open_display(config: Config, *, fullscreen: bool = False, title: str = "munchkin-table",
-                 sim_strip: bool = False) -> Display:
-    """The Display at the config's size, language and font (pygame.error when SDL cannot open it)."""
+                 sim_strip: bool = False, framebuffer: Framebuffer | None = None) -> Display:
+    """The Display at the config's size, language and font (pygame.error when SDL cannot open it);
+    with ``framebuffer``, one whose frames are also copied there (SDL's dummy driver underneath)."""
     from table.ui.display import Display     # the plan is read (doctor, the no-screen check) without loading pygame
 
     display = config.display
+    if framebuffer is not None:
+        from table.ui.fbdev import FbdevDisplay     # the plan is read (doctor, the no-screen check) without loading pygame
+
+        return FbdevDisplay((display.width, display.height), framebuffer=framebuffer, title=title,
+                            language=display.language, font=display.font)
     return Display((display.width, display.height), fullscreen=fullscreen, title=title, language=display.language,
                    font=display.font, sim_strip=sim_strip)
 
