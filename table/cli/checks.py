@@ -10,6 +10,7 @@ from typing import Any
 
 from drivers.doctor import Check, System, run_checks
 from table.config import Config
+from table.ui.fbdev import FramebufferError, choose_output, drm_drivers, read_geometry
 from table.ui.fonts import find_font
 from table.app.drivers import uses_gpio
 
@@ -31,14 +32,35 @@ def hardware_checks(config: Config, *, sim: bool = False, system: System | None 
     return checks
 
 
+def framebuffer_check(device: Path, system: System, sysfs: Path | None = None) -> Check:
+    """The screen when frames go to the framebuffer (``[display] output``, table/ui/fbdev.py): the
+    device there, readable and writable, in a format the table draws."""
+    sdl = 'or set [display] output = "sdl" (SDL draws on KMS/DRM)'
+    if not device.exists():
+        return Check("screen", False, f"no framebuffer {device}", f"enable the kernel's fbdev emulation, {sdl}")
+    if not os.access(device, os.R_OK | os.W_OK):
+        return Check("screen", False, f"{device} not readable and writable", system.join(["video"]))
+    try:
+        geometry = read_geometry(device, sysfs)
+    except FramebufferError as exc:
+        return Check("screen", False, str(exc), sdl)
+    return Check("screen", True, f"{device} ({geometry.width}x{geometry.height}, {geometry.bpp} bpp: frames copied "
+                 "there without GL, [display] output)")
+
+
 def display_checks(config: Config, *, needs_drm: bool, dev_dir: Path = Path("/dev"),
-                   env: Mapping[str, str] = os.environ, system: System | None = None) -> list[Check]:
+                   env: Mapping[str, str] = os.environ, system: System | None = None,
+                   fb_sysfs: Path | None = None) -> list[Check]:
     system = system or System.detect()
     checks = []
     cards = sorted((dev_dir / "dri").glob("card*"))
     usable = [c for c in cards if os.access(c, os.R_OK | os.W_OK)]
     kms = f"add dtoverlay=vc4-kms-v3d to {system.boot_config} (the KMS driver), then reboot (sudo reboot)"
-    if needs_drm:
+    output = choose_output(config.display.output, fullscreen=needs_drm, asked_driver=env.get("SDL_VIDEODRIVER"),
+                           drivers=drm_drivers() if config.display.output == "auto" else [])
+    if output == "fbdev":
+        checks.append(framebuffer_check(Path(config.display.framebuffer), system, fb_sysfs))
+    elif needs_drm:
         if not cards:
             checks.append(Check("screen", False, f"no KMS/DRM device in {dev_dir / 'dri'}", kms))
         elif not usable:

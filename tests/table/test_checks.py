@@ -128,3 +128,30 @@ def test_doctor_on_a_laptop_passes_the_buttons(tmp_path: Path, monkeypatch: pyte
     out = capsys.readouterr().out
     assert "[ok] buttons: simulated" in out and "buttons readable" not in out
     assert code == 0, out
+
+
+def _fb_config(device: Path) -> Config:
+    return Config(display=DisplayConfig(output="fbdev", framebuffer=str(device)))
+
+
+def test_a_framebuffer_box_is_checked_at_its_framebuffer_not_at_kms(tmp_path: Path) -> None:
+    device, sysfs = tmp_path / "fb0", tmp_path / "sys"
+    device.write_bytes(bytes(800 * 480 * 4))
+    sysfs.mkdir()
+    (sysfs / "virtual_size").write_text("800,480\n")
+    (sysfs / "bits_per_pixel").write_text("32\n")
+    (sysfs / "stride").write_text("3200\n")
+    check = by_name(display_checks(_fb_config(device), needs_drm=True, dev_dir=tmp_path, fb_sysfs=sysfs))["screen"]
+    assert check.ok and str(device) in check.detail and "800x480, 32 bpp" in check.detail and "KMS" not in check.detail
+    (sysfs / "bits_per_pixel").write_text("24\n")
+    check = by_name(display_checks(_fb_config(device), needs_drm=True, dev_dir=tmp_path, fb_sysfs=sysfs))["screen"]
+    assert not check.ok and "24 bits per pixel" in check.detail and 'output = "sdl"' in check.fix
+
+
+def test_a_missing_or_closed_framebuffer_says_what_to_do(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    check = by_name(display_checks(_fb_config(tmp_path / "fb9"), needs_drm=True, dev_dir=tmp_path))["screen"]
+    assert not check.ok and "no framebuffer" in check.detail and "fbdev emulation" in check.fix
+    (tmp_path / "fb0").write_bytes(b"")
+    monkeypatch.setattr("table.cli.checks.os.access", lambda path, mode: False)
+    check = by_name(display_checks(_fb_config(tmp_path / "fb0"), needs_drm=True, dev_dir=tmp_path))["screen"]
+    assert not check.ok and "not readable and writable" in check.detail and "video" in check.fix
