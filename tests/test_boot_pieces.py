@@ -326,3 +326,17 @@ def test_the_host_takes_the_answer_of_a_command_that_printed_nothing(tmp_path):
     finally:
         host.close()
         server.close()
+
+
+def test_with_the_web_view_on_the_reference_frames_carry_the_box_s_address(tmp_path):
+    """The box shows a QR code of its own address and key: the references are drawn with them."""
+    from bench.boot.run import references
+
+    path = Path(tmp_path / "c.toml")
+    path.write_text(recipe.config_toml(port="/dev/ttyS0", size=(800, 480), web=False).split("[storage]")[0])
+    plain = references(path, tmp_path)
+    web = references(path, tmp_path, web_url="http://10.0.2.15:8080/?key=" + "k" * 32)
+    assert sorted(web) == sorted(plain)
+    for name in web:
+        differ = compare(web[name], plain[name])
+        assert not differ.same, name                 # the QR code and the address under it

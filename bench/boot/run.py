@@ -112,10 +112,11 @@ class Run:
         return False, time.monotonic() - start, last, shot
 
 
-def references(config_path: Path, work: Path) -> dict[str, Image]:
+def references(config_path: Path, work: Path, web_url: str = "") -> dict[str, Image]:
     """The frames this version draws under SDL's dummy driver for the states the bench reaches:
     the simulated table (as ``munchkin-table simulate`` plays it), with its reader answering as
-    the box's does, so the status line says "reader ok" there too (simulate's reader says nothing)."""
+    the box's does, so the status line says "reader ok" there too (simulate's reader says nothing),
+    and with the web view on, the box's own address and key in the QR code (``web_url``)."""
     config = load_config(config_path)
     use_headless_drivers()
     taps = list(recipe.TAGS)
@@ -123,13 +124,13 @@ def references(config_path: Path, work: Path) -> dict[str, Image]:
     frames = {}
     for name, lines in scripts.items():
         with tempfile.TemporaryDirectory(prefix="boot-ref-", dir=work) as tmp:
-            frames[name] = reference(config, Path(tmp), lines)
+            frames[name] = reference(config, Path(tmp), lines, web_url)
             if name == "tap3":      # a restart or a power cut later: the same state read back, no last message
-                frames["resumed"] = reference(config, Path(tmp), [])
+                frames["resumed"] = reference(config, Path(tmp), [], web_url)
     return frames
 
 
-def reference(config: Config, state_dir: Path, lines: list[str]) -> Image:
+def reference(config: Config, state_dir: Path, lines: list[str], web_url: str = "") -> Image:
     """The frame of the simulated table on ``state_dir`` (resumed from what is there) after ``lines``."""
     size, language = (config.display.width, config.display.height), config.display.language
     with SimTable(config, state_dir, SIMULATION_SEED, wall_start=time.time()) as sim:
@@ -138,7 +139,9 @@ def reference(config: Config, state_dir: Path, lines: list[str]) -> Image:
             sim.perform(action)
         display = Display(size, language=language, font=config.display.font)
         try:
-            display.render(build_view(sim.controller, language=language))
+            view = build_view(sim.controller, language=language)
+            view.web_url = web_url          # as the running table sets it (table/app/run.py)
+            display.render(view)
             return Image(size[0], size[1], pygame.image.tobytes(display.screen, "RGB"))
         finally:
             display.close()
@@ -326,23 +329,38 @@ def no_traceback(run: Run) -> bool:
                      f"{tracebacks} traceback(s) over {counts[1] if len(counts) > 1 else '?'} boot(s) {sample.strip()[:600]}")
 
 
+def web_references(run: Run, work: Path) -> bool:
+    """With the web view on, the screen's QR code holds the box's own address and key: the reference
+    frames are drawn again with them (``munchkin-table web key`` in the guest says both)."""
+    code, out = run.sh(f"{AS_TABLE} web key", timeout=60)
+    url = out.strip().splitlines()[-1] if out.strip() else ""
+    if code != 0 or "?key=" not in url:
+        return run.check("the web view's address read in the guest", False, f"exit {code}: {out.strip()[:200]}")
+    run.references.update(references(work / "config.toml", work, web_url=url))
+    return run.check("the web view's address read in the guest", True, url.split("?")[0])
+
+
 def web_board(run: Run, port: int) -> bool:
-    """A phone's request from the host, through QEMU's forwarded port, gets the board."""
+    """A phone's request from the host, through QEMU's forwarded port, gets the board: the page
+    with the key, then the state it draws from (``/api/state?board=1``, which names the players;
+    the page itself is drawn by its script)."""
     _, key = run.sh("cat /var/lib/munchkin-table/web.key 2>/dev/null")
-    url = f"http://127.0.0.1:{port}/"
+    base = f"http://127.0.0.1:{port}/"
     start = time.monotonic()
     detail = ""
     while time.monotonic() - start < 60:
-        for candidate in (url, f"{url}?key={key.strip()}"):
-            try:
-                with urllib.request.urlopen(candidate, timeout=10) as reply:
-                    body = reply.read().decode(errors="replace")
-                if "Player 1" in body or "player-1" in body:
-                    return run.check("the web view from the host gets the board", True,
-                                     f"{candidate.split('?')[0]} → {reply.status}, {len(body)} bytes naming the players")
-                detail = f"{reply.status}, {len(body)} bytes without the players"
-            except OSError as exc:
-                detail = str(exc)
+        try:
+            with urllib.request.urlopen(f"{base}?key={key.strip()}", timeout=10) as page:
+                html = page.read()
+            with urllib.request.urlopen(f"{base}api/state?board=1&key={key.strip()}", timeout=10) as reply:
+                body = reply.read().decode(errors="replace")
+            if "player-1" in body:
+                return run.check("the web view from the host gets the board", True,
+                                 f"{base} → {page.status}, {len(html)} bytes; /api/state?board=1 → {reply.status}, "
+                                 f"{len(body)} bytes naming the players")
+            detail = f"/api/state?board=1 → {reply.status}, {len(body)} bytes without the players"
+        except OSError as exc:
+            detail = str(exc)
         time.sleep(2)
     return run.check("the web view from the host gets the board", False, detail)
 
@@ -380,6 +398,8 @@ def stuck(run: Run) -> None:
 def first_boot(run: Run, work: Path, web_port: int | None) -> None:
     if not attempt(run, "boot to the unit ready", lambda: boot_to_ready(run, 600)):
         return
+    if web_port:
+        attempt(run, "the web view's address", lambda: web_references(run, work))
     attempt(run, "first frame", lambda: first_frame(run, work))
     attempt(run, "taps", lambda: taps(run, work))
     if web_port:
