@@ -7,10 +7,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from table.ui.view import View
+from table.ui.view import View
 
 UID = re.compile(r"[0-9a-f]{8}(?:[0-9a-f]{6}(?:[0-9a-f]{6})?)?")
 

@@ -3,7 +3,6 @@ the soft keys and the simulator's strip of buttons, typed entry and suggestions.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 import pygame
 
@@ -14,9 +13,8 @@ from table.ui.keys import FKEYS
 from table.ui.screens.kit import (ACTIVE, BAD, BANNER_PROMPTS, BG, BUTTON_COLORS, DIM, GOOD, KEY, KEY_OFF, PANEL, REFUSAL,
                                 TEXT, _phases)
 
-if TYPE_CHECKING:
-    from table.ui.frame import Frame
-    from table.ui.view import View
+from table.ui.frame import Frame
+from table.ui.view import View
 
 
 def draw_top(f: Frame, view: View, bar: pygame.Rect) -> None:

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 import pygame
 
 from table.ui.screens.kit import BG, TEXT
 
-if TYPE_CHECKING:
-    from table.ui.frame import Frame
+from table.ui.frame import Frame
 
 
 def draw_die(f: Frame, r: pygame.Rect, value: int | None = None) -> None:

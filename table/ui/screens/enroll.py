@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import pygame
 
@@ -20,8 +19,7 @@ from table.ui.i18n import _, text as i18n_text
 from table.ui.screens import bars
 from table.ui.screens.kit import ACTIVE, BAD, BG, DIM, GOOD, KEY_OFF, PANEL, REFUSAL, TEXT
 
-if TYPE_CHECKING:
-    from table.ui.frame import Frame
+from table.ui.frame import Frame
 
 
 @dataclass(frozen=True)

@@ -3,16 +3,14 @@ the address as text under it (setup screen: the board; player menu: that player'
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 import pygame
 
 from table.ui.screens.kit import DIM
 from table.ui.qr import qr_side, qr_surface
 
-if TYPE_CHECKING:
-    from table.ui.frame import Frame
-    from table.ui.view import View
+from table.ui.frame import Frame
+from table.ui.view import View
 
 TEXT_SIZE = 14
 TEXT_LINES = 2

@@ -3,7 +3,6 @@ player token's menu."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 import pygame
 
@@ -13,9 +12,8 @@ from table.ui.i18n import _, ngettext, shown_name, text as translate_label
 from table.ui.screens.join import draw_join, join_room
 from table.ui.screens.kit import ACTIVE, BG, BUTTON_COLORS, DIM, GOOD, PANEL_HI, TEXT, player_color
 
-if TYPE_CHECKING:
-    from table.ui.frame import Frame
-    from table.ui.view import View
+from table.ui.frame import Frame
+from table.ui.view import View
 
 
 def draw_prompt_banner(f: Frame, view: View, body: pygame.Rect) -> None:

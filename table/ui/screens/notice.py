@@ -5,15 +5,13 @@ and in every language (Chinese wraps anywhere, a file name is never cut)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 import pygame
 
 from table.ui.screens.kit import REFUSAL, TEXT, Painter
 
-if TYPE_CHECKING:
-    from table.ui.frame import Frame
-    from table.ui.view import View
+from table.ui.frame import Frame
+from table.ui.view import View
 
 SIZES = (24, 22, 20, 18, 17, 16, 15, 14, 13, 12, 11, 10)     # per 480 lines, tried largest first
 MOST = 0.7                                                  # of the body the notice may cover

@@ -5,16 +5,15 @@ player's panel is drawn again only when what it shows changed."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pygame
 
 from table.ui.i18n import _, shown_name
 from table.ui.screens.kit import ACTIVE, DIM, GOOD, PANEL, PANEL_HI, TEXT, player_color
 
-if TYPE_CHECKING:
-    from table.ui.frame import Frame
-    from table.ui.view import View
+from table.ui.frame import Frame
+from table.ui.view import View
 
 STRIP_W = 0.30                  # of the body's width, landscape
 ROW_H = 72                      # a row of the strip, portrait (per 480 lines)

@@ -3,16 +3,15 @@ choosing, and the facts of the game beside the level chart at game over."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pygame
 
 from table.ui.i18n import _, ngettext, shown_name
 from table.ui.screens.kit import ACTIVE, BAD, DIM, GOOD, KEY, PANEL_HI, TEXT
 
-if TYPE_CHECKING:
-    from table.ui.frame import Frame
-    from table.ui.view import View
+from table.ui.frame import Frame
+from table.ui.view import View
 
 
 def _turns(turns: int, minutes: int) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 import pygame
 
@@ -11,9 +10,8 @@ from table.ui.i18n import _, shown_name
 from table.ui.screens.die import draw_die
 from table.ui.screens.kit import ACTIVE, BAD, GOOD, PANEL, TEXT
 
-if TYPE_CHECKING:
-    from table.ui.frame import Frame
-    from table.ui.view import View
+from table.ui.frame import Frame
+from table.ui.view import View
 
 
 def draw_run_away(f: Frame, view: View, r: pygame.Rect) -> None:

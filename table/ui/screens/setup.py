@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 import pygame
 
@@ -10,9 +9,8 @@ from table.ui.i18n import _, shown_name
 from table.ui.screens.join import draw_join, join_room
 from table.ui.screens.kit import ACTIVE, DIM, GOOD, PANEL, PLAYER_COLORS, TEXT
 
-if TYPE_CHECKING:
-    from table.ui.frame import Frame
-    from table.ui.view import View
+from table.ui.frame import Frame
+from table.ui.view import View
 
 
 def draw_setup(f: Frame, view: View, body: pygame.Rect) -> None:

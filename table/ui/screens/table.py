@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pygame
 
@@ -10,9 +10,8 @@ from table.ui.i18n import _, shown_name
 from table.ui.screens import menus, players
 from table.ui.screens.kit import ACTIVE, BAD, DIM, GOOD, PANEL, PANEL_HI, TEXT, player_color
 
-if TYPE_CHECKING:
-    from table.ui.frame import Frame
-    from table.ui.view import View
+from table.ui.frame import Frame
+from table.ui.view import View
 
 
 def draw_table(f: Frame, view: View, body: pygame.Rect) -> None:
