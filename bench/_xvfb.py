@@ -70,3 +70,15 @@ def environment(driver: str, server: dict[str, str] | None) -> dict[str, str] | 
         return None
     env.update(server)
     return env
+
+
+def each_display(label: str) -> Iterator[tuple[str, dict[str, str]]]:
+    """(driver, environment) for the dummy driver, then X11 through an Xvfb started for the run;
+    without Xvfb that half prints "<label>, X11 ...: skipped: no Xvfb" instead of being left out."""
+    with display_server() as server:
+        for driver, what in drivers():
+            env = environment(driver, server)
+            if env is None:
+                print(f"{label}, {what}: skipped: no Xvfb", flush=True)
+                continue
+            yield driver, env

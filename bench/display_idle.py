@@ -26,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench._report import Figure, disk_dir, figure, report, thread_cpu_ns, thread_names  # noqa: E402
-from bench._xvfb import display_server, drivers, environment, stop  # noqa: E402
+from bench._xvfb import each_display, stop  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET_RATIO = 20
@@ -113,13 +113,8 @@ def measure(driver: str, env: dict[str, str], seconds: float) -> list[Figure]:
 def main() -> int:
     seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 30.0
     figures: list[Figure] = []
-    with display_server() as server:
-        for driver, what in drivers():
-            env = environment(driver, server)
-            if env is None:
-                print(f"idle CPU, {what}: skipped: no Xvfb", flush=True)
-                continue
-            figures += measure(driver, env, seconds)
+    for driver, env in each_display("idle CPU"):
+        figures += measure(driver, env, seconds)
     report("display_idle", figures)
     return 0
 

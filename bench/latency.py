@@ -46,7 +46,7 @@ import pygame  # noqa: E402
 
 from bench._games import geared_script, long_script  # noqa: E402
 from bench._report import disk_dir, figure, filesystem_of, report  # noqa: E402
-from bench._xvfb import display_server, drivers, environment  # noqa: E402
+from bench._xvfb import each_display  # noqa: E402
 from drivers.base import ManualClock  # noqa: E402
 from drivers.sim import SimButtons, SimReader  # noqa: E402
 from table.config import Config, StorageConfig  # noqa: E402
@@ -147,14 +147,9 @@ def run(size: tuple[int, int]) -> dict[str, object]:
 def main() -> None:
     logging.disable(logging.WARNING)
     if len(sys.argv) == 1:           # each size in a process of its own, so its memory figure is its own
-        with display_server() as server:
-            for driver, what in drivers():
-                env = environment(driver, server)
-                if env is None:
-                    print(f"latency, {what}: skipped: no Xvfb", flush=True)
-                    continue
-                for size in ("800x480", "1920x1080"):
-                    subprocess.run([sys.executable, __file__, size], check=True, env=env)
+        for _driver, env in each_display("latency"):
+            for size in ("800x480", "1920x1080"):
+                subprocess.run([sys.executable, __file__, size], check=True, env=env)
         return
     width, height = (int(n) for n in sys.argv[1].split("x"))
     size = (width, height)
