@@ -26,6 +26,7 @@ from drivers.factory import DriverError
 from drivers.sim import SimButtons, SimReader
 from engine.messages import msg
 from table.app.drivers import Drivers, open_drivers
+from table.app.heap import settle
 from table.app.league import LeagueRun, start_league
 from table.app.systemd import notify, watchdog_interval
 from table.app.wake import PUMP_S, input_wake, sleep_until_woken
@@ -175,7 +176,9 @@ class TableLoop:
             self.web = _start_web(self.config, self.table, self.language, first, self.league)
             if self.web is not None:
                 display.render(self.view())              # the join address and QR code
-            log.info("table ready: reader %s, state in %s", self.reader_type, self.config.state_dir)
+            frozen = settle()                    # what start-up built stays: no full collection scans it again
+            log.info("table ready: reader %s, state in %s (%d objects settled)", self.reader_type,
+                     self.config.state_dir, frozen)
             while True:
                 if not display.wants_frame():
                     display.tidy()                   # the panels just drawn go to the store, off any tap's frame
@@ -198,7 +201,7 @@ class TableLoop:
                     if self.web is not None and ctl.revision != shown:
                         self.web.publish(frame)      # after the frame: the table never waits on the web
                     if self.league is not None and ctl.revision != shown:
-                        self.league.publisher.state(ctl.state)     # a hand-over: the publisher's thread sends it
+                        self.league.publisher.state(ctl.state, frame.state)   # after the frame, its JSON reused
                     shown = ctl.revision
                 if self.league is not None:
                     notice = self.league.notice()    # the broker refused or went away: said once, the game goes on

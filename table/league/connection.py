@@ -117,7 +117,8 @@ def connect(client: mqtt.Client, config: LeagueConfig, *, persistent: bool,
             timeout: float = CONNECT_TIMEOUT_S) -> None:
     """Connect (blocking, at most ``timeout`` for the TCP and TLS part); raises LeagueError with the sentence."""
     broker = parse_broker(config.broker)
-    client.connect_timeout = timeout
+    if client.connect_timeout != timeout:       # (paho refuses to change it on a client whose last connection it has not closed)
+        client.connect_timeout = timeout
     try:
         client.connect(broker.host, broker.port, KEEPALIVE_S, clean_start=not persistent,
                        properties=connect_properties(persistent))

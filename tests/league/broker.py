@@ -64,10 +64,20 @@ def sign(where: Path, ca: tuple[Path, Path], name: str, *, server: bool) -> tupl
     return crt, key
 
 
+SAVES = """persistence true
+persistence_location {data}/
+autosave_on_changes true
+autosave_interval 1
+log_dest file {log}
+log_type all"""
+
+
 class Mosquitto:
     """One broker process: ``start``, ``kill`` (SIGKILL), ``start`` again on the same ports and data."""
 
-    def __init__(self, where: Path, users: dict[str, str]) -> None:
+    def __init__(self, where: Path, users: dict[str, str], *, saves: bool = True) -> None:
+        """``saves=False``: no persistence and no log (a bench's broker that stands for one on another
+        machine, whose disk work this one must not see)."""
         self.where = where
         where.mkdir(parents=True, exist_ok=True)
         self.port, self.tls_port, self.cert_port = free_port(), free_port(), free_port()
@@ -86,12 +96,7 @@ per_listener_settings false
 allow_anonymous false
 password_file {self.passwd}
 acl_file {where / 'acl'}
-persistence true
-persistence_location {where / 'data'}/
-autosave_on_changes true
-autosave_interval 1
-log_dest file {where / 'mosquitto.log'}
-log_type all
+{SAVES.format(data=where / 'data', log=where / 'mosquitto.log') if saves else "persistence false"}
 listener {self.port} 127.0.0.1
 listener {self.tls_port} 127.0.0.1
 cafile {ca}

@@ -34,14 +34,18 @@ def test_a_box_that_drops_off_without_a_goodbye_is_offline_by_its_last_will(tmp_
     try:
         until(lambda: read(box.config).tables.get("table-a") is not None
               and read(box.config).tables["table-a"].online is True, what="online")
-        client = box.publisher._client
+        publisher = box.publisher
+        client = publisher._client
         assert client is not None
-        client.loop_stop()                          # its network thread gone, as when the box loses power
+        publisher._goodbye = lambda: None           # its thread stops without a word, as when the box loses power
+        publisher._stop.set()
+        publisher._ring()
+        publisher._thread.join(5)
+        assert not publisher._thread.is_alive()
         sock = client.socket()
         assert sock is not None
         sock.shutdown(socket.SHUT_RDWR)             # the connection cut: no DISCONNECT
         until(lambda: read(box.config).tables["table-a"].online is False, what="the last will")
     finally:
-        box.publisher._stop.set()
-        box.publisher._wake.set()
+        box.publisher.close()
         box.table.journal.close()
