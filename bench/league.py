@@ -68,7 +68,7 @@ NAMES = ["Ann", "Bob", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo", "Ka
          "Pia", "Quin", "Ray", "Sue", "Tom", "Uma", "Vic", "Wes", "Xia", "Yan", "Zoe"]
 GAME = "\n".join([f"tap player-{n}" for n in range(1, 7)]
                  + ["press next", "tap boots-of-butt-kicking", "tap lame-goblin", "press next"])
-TAP_ACTIONS = 900
+TAP_ACTIONS = 1800            # ~2,800 timed taps each way: a p99 that a few fsync stalls do not move
 STATES_PER_SECOND = 50.0
 EXTRA_CPU_TARGET = 1.05
 LATENCY_TARGET = 1.05
