@@ -65,6 +65,9 @@ def test_the_broker_killed_mid_game_loses_nothing_and_gets_nothing_twice(tmp_pat
         assert received(broker, f"munchkin/friday/games/table-a/{first}") == 1
         assert received(broker, f"munchkin/friday/games/table-a/{second}") == 1
         assert box.publisher.problem is None
+        # the states written while it was down went nowhere; the connect sent the latest
+        until(lambda: (read(box.config).tables["table-a"].state or {}).get("phase") == "game-over",
+              what="the latest state after the restart")
     finally:
         box.close()
 
