@@ -61,6 +61,9 @@ class GameFacts:
     ended: float | None = None          # wall time of the win
     last: float | None = None           # wall time of the last action or undo
     abandoned: float | None = None      # wall time a new game replaced it unfinished
+    # each entry's JSON as ``log_json`` last wrote it, with the entry it was made from: an entry is
+    # never changed once made, so a long game's log is encoded an entry at a time, not whole each time
+    _encoded: list[tuple[list[Any], str]] = field(default_factory=list, compare=False, repr=False)
 
     # ------------------------------------------------------------ folding actions in
 
@@ -229,8 +232,18 @@ class GameFacts:
     # ------------------------------------------------------------ stored form
 
     def log_json(self) -> str:
-        return json.dumps({"entries": self.entries, "started": self.started, "ended": self.ended,
-                           "last": self.last, "abandoned": self.abandoned}, separators=(",", ":"))
+        """``{"entries": [...], "started", "ended", "last", "abandoned"}``, compact: the same text as
+        ``json.dumps`` of it, with the entries it encoded before taken from ``_encoded``."""
+        encoded = self._encoded
+        for i, entry in enumerate(self.entries):
+            if i >= len(encoded):
+                encoded.append((entry, json.dumps(entry, separators=(",", ":"))))
+            elif encoded[i][0] is not entry:
+                encoded[i] = (entry, json.dumps(entry, separators=(",", ":")))
+        del encoded[len(self.entries):]
+        rest = json.dumps({"started": self.started, "ended": self.ended, "last": self.last,
+                           "abandoned": self.abandoned}, separators=(",", ":"))
+        return '{"entries":[' + ",".join(text for _entry, text in encoded) + "]," + rest[1:]
 
     @classmethod
     def from_log(cls, text: str) -> GameFacts:
