@@ -10,8 +10,8 @@ from typing import Any
 
 from drivers.doctor import Check, System, run_checks
 from table.config import Config
-from table.ui.fbdev import FramebufferError, choose_output, drm_drivers, read_geometry
 from table.ui.fonts import find_font
+from table.ui.framebuffer import FramebufferError, choose_output, drm_drivers, read_geometry
 from table.app.drivers import uses_gpio
 
 

@@ -19,6 +19,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from table.config import Config, is_raspberry_pi
+from table.ui.framebuffer import choose_output, drm_drivers
 from table.ui.sound import native_stderr_to_log
 
 if TYPE_CHECKING:
@@ -83,10 +84,8 @@ class ScreenPlan:
         output = self.config.display.output
         if output == "sdl":
             return False
-        from table.ui import fbdev     # pygame is loaded only when a screen is opened (doctor reads the plan)
-
-        return fbdev.choose_output(output, fullscreen=self.fullscreen, asked_driver=self.asked_driver,
-                                   drivers=fbdev.drm_drivers()) == "fbdev"
+        return choose_output(output, fullscreen=self.fullscreen, asked_driver=self.asked_driver,
+                             drivers=drm_drivers()) == "fbdev"
 
     def _open_framebuffer(self) -> bool:
         """The framebuffer opened, drawn on under SDL's dummy driver; False (one line logged) when it cannot be."""
