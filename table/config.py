@@ -11,7 +11,9 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from cards.loader import set_files
 from cards.names import LANGUAGES as TRANSLATED
+from cards.textfile import TextFileError, read_text
 from drivers.events import DEFAULT_BUTTON_PINS
 from drivers.seats import ReaderSpec
 from engine.errors import MunchkinError
@@ -208,8 +210,6 @@ class Config:
 
     def card_set_files(self) -> list[Path]:
         """Every card set file to load: cards/data/*.toml plus the [cards] sets."""
-        from cards.loader import set_files
-
         base = Path(self.source).parent if self.source not in ("(defaults)", "(text)") else None
         return set_files(self.cards.set_paths(base))
 
@@ -569,7 +569,6 @@ def load_config(path: Path | None) -> Config:
         if not SYSTEM_CONFIG.exists():
             return Config()
         path = SYSTEM_CONFIG
-    from cards.textfile import TextFileError, read_text
 
     try:
         text = read_text(path, what="config", limit=1024 * 1024)

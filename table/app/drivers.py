@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from drivers.base import Clock
+from drivers.factory import open_buttons, open_feedback, open_reader
 from drivers.seats import open_readers
-from table.config import Config
-from table.config import is_raspberry_pi
+from table.config import Config, is_raspberry_pi
 
 
 @dataclass
@@ -34,8 +34,6 @@ def open_pads(config: Config, sink: Any, clock: Clock, *, sim: bool, seat_pads: 
     """The one reader of ``[reader]``, as always; or every ``[[reader]]`` entry's, at its seat, started and
     closed together (a ``ReaderSet``: MFRC522s on one SPI bus share a thread, each PN532 has its own).
     ``sim`` without ``seat_pads``: one simulated shared pad even so (the enroll wizard types into it)."""
-    from drivers.factory import open_reader
-
     specs = config.reader_specs(sim=sim)
     if not config.readers or (sim and not seat_pads):
         one = specs[0]
@@ -50,8 +48,6 @@ def open_drivers(config: Config, sink: Any, clock: Clock, *, sim: bool, seat_pad
     GPIO buttons only where there are GPIO pins (a Pi, or gpiozero's pin factory chosen by the
     environment): a laptop with a USB reader keeps the keyboard's buttons.
     """
-    from drivers.factory import open_buttons, open_feedback
-
     gpio = uses_gpio(sim=sim)
     reader = open_pads(config, sink, clock, sim=sim, seat_pads=seat_pads)
     timing = {"debounce": config.buttons.bounce_ms / 1000, "hold_time": config.buttons.hold_seconds} if gpio else {}

@@ -17,12 +17,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cards.enroll import PROGRESS_FILE, EnrollmentSession, EnrollResult, Say, SingleCardSession, say
+from cards.enroll import EnrollResult, EnrollmentSession, PROGRESS_FILE, Say, SingleCardSession, say
 from cards.loader import load_catalog
 from cards.tags import TagRegistry
 from drivers.base import Clock, SystemClock
 from drivers.events import InputEvent, Press, ReaderStatus, Tap, normalise_uid
 from drivers.factory import DriverError
+from drivers.said import Said
 from drivers.sim import SimReader
 from table.app.drivers import open_drivers
 from table.app.wake import PUMP_S, sleep_until_woken
@@ -273,8 +274,6 @@ def enroll(config: Config, *, sim: bool, set_id: str | None = None, tokens: bool
 
 def _said(value: object) -> object:
     """A reader's ``Said`` (drivers/said.py) as the wizard's own ``Say``, so that it is translated too."""
-    from drivers.said import Said
-
     if isinstance(value, Said):
         return say(value.template, **{k: _said(v) for k, v in value.values.items()})
     return value

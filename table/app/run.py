@@ -32,19 +32,18 @@ from table.app.systemd import notify, watchdog_interval
 from table.app.wake import PUMP_S, input_wake, sleep_until_woken
 from table.config import Config
 from table.control.assembly import Table, build_table
+from table.control.controller import Controller
 from table.sim.script import ScriptError, ScriptNotice, parse_script, tap_or_press
 from table.storage.paths import hold_table_lock
-from table.ui.picker import Picker, as_uid
 from table.ui.keys import KEYS
+from table.ui.picker import Picker, as_uid
 from table.ui.screen import NoScreen, ScreenPlan, pointer_position
-from table.ui.view import View, build_view
 from table.ui.sound import Sounds
-from table.web import start_web
+from table.ui.view import View, build_view
+from table.web import WebView, start_web
 
 if TYPE_CHECKING:
-    from table.control.controller import Controller
     from table.ui.display import Display
-    from table.web import WebView
 
 log = logging.getLogger(__name__)
 

@@ -6,20 +6,18 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from cards.listing import card_to_json, describe_line, search
+from cards.loader import load_catalog, validate_files
+from cards.names import LANGUAGES, with_names
+from engine.cards import CardDef
 from table.cli.common import Subparsers, config_of, with_config
 from table.cli.names import names_command
-
-if TYPE_CHECKING:
-    from engine.cards import CardDef
-    from table.config import Config
+from table.config import Config
 
 
 def _validate(args: argparse.Namespace, config: Config) -> int:
     """``cards validate [PATH...]``: every problem named by file and line; exit 2 when there is one."""
-    from cards.loader import validate_files
-
     paths = [Path(p) for p in args.args] or config.card_set_files()
     cards, problems = validate_files(paths)
     for problem in problems:
@@ -32,8 +30,6 @@ def _validate(args: argparse.Namespace, config: Config) -> int:
 
 
 def _print_cards(chosen: list[CardDef], args: argparse.Namespace) -> int:
-    from cards.listing import card_to_json, describe_line
-
     if args.json:
         print(json.dumps([card_to_json(c) for c in chosen], indent=2, ensure_ascii=False))
     else:
@@ -45,10 +41,6 @@ def _print_cards(chosen: list[CardDef], args: argparse.Namespace) -> int:
 
 
 def cmd_cards(args: argparse.Namespace) -> int:
-    from cards.listing import search
-    from cards.loader import load_catalog
-    from cards.names import with_names
-
     config = config_of(args)
     if args.action == "validate":
         return _validate(args, config)
@@ -74,8 +66,6 @@ def cmd_cards(args: argparse.Namespace) -> int:
 
 
 def add_cards(sub: Subparsers) -> None:
-    from cards.names import LANGUAGES
-
     p = with_config(sub.add_parser("cards", help="list the catalog; 'cards validate [PATH...]'; 'cards search TEXT'; "
                                                  "'cards names export --lang es' / 'cards names import FILE.csv'"))
     p.add_argument("action", nargs="?", choices=["validate", "search", "names"])

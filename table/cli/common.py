@@ -5,11 +5,9 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn, TypeAlias
-from table.config import ConfigError, load_config
+from typing import NoReturn, TypeAlias
 
-if TYPE_CHECKING:           # the command line imports what a command needs when it runs: --help stays quick
-    from table.config import Config
+from table.config import Config, ConfigError, load_config
 
 
 class Parser(argparse.ArgumentParser):

@@ -5,20 +5,20 @@ from __future__ import annotations
 
 import argparse
 
+from cards.loader import validate_files
+from drivers.doctor import Check
+from table.cli.checks import display_checks, hardware_checks
 from table.cli.common import Subparsers, config_of, with_config
 from table.config import ConfigError
-from table.ui.screen import wants_fullscreen
-from table.cli.checks import display_checks, hardware_checks
 from table.storage.doctor import check_journal
 from table.storage.paths import JOURNAL_FILE
+from table.ui.screen import wants_fullscreen
 from table.web.checks import web_check
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
     """Check the config, the catalog, the devices and the state directory; say what to fix."""
     import warnings
-
-    from cards.loader import validate_files
 
     warnings.filterwarnings("ignore", module="gpiozero")   # its pin-factory fallbacks are reported below
     failures = 0
@@ -34,7 +34,6 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         print(f"[FAIL] catalog: {len(problems)} problem(s), first: {problems[0]}")
     else:
         print("[ok] catalog: the card data is valid")
-    from drivers.doctor import Check
 
     checks = hardware_checks(config)
     checks += display_checks(config, needs_drm=wants_fullscreen(config))

@@ -7,25 +7,22 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from cards.loader import load_catalog
+from drivers.base import SystemClock
+from engine.game import new_game
+from engine.serialize import state_to_json
 from table.cli.common import Subparsers, config_of, with_config
+from table.config import Config
 from table.control.assembly import build_table
 from table.storage.faults import JournalError
 from table.storage.journal import Journal
 from table.storage.paths import JOURNAL_FILE, hold_table_lock
 from table.storage.repair import kept_copies
 
-if TYPE_CHECKING:
-    from table.config import Config
-
 
 def _empty_table(config: Config) -> int:
     """``state`` where no game was ever played: an empty table, and a kept copy if there is one."""
-    from cards.loader import load_catalog
-    from engine.game import new_game
-    from engine.serialize import state_to_json
-
     catalog = load_catalog(config.card_set_files())
     print(json.dumps(state_to_json(new_game(0, config.rules), catalog), indent=2, ensure_ascii=False))
     copies = kept_copies(config.state_dir / JOURNAL_FILE) if config.state_dir.is_dir() else []
@@ -36,8 +33,6 @@ def _empty_table(config: Config) -> int:
 
 
 def cmd_state(args: argparse.Namespace) -> int:
-    from drivers.base import SystemClock
-
     config = config_of(args)
     if not (config.state_dir / JOURNAL_FILE).exists():
         return _empty_table(config)         # no game was ever played here: nothing is created

@@ -9,12 +9,13 @@ import json
 import sys
 from typing import Any
 
+from cards.loader import load_catalog
 from engine.errors import MunchkinError
 from table.cli.common import Subparsers, config_of, with_config
 from table.cli.records import print_stats, with_formats
 from table.config import Config
-from table.league.standings import counted_games, table_rows
 from table.league.model import League
+from table.league.standings import counted_games, table_rows
 
 
 class NoLeague(MunchkinError, ValueError):
@@ -32,8 +33,6 @@ def _league(args: argparse.Namespace) -> tuple[Config, League]:
 
 
 def cmd_standings(args: argparse.Namespace) -> int:
-    from cards.loader import load_catalog
-
     config, league = _league(args)
     tallies = [g["tally"] for g in counted_games(league)]
     if args.format == "text":

@@ -11,15 +11,13 @@ import csv
 import io
 import json
 import sys
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, TextIO
 
+from cards.loader import load_catalog
+from engine.cards import Catalog
 from table.cli.common import Subparsers, config_of, with_config
-from table.session.facts import history_rows
-from table.session.facts import stats
+from table.session.facts import history_rows, stats
 from table.web.records import load
-
-if TYPE_CHECKING:
-    from engine.cards import Catalog
 
 
 def print_history(games: list[dict[str, Any]], fmt: str, out: TextIO | None = None) -> None:
@@ -99,8 +97,6 @@ def cmd_history(args: argparse.Namespace) -> int:
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
-    from cards.loader import load_catalog
-
     config = config_of(args)
     print_stats(load(config.state_dir, "tallies"), args.format, load_catalog(config.card_set_files()))
     return 0

@@ -5,21 +5,19 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from cards.enroll import deck_order
+from cards.loader import load_catalog
+from cards.tags import TagRegistry, parse_tag_csv
+from cards.textfile import TextFileError, read_text
+from engine.cards import Catalog
 from table.cli.common import Subparsers, config_of, with_config
 from table.cli.problems import report_bad_lines
 from table.storage.faults import describe_fault
 from table.storage.paths import TAGS_FILE, hold_table_lock
 
-if TYPE_CHECKING:
-    from cards.tags import TagRegistry
-    from engine.cards import Catalog
-
 
 def _export(registry: TagRegistry, catalog: Catalog, file: str | None) -> int:
-    from cards.enroll import deck_order
-
     text = registry.to_csv(deck_order(catalog))     # tokens first, then the deck as enrollment walks it
     if file and file != "-":
         try:
@@ -35,9 +33,6 @@ def _export(registry: TagRegistry, catalog: Catalog, file: str | None) -> int:
 
 
 def _import(state_dir: Path, catalog: Catalog, file: str | None) -> int:
-    from cards.tags import TagRegistry, parse_tag_csv
-    from cards.textfile import TextFileError, read_text
-
     if not file:
         print("munchkin-table tags import: name the CSV file (header 'uid,card')", file=sys.stderr)
         return 2
@@ -67,9 +62,6 @@ def _import(state_dir: Path, catalog: Catalog, file: str | None) -> int:
 
 
 def cmd_tags(args: argparse.Namespace) -> int:
-    from cards.loader import load_catalog
-    from cards.tags import TagRegistry
-
     config = config_of(args)
     catalog = load_catalog(config.card_set_files())
     registry = TagRegistry(config.state_dir / TAGS_FILE, known=catalog, read_only=True)   # export only reads

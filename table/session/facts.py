@@ -31,11 +31,13 @@ from engine.events import (CombatEnd, CombatEnded, EscapeUndone, GameStarted, Ga
                            PlayerDied, RollRetaken, RunAwayFailed, RunAwaySucceeded)
 from engine.game import new_game, replay_steps
 from engine.results import Event, Rejected
+from engine.rules import Ruleset
 from engine.state import GameState, Phase
-from table.storage.facts import (ABANDONED, FINISHED, SETUP, UNFINISHED, FactsStore, FactsUnwritable, touch_row,
+from engine.strength import combat_totals
+from table.storage.facts import (ABANDONED, FINISHED, FactsStore, FactsUnwritable, SETUP, UNFINISHED, touch_row,
                                  whole_row)
-from table.storage.writing import Statement
 from table.storage.journal import GameRecord
+from table.storage.writing import Statement
 
 log = logging.getLogger(__name__)
 
@@ -281,8 +283,6 @@ def _json(data: Any) -> str:
 
 
 def _totals(state: GameState, combat: Any, catalog: Catalog) -> tuple[int, int]:
-    from engine.strength import combat_totals
-
     try:
         return combat_totals(state, combat, catalog)
     except (KeyError, ValueError):          # a fighter who has left: the strengths are not known
@@ -494,8 +494,6 @@ class Records:
     def backfill(self, *, exclude: int) -> int:
         """Rows for the journal's older games that have none (a journal kept before the facts were),
         or whose row is behind their commands: rebuilt once, by replaying each such game."""
-        from engine.rules import Ruleset
-
         missing = self.store.games_behind(exclude=exclude)
         if not missing:
             return 0

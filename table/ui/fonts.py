@@ -21,6 +21,8 @@ import logging
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+
+from cards.names import shipped_path
 from table.ui.catalogs import po_path
 
 log = logging.getLogger(__name__)
@@ -89,8 +91,6 @@ def find_font(language: str, configured: str = "") -> FontChoice:
 
 def subset_text() -> str:
     """Every character the Chinese screen may need: the zh catalog, the zh card names, ASCII, GB 2312's common hanzi."""
-    from cards.names import shipped_path
-
     chars = set(po_path("zh").read_text(encoding="utf-8")) | set(shipped_path("zh").read_text(encoding="utf-8"))
     chars |= {chr(c) for c in range(0x20, 0x7F)}
     chars |= set("，。、：；？！（）「」『』《》“”‘’…—·→←↑↓✓✗×÷−＋－％￥")

@@ -7,12 +7,9 @@ PLAYER_MENU is not a script: it opens the "player-menu" prompt on the table scen
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-from table.ui.view import build_view
+from table.control.controller import Controller
+from table.ui.view import View, build_view
 
-if TYPE_CHECKING:
-    from table.control.controller import Controller
-    from table.ui.view import View
 
 JOIN4 = """
 tap player-1

@@ -6,15 +6,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.cards import Catalog, Effect
-from engine.selling import levels_for_gold
-from engine.messages import Msg, Seq, msg
 from engine.events import FirstPlayerChosen, GameWon, RunAwayFailed, RunAwaySucceeded
+from engine.messages import Msg, Seq, msg
 from engine.run_away import roll_to_escape
+from engine.selling import levels_for_gold
 from engine.serialize import state_to_json
 from engine.state import Phase
-from engine.strength import Part, monster_parts
-from table.control import pads
-from table.control import records as records_menu
+from engine.strength import Part, fighter_parts, monster_parts
+from table.control import pads, records as records_menu
 from table.control.controller import Controller
 from table.control.prompts import Message, PromptKind
 from table.ui import i18n
@@ -84,8 +83,6 @@ def describe_effect(effect: Effect, catalog: Catalog) -> str:
 def fighter_breakdown(state: Any, combat: Any, player: Any, catalog: Catalog, language: str) -> list[tuple[str, str, int]]:
     """A fighter's combat strength as the engine breaks it down: level, each counting item with a bonus,
     and the rest (curses, one-fight bonuses, backstabs) in one line, so the parts always add up to the total."""
-    from engine.strength import Part, fighter_parts
-
     parts = fighter_parts(state, combat, player, catalog)
     shown: list[tuple[str, str, int]] = [("level", "", sum(p.value for p in parts if p.part is Part.LEVEL))]
     shown += [("item", catalog[p.card].name_in(language), p.value) for p in parts
