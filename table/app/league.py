@@ -18,6 +18,9 @@ from typing import TYPE_CHECKING, Any
 from engine.messages import Msg
 from table.config import Config
 from table.control.assembly import Table
+from table.ui import league_board
+from table.ui.screen import NoScreen, ScreenPlan
+from table.web.league import league_data
 
 if TYPE_CHECKING:           # paho-mqtt is loaded only when [league] names a broker
     from table.league.publisher import Publisher
@@ -73,9 +76,6 @@ def run_league_board(config: Config) -> int:
     import pygame
 
     from table.league.watch import LeagueWatch    # paho-mqtt is loaded only when [league] names a broker
-    from table.ui.league_board import draw_league_board     # pygame is loaded only by the commands that draw
-    from table.ui.screen import NoScreen, ScreenPlan       # pygame is loaded only by the commands that draw
-    from table.web.league import league_data     # the same data as /league
 
     if not config.league.enabled:
         print(f"munchkin-table: {config.source}: no [league] broker; --league-board shows a league's standings "
@@ -97,7 +97,8 @@ def run_league_board(config: Config) -> int:
                     return 0
             league = watch.snapshot() if watch.ready else None
             problem = str(watch.refused) if watch.refused is not None else ""
-            draw_league_board(display.painter, league_data(league), config.league.league, s=display.s, problem=problem)
+            league_board.draw_league_board(display.painter, league_data(league), config.league.league, s=display.s,
+                                           problem=problem)
             pygame.display.flip()
             changed.wait(BOARD_IDLE_S)
             changed.clear()
