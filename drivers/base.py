@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from typing import Protocol, runtime_checkable
+from typing import Protocol, Self, runtime_checkable
 
 from drivers.events import InputEvent
 
@@ -44,6 +44,23 @@ class ManualClock:
 
     def __repr__(self) -> str:
         return f"<ManualClock t={self.now:.3f}>"
+
+
+class Started:
+    """``with driver:`` for a driver with ``start`` and ``close``: started on entry, closed on exit."""
+
+    def start(self) -> None:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 @runtime_checkable

@@ -16,7 +16,7 @@ from typing import Any
 
 from gpiozero import LED, Button, Buzzer
 
-from drivers.base import Clock, EventSink, SystemClock
+from drivers.base import Clock, EventSink, Started, SystemClock
 from drivers.events import BUTTONS, DEFAULT_BUTTON_PINS, Press, Release
 
 
@@ -50,7 +50,7 @@ class _ButtonState:
     hold_due: float | None = None  # when to report the long press
 
 
-class GpioButtons:
+class GpioButtons(Started):
     """The five buttons, wired to ground with the Pi's internal pull-ups.
 
     * A change is taken on its first edge (no added latency); edges in the
@@ -133,13 +133,6 @@ class GpioButtons:
         for button in self._buttons.values():
             button.close()
         self._buttons.clear()
-
-    def __enter__(self) -> GpioButtons:
-        self.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         status = "open" if self.is_open else ("closed" if self._closed else "not started")

@@ -6,7 +6,7 @@ import logging
 import threading
 from collections.abc import Iterator
 
-from drivers.base import Clock, EventSink, SystemClock
+from drivers.base import Clock, EventSink, Started, SystemClock
 from drivers.events import Tap
 from drivers.said import Said
 
@@ -54,7 +54,7 @@ def backoff_delays(first: float = 0.5, most: float = 5.0) -> Iterator[float]:
         delay = min(delay * 2, most)
 
 
-class PollingReader:
+class PollingReader(Started):
     """The thread and lifecycle that the polled readers share.
 
     A subclass provides ``connect() -> bool`` (open and initialise; report
@@ -122,13 +122,6 @@ class PollingReader:
             self._thread.join(timeout=5)
         self._thread = None
         self._release()
-
-    def __enter__(self) -> PollingReader:
-        self.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def _run(self) -> None:
         while not self._stop.is_set():

@@ -15,7 +15,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from drivers.base import Clock, EventSink, RfidReader
+from drivers.base import Clock, EventSink, RfidReader, Started
 from drivers.presence import PollingReader
 
 log = logging.getLogger(__name__)
@@ -97,7 +97,7 @@ class SpiBus:
         return f"<SpiBus spi{self.bus} {len(self.readers)} readers {'polling' if self._thread else 'stopped'}>"
 
 
-class ReaderSet:
+class ReaderSet(Started):
     """Every reader of the box, started and closed together; iterates over the readers."""
 
     def __init__(self, readers: list[RfidReader], buses: list[SpiBus]) -> None:
@@ -130,13 +130,6 @@ class ReaderSet:
             bus.close()
         for reader in self._on_their_own():
             reader.close()
-
-    def __enter__(self) -> ReaderSet:
-        self.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return f"<ReaderSet {len(self.readers)} readers, {len(self.buses)} shared SPI buses>"

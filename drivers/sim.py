@@ -6,12 +6,12 @@ put the event on the sink before returning.
 
 from __future__ import annotations
 
-from drivers.base import Clock, EventSink, SystemClock
+from drivers.base import Clock, EventSink, Started, SystemClock
 from drivers.events import BUTTONS, Press, ReaderStatus, Release, Tap, normalise_uid
 from drivers.said import Said
 
 
-class SimReader:
+class SimReader(Started):
     def __init__(self, sink: EventSink, *, clock: Clock | None = None, name: str = "pad",
                  seat: int | None = None) -> None:
         self.sink = sink
@@ -38,18 +38,11 @@ class SimReader:
     def close(self) -> None:
         self.is_open = False
 
-    def __enter__(self) -> SimReader:
-        self.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
     def __repr__(self) -> str:
         return f"<SimReader {self.name} {'open' if self.is_open else 'closed'}>"
 
 
-class SimButtons:
+class SimButtons(Started):
     def __init__(self, sink: EventSink, *, clock: Clock | None = None) -> None:
         self.sink = sink
         self.clock = clock or SystemClock()
@@ -68,13 +61,6 @@ class SimButtons:
 
     def close(self) -> None:
         self.is_open = False
-
-    def __enter__(self) -> SimButtons:
-        self.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return f"<SimButtons {'open' if self.is_open else 'closed'}>"
