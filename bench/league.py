@@ -90,12 +90,8 @@ def thread_seconds(tids: list[int]) -> float:
 
 
 def publisher_tids(publishers: list[Any]) -> list[int]:
-    out = []
-    for pub in publishers:
-        for thread in (pub._thread, getattr(pub._client, "_thread", None)):
-            if thread is not None and thread.native_id is not None:
-                out.append(thread.native_id)
-    return out
+    """The publishers' worker threads (paho runs no thread of its own there)."""
+    return [pub._thread.native_id for pub in publishers if pub._thread.native_id is not None]
 
 
 def league_cfg(state: Path, broker: Mosquitto, table: str, password: str, players: dict[str, Any] | None = None,
