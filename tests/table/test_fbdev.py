@@ -112,12 +112,17 @@ def test_a_scripted_game_reaches_the_framebuffer_rectangle_by_rectangle(tmp_path
     assert counts["full"] >= 1 and counts["partial"] > 3 * counts["full"] and counts["empty"] > 0, counts
 
 
-def test_the_first_frame_clears_the_margins_round_a_centred_frame(tmp_path: Path) -> None:
+def framebuffer_and_frame(tmp_path: Path, bpp: int, frame_size: tuple[int, int]) -> tuple[Path, Framebuffer,
+                                                                                       pygame.Surface]:
+    """An 800x600 framebuffer file at ``bpp``, opened, and a blank frame of ``frame_size`` to write."""
     use_headless_drivers()
     pygame.display.init()
-    device, sysfs = fake_fb(tmp_path, (800, 600), 32)
-    fb = Framebuffer(device, sysfs)
-    frame = pygame.Surface((800, 480))
+    device, sysfs = fake_fb(tmp_path, (800, 600), bpp)
+    return device, Framebuffer(device, sysfs), pygame.Surface(frame_size)
+
+
+def test_the_first_frame_clears_the_margins_round_a_centred_frame(tmp_path: Path) -> None:
+    device, fb, frame = framebuffer_and_frame(tmp_path, 32, (800, 480))
     frame.fill((10, 200, 30))
     fb.write(frame, [pygame.Rect(0, 0, 10, 10)])        # a new size is written in full, whatever was pushed
     data = device.read_bytes()
@@ -128,11 +133,7 @@ def test_the_first_frame_clears_the_margins_round_a_centred_frame(tmp_path: Path
 
 
 def test_a_frame_larger_than_the_framebuffer_is_scaled_down_keeping_its_shape(tmp_path: Path) -> None:
-    use_headless_drivers()
-    pygame.display.init()
-    device, sysfs = fake_fb(tmp_path, (800, 600), 16)
-    fb = Framebuffer(device, sysfs)
-    frame = pygame.Surface((1920, 1080))
+    device, fb, frame = framebuffer_and_frame(tmp_path, 16, (1920, 1080))
     frame.fill((0, 0, 255))
     frame.fill((255, 0, 0), pygame.Rect(0, 0, 960, 1080))   # left half red
     fb.write(frame, None)
