@@ -14,7 +14,7 @@ from drivers.base import ManualClock
 from drivers.sim import SimButtons, SimReader
 from table.config import parse_config
 from table.ui.display import Display
-from table.ui.screens.kit import DIE_MS
+from table.ui.screens.kit import BG, DIE_MS, TEXT
 from table.ui.scenes import PLAYER_MENU, SCENES, open_player_menu
 from table.sim.script import parse_script
 from table.sim.harness import perform
@@ -165,12 +165,29 @@ def test_the_die_stops_tumbling_and_leaves_the_screen(tmp_path: Path) -> None:
         display.close()
 
 
-def test_text_is_kept_in_the_windows_pixel_format() -> None:
+def test_text_under_a_clip_is_drawn_inside_it_alone_with_the_same_pixels() -> None:
+    """Text goes straight onto the window (FreeType, which ignores the clip): a panel repainted
+    inside an overlay's area alone must change nothing outside it, and the same pixels inside."""
     display = Display((800, 480))
     try:
-        surf = display.painter.render("Net Troll", 20, (240, 242, 248))
-        assert surf.get_masks()[:3] == display.window.get_masks()[:3]
-        assert surf.get_flags() & pygame.SRCALPHA
+        window, painter = display.window, display.painter
+        box = pygame.Rect(40, 40, 600, 80)
+        window.fill(BG)
+        drawn = painter.text("Net Troll, level 10", 40, TEXT, box)
+        assert drawn.w > 200
+        whole = window.copy()
+        clip = pygame.Rect(drawn.x + drawn.w // 3, drawn.y + 5, drawn.w // 3, drawn.h // 2)
+        window.fill(BG)
+        window.set_clip(clip)
+        assert painter.text("Net Troll, level 10", 40, TEXT, box) == drawn
+        window.set_clip(None)
+        inside = pygame.image.tobytes(window.subsurface(clip), "RGB")
+        assert inside == pygame.image.tobytes(whole.subsurface(clip), "RGB")
+        assert inside != bytes(BG) * (clip.w * clip.h)
+        window.fill(BG, clip)
+        blank = pygame.Surface(window.get_size(), 0, window)
+        blank.fill(BG)
+        assert pygame.image.tobytes(window, "RGB") == pygame.image.tobytes(blank, "RGB")
     finally:
         display.close()
 

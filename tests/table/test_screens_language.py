@@ -67,12 +67,12 @@ SCRIPTS = {**{f"scene {k}": v for k, v in SCENES.items()}, "mixed": MIXED,
 def test_every_screen_draws_no_english_but_names(tmp_path: Path, monkeypatch, lang: str) -> None:
     drawn: list[str] = []
     wrapping = []
-    original, original_wrap = Painter.render, Painter.wrap
+    original, original_wrap = Painter._draw, Painter.wrap
 
-    def recording(self, text, size, color):
+    def recording(self, text, size, color, at):
         if not wrapping:                 # a wrapped line is checked whole, not line by line
             drawn.append(text)
-        return original(self, text, size, color)
+        return original(self, text, size, color, at)
 
     def recording_wrap(self, text, *args, **kwargs):
         drawn.append(text)
@@ -82,7 +82,7 @@ def test_every_screen_draws_no_english_but_names(tmp_path: Path, monkeypatch, la
         finally:
             wrapping.pop()
 
-    monkeypatch.setattr(Painter, "render", recording)
+    monkeypatch.setattr(Painter, "_draw", recording)
     monkeypatch.setattr(Painter, "wrap", recording_wrap)
     english_words = _english_only_words()
     found: dict[str, str] = {}

@@ -71,9 +71,7 @@ class Painter:
         self.surface = surface
         self.font_choice = font
         self._fonts: dict[int, pygame.freetype.Font] = {}
-        self._cache: dict[tuple[str, int, tuple[int, int, int]], pygame.Surface] = {}
-        self._cache_bytes = 0
-        self._widths: dict[tuple[str, int], int] = {}
+        self._sizes: dict[tuple[str, int], tuple[int, int]] = {}
         self._panels: dict[tuple[Any, ...], pygame.Surface] = {}
         self.drawn: list[Drawn] = []
         self.s = scale(*surface.get_size())
@@ -92,42 +90,41 @@ class Painter:
             self._fonts[size] = f
         return f
 
-    CACHE_BYTES = 4 * 1024 * 1024   # rendered text kept for reuse; the oldest goes first
-
-    def render(self, text: str, size: int, color: tuple[int, int, int]) -> pygame.Surface:
-        key = (text, size, color)
-        surf = self._cache.pop(key, None)
-        if surf is None:
-            surf = self.font(size).render(text, color)[0]
-            if pygame.display.get_surface() is not None:
-                # freetype's RGBA blits onto the window's BGRX through SDL's generic path, ~60x slower
-                surf = surf.convert_alpha()
-            self._cache_bytes += surf.get_bytesize() * surf.get_width() * surf.get_height()
-            while self._cache_bytes > self.CACHE_BYTES and self._cache:
-                old = self._cache.pop(next(iter(self._cache)))
-                self._cache_bytes -= old.get_bytesize() * old.get_width() * old.get_height()
-        self._cache[key] = surf          # re-inserted: most recently used last
-        return surf
+    def _draw(self, text: str, size: int, color: tuple[int, int, int], at: tuple[int, int]) -> None:
+        """``text`` drawn by FreeType straight onto the surface, its padded box's top left at ``at``,
+        inside the surface's clip. No surface of its own: rendering one, converting it for the
+        window and blitting it cost about four times as much, for the same pixels (give or take one
+        level in a few edge pixels at the smallest sizes), so no rendered text is kept either."""
+        clip = self.surface.get_clip()
+        if clip == self.surface.get_rect():
+            self.font(size).render_to(self.surface, at, text, color)
+        elif clip.w > 0 and clip.h > 0:         # FreeType ignores the clip: drawn onto that part alone
+            self.font(size).render_to(self.surface.subsurface(clip), (at[0] - clip.x, at[1] - clip.y), text, color)
 
     def has_glyph(self, char: str, size: int) -> bool:
         """Whether the font draws ``char`` (the CJK fonts have no ✗, say), rather than a box."""
         return self.font(max(8, int(size))).get_metrics(char)[0] is not None
 
-    WIDTHS_KEPT = 20_000
+    SIZES_KEPT = 20_000
+
+    def measure(self, text: str, size: int) -> tuple[int, int]:
+        """The size of the box ``text`` is drawn in (padded to the font's full height): measured, not
+        rendered (fitting tries many sizes and cuts)."""
+        key = (text, size)
+        wh = self._sizes.get(key)
+        if wh is None:
+            if len(self._sizes) >= self.SIZES_KEPT:
+                self._sizes.clear()
+            wh = self._sizes[key] = self.font(size).get_rect(text).size
+        return wh
 
     def width(self, text: str, size: int) -> int:
-        """The width ``text`` renders at: measured, not rendered (fitting tries many sizes and cuts)."""
-        key = (text, size)
-        w = self._widths.get(key)
-        if w is None:
-            if len(self._widths) >= self.WIDTHS_KEPT:
-                self._widths.clear()
-            w = self._widths[key] = self.font(size).get_rect(text).width
-        return w
+        """The width ``text`` is drawn at."""
+        return self.measure(text, size)[0]
 
     def line_height(self, size: int) -> int:
-        """The height of one rendered line (text is padded to the font's full height)."""
-        return self.render("Ág", max(8, int(size)), TEXT).get_height()
+        """The height of one drawn line (text is padded to the font's full height)."""
+        return self.measure("Ág", max(8, int(size)))[1]
 
     def fit(self, text: str, size: int, width: int, *, shrink: float = 0.7) -> tuple[str, int]:
         """The text and size that fit ``width``: smaller type first, then an ellipsis."""
@@ -158,15 +155,15 @@ class Painter:
         text, size = self.fit(text, size, width, shrink=shrink)
         if not text:
             return pygame.Rect(x, y, 0, 0)
-        surf = self.render(text, size, color)
-        if y + surf.get_height() > box.bottom:
+        w, h = self.measure(text, size)
+        if y + h > box.bottom:
             return pygame.Rect(x, y, 0, 0)
         if align == "center":
-            x = box.x + (box.w - surf.get_width()) // 2
+            x = box.x + (box.w - w) // 2
         elif align == "right":
-            x = box.right - surf.get_width()
-        self.surface.blit(surf, (x, y))
-        rect = pygame.Rect(x, y, surf.get_width(), surf.get_height())   # not blit's: that one is clipped
+            x = box.right - w
+        self._draw(text, size, color, (x, y))
+        rect = pygame.Rect(x, y, w, h)          # the whole box, even where the clip cuts it
         self.drawn.append(Drawn(text, pygame.Rect(rect), pygame.Rect(box)))
         return rect
 
