@@ -18,7 +18,7 @@ glass, through a real display server (Xvfb started for the run, ``SDL_VIDEODRIVE
 Xvfb that half says "skipped: no Xvfb". The panel cache's hits, misses and repaints (kept panels
 drawn again inside an overlay's rectangle: counted against the hit rate) are per timed tap; of the
 hits, those blitted from the panel store (a panel that had left the screen, back showing the same)
-are also counted on their own.
+are also counted on their own, and so are the screens put back as they were left (a kept scene).
 
     ./go shell python bench/latency.py                  # both sizes, both drivers
     ./go shell python bench/latency.py 1920x1080        # one size, in this process's driver
@@ -109,7 +109,7 @@ def run(size: tuple[int, int]) -> dict[str, object]:
         kept: list[float] = []
         full: list[float] = []
         cpu: list[float] = []
-        cache = [0, 0, 0, 0]              # hits, misses, repaints, moves over the timed kept taps
+        cache = [0, 0, 0, 0, 0]           # hits, misses, repaints, moves, scenes over the timed kept taps
         pushed: list[float] = []          # the share of the window each timed kept tap pushed
         drawing: dict[bool, list[float]] = {True: [], False: []}   # the render and push alone, kept / full
         area = display.window.get_width() * display.window.get_height()
@@ -138,7 +138,8 @@ def run(size: tuple[int, int]) -> dict[str, object]:
                 journaled = ctl.history_len
                 if ctl.handle(event) is None:
                     continue
-                before = (display.cache_hits, display.cache_misses, display.cache_repaints, display.cache_moves)
+                before = (display.cache_hits, display.cache_misses, display.cache_repaints, display.cache_moves,
+                          display.cache_scenes)
                 view = build_view(ctl)
                 t1 = time.perf_counter()
                 display.render(view)
@@ -150,7 +151,8 @@ def run(size: tuple[int, int]) -> dict[str, object]:
                     refused += ctl.history_len == journaled
                     if display.cache_enabled:
                         cpu.append(time.thread_time() - cpu0)
-                        now = (display.cache_hits, display.cache_misses, display.cache_repaints, display.cache_moves)
+                        now = (display.cache_hits, display.cache_misses, display.cache_repaints, display.cache_moves,
+                               display.cache_scenes)
                         cache = [c + n - b for c, n, b in zip(cache, now, before)]
                         rects = display.pushed
                         pushed.append(1.0 if rects is None else sum(r.w * r.h for r in rects) / area)
@@ -161,6 +163,7 @@ def run(size: tuple[int, int]) -> dict[str, object]:
         table.journal.close()
         return {"kept": kept, "full": full, "cpu": cpu, "start_rss": start_rss, "cards": cards, "state": str(state),
                 "filesystem": filesystem_of(state), "hits": cache[0], "misses": cache[1], "repaints": cache[2], "moves": cache[3],
+                "scenes": cache[4],
                 "pushed": pushed, "drawing": drawing, "accepted": accepted, "refused": refused, "driver": driver,
                 "syncs": syncs}
     finally:
@@ -194,6 +197,7 @@ def main() -> None:
                "panel_cache_hits_per_tap": hits / len(kept), "panel_cache_misses_per_tap": misses / len(kept),
                "panel_cache_repaints_per_tap": repaints / len(kept), "panel_cache_hit_rate": rate,
                "panel_cache_blitted_from_store_per_tap": moves / len(kept),
+               "screens_put_back_as_left_per_tap": int(r["scenes"]) / len(kept),          # type: ignore[call-overload]
                "window_share_pushed_p50": p(pushed, 0.5),
                "render_and_push_p99_ms": p([x * 1000 for x in r["drawing"][True]], 0.99),       # type: ignore[index]
                "baseline_render_and_push_p99_ms": p([x * 1000 for x in r["drawing"][False]], 0.99),  # type: ignore[index]

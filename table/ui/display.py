@@ -136,6 +136,10 @@ class Display:
     def cache_moves(self) -> int:
         return self.frame.cache_moves
 
+    @property
+    def cache_scenes(self) -> int:
+        return self.frame.cache_scenes
+
     def hit(self, pos: tuple[int, int]) -> tuple[str, str] | None:
         """What a touch or click at ``pos`` means: ("button", name) or ("card", id)."""
         return self.frame.hit(pos)
@@ -233,7 +237,7 @@ class Display:
         same = layout is not None and layout == last
         switched = layout is not None and last is not None and layout[-1] == last[-1] and not same
         f.begin(reuse=self.cache_enabled and (same or switched), blank=self.laid_afresh(layout, last) if switched else None,
-                store=self.cache_enabled)
+                store=self.cache_enabled, scene=layout)
         self._layout = layout
         self.compose(f, view)
         self._die_shown = self.animating()
@@ -270,8 +274,11 @@ class Display:
 
     def tidy(self) -> None:
         """Work that no frame waits for, done when nothing else is due (the run loop calls it
-        before it sleeps): the panels drawn afresh go into the store (``Frame.tidy``)."""
+        before it sleeps): the panels drawn afresh go into the store (``Frame.tidy``), and the
+        phase's area is kept for when this screen comes back (``Frame.keep_scene``)."""
         self.frame.tidy()
+        if self._layout is not None and self.cache_enabled:
+            self.frame.keep_scene(self.laid_afresh(self._layout, self._layout))
 
     def show(self, draw: Callable[[Frame], None]) -> None:
         """A frame drawn in full by ``draw`` (the enrollment wizard's screen), not a View."""

@@ -11,6 +11,9 @@ A screen never sees the ``Display`` (the window's owner and its frame loop): it 
   and ``clear`` blanks what is drawn afresh over kept panels; a panel that left the screen (another
   screen, a band that moved it) and comes back showing the same at the same size is blitted from
   the ``PanelStore`` (its pixels and records, kept off the screen), not drawn;
+- the scenes: a screen that comes back (the table after the fight, say) is put back as the whole
+  area it last showed, pixels and records, kept between frames by ``keep_scene``; its panels
+  that still show the same are then left as they are, as over the frame before;
 - what changed on the glass: ``dirty``, the rectangles this frame drew (None: the whole window),
   which the Display pushes with ``pygame.display.update``. A miss, a ``clear`` and an ``overlay``
   add theirs; anything else drawn over kept panels says where with ``mark``;
@@ -143,6 +146,16 @@ class PanelStore:
 
 
 @dataclass
+class Scene:
+    """A screen's area as a frame left it, kept off the screen: its pixels, and what is in it (the
+    panels there, with what drawing them recorded)."""
+
+    pixels: pygame.Surface
+    shown: dict[tuple[Any, ...], Shown]
+    fresh: bool = True                  # still what the screen shows there (no frame drew there since)
+
+
+@dataclass
 class Kept:
     """A panel in the store: its pixels but those of its flat colour, that colour, its records."""
 
@@ -173,7 +186,7 @@ def commonest_color(surface: pygame.Surface) -> tuple[tuple[int, int, int], floa
 class Frame:
     """The window a screen draws one frame on, with the records and the panel cache of that frame."""
 
-    STORE_WINDOWS = 1.5                     # the PanelStore's budget, in windows' worth of bytes (encoded)
+    STORE_WINDOWS = 1.0                     # the PanelStore's budget, in windows' worth of bytes (encoded)
 
     def __init__(self, window: pygame.Surface, painter: Painter, *, size: tuple[int, int], s: float,
                  portrait: bool, die: DieRoll) -> None:
@@ -200,6 +213,9 @@ class Frame:
         self._stale: list[pygame.Rect] = []                 # the last frame's overlays, to put back
         self._damaged: dict[tuple[Any, ...], list[pygame.Rect]] = {}   # kept panels under them
         self._blank: pygame.Rect | None = None              # filled with the background at begin
+        self._scene: Any = None                             # what the frame's layout is, given at begin
+        self._scenes: dict[tuple[Any, ...], Scene] = {}     # (scene, area) -> that area as last left
+        self.cache_scenes = 0                               # areas put back from a kept scene
 
     @property
     def drawn(self) -> list[Drawn]:
@@ -210,13 +226,16 @@ class Frame:
         """Whether this frame is drawn over the last one, keeping its unchanged panels."""
         return self._reusing
 
-    def begin(self, *, reuse: bool, blank: pygame.Rect | None = None, store: bool = False) -> None:
+    def begin(self, *, reuse: bool, blank: pygame.Rect | None = None, store: bool = False, scene: Any = None) -> None:
         """Start a frame: over the last one (``reuse``: its unchanged panels stay), or in full.
         ``blank``, over the last one: an area laid out afresh (the body, for another screen),
-        filled with the background and pushed whole; the panels that were in it are gone.
-        ``store``: a panel not on the screen is blitted from the store when it was drawn before
-        showing the same (off: every panel not kept on the screen is drawn)."""
+        filled with the background and pushed whole; the panels that were in it are gone; or,
+        when that area was kept for ``scene`` (the frame's layout, see ``keep_scene``), put back as
+        it was, with its panels. ``store``: a panel not on the screen is blitted from the store, and
+        an area from its kept scene, when drawn before showing the same (off: every panel not kept
+        on the screen is drawn)."""
         self._storing = store
+        self._scene = scene
         self.painter.drawn = []
         self.hits = []
         self.panels = {}
@@ -236,10 +255,18 @@ class Frame:
             self.window.fill(BG, rect)
             self.dirty.append(rect)
         if blank is not None:
-            self.window.fill(BG, blank)
-            self.dirty.append(pygame.Rect(blank))
+            kept = self._scenes.pop((scene, tuple(blank)), None) if store else None
             self._shown = {slot: shown for slot, shown in self._shown.items() if not blank.colliderect(slot[1])}
             self._damaged = {slot: areas for slot, areas in self._damaged.items() if slot in self._shown}
+            self.dirty.append(pygame.Rect(blank))
+            if kept is None:
+                self.window.fill(BG, blank)
+                return
+            self._scenes[(scene, tuple(blank))] = kept          # most recently used last
+            self.window.blit(kept.pixels, blank)
+            self._shown.update(kept.shown)
+            self._blank = None              # not blank: what is drawn afresh there clears its own place
+            self.cache_scenes += 1
 
     def end(self) -> None:
         """A panel this frame did not draw is no longer on the screen (another was drawn over it);
@@ -252,6 +279,44 @@ class Frame:
                 if area.w > 0 and area.h > 0:
                     self._damaged.setdefault(slot, []).append(area)
         self._stale = self._overlays
+        for (scene, area), kept in self._scenes.items():
+            if kept.fresh and scene == self._scene and (self.dirty is None or pygame.Rect(area).collidelist(self.dirty) != -1):
+                kept.fresh = False
+
+    SCENE_WINDOWS = 1.5                     # the kept scenes' pixels, in windows' worth of bytes
+
+    def keep_scene(self, area: pygame.Rect) -> None:
+        """Between frames (the run loop's tidy): keep ``area`` as the last frame left it, for its
+        scene to be put back when the screen comes back (``begin``'s ``blank``): its pixels and the
+        panels wholly inside it. Not while an overlay's area waits to be put back, nor when nothing
+        was drawn there since it was kept; the least recently used go first past SCENE_WINDOWS."""
+        if self._scene is None or self._stale or any(pygame.Rect(slot[1]).colliderect(area) for slot in self._damaged):
+            return
+        key = (self._scene, tuple(area))
+        kept = self._scenes.pop(key, None)
+        if kept is None or not kept.fresh:
+            pixels = kept.pixels if kept is not None else self._scene_pixels(area.size)
+            if pixels is None:
+                return
+            pixels.blit(self.window, (0, 0), area)
+            kept = Scene(pixels, {slot: shown for slot, shown in self._shown.items() if area.contains(slot[1])})
+        self._scenes[key] = kept
+
+    def _scene_pixels(self, size: tuple[int, int]) -> pygame.Surface | None:
+        """A surface for a new kept scene of ``size``: the least recently used scenes go first until
+        it fits (one of the same size lends its surface: no new pixels, no peak of memory with both);
+        None when it would not fit at all."""
+        budget = self.window.get_width() * self.window.get_height() * self.window.get_bytesize() * self.SCENE_WINDOWS
+        need = size[0] * size[1] * self.window.get_bytesize()
+        used = sum(k.pixels.get_width() * k.pixels.get_height() * k.pixels.get_bytesize() for k in self._scenes.values())
+        if need > budget:
+            return None
+        while used + need > budget:
+            old = self._scenes.pop(next(iter(self._scenes))).pixels
+            used -= old.get_width() * old.get_height() * old.get_bytesize()
+            if old.get_size() == size:
+                return old
+        return pygame.Surface(size, 0, self.window)
 
     def tidy(self) -> None:
         """Between frames, when nothing waits (the run loop, before it sleeps): the panels drawn
@@ -379,4 +444,4 @@ class Frame:
         return self._blank is not None and self._blank.contains(rect)
 
 
-__all__ = ["DieRoll", "Frame", "Kept", "PanelStore", "Shown", "commonest_color", "moved"]
+__all__ = ["DieRoll", "Frame", "Kept", "PanelStore", "Scene", "Shown", "commonest_color", "moved"]

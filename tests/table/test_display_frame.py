@@ -127,6 +127,66 @@ def test_a_panel_that_comes_back_elsewhere_is_blitted_from_the_store_with_its_re
     assert len(calls) == 4
 
 
+def test_a_screen_that_comes_back_is_put_back_as_it_was_left_and_its_panels_stay(frame: Frame) -> None:
+    """Scene A (two panels) is kept between frames; scene B is laid out over the same area; back on
+    A, the area is A's pixels again, its panels are hits (not drawn, not blitted from the store),
+    and a panel that changed meanwhile is drawn over it."""
+    area = pygame.Rect(0, 0, 300, 200)
+    one, two = pygame.Rect(10, 10, 120, 60), pygame.Rect(10, 100, 120, 60)
+    calls: list[str] = []
+
+    def box(name: str, rect: pygame.Rect, color: tuple[int, int, int]) -> None:
+        calls.append(name)
+        draw_box(frame, rect, color)
+
+    frame.begin(reuse=False, scene="A")
+    frame.cached(("one",), one, lambda: box("one", one, (200, 0, 0)))
+    frame.cached(("two",), two, lambda: box("two", two, (0, 200, 0)))
+    frame.end()
+    frame.keep_scene(area)
+    left_as = pygame.image.tobytes(frame.window.subsurface(area), "RGB")
+    frame.begin(reuse=True, blank=area, store=True, scene="B")          # another screen there
+    frame.cached(("other",), one, lambda: box("other", one, (0, 0, 200)))
+    frame.end()
+    frame.keep_scene(area)
+    assert pygame.image.tobytes(frame.window.subsurface(area), "RGB") != left_as
+    frame.begin(reuse=True, blank=area, store=True, scene="A")          # back
+    assert pygame.image.tobytes(frame.window.subsurface(area), "RGB") == left_as
+    assert frame.dirty == [area] and frame.cache_scenes == 1
+    frame.cached(("one",), one, lambda: box("one", one, (200, 0, 0)))
+    frame.cached(("two", "changed"), two, lambda: box("two changed", two, (0, 0, 90)))
+    frame.end()
+    assert calls == ["one", "two", "other", "two changed"] and frame.cache_moves == 0
+    assert frame.panels == {"box": two} and [d.text for d in frame.drawn] == ["hello", "hello"]
+    assert frame.window.get_at(two.center)[:3] == (0, 0, 90)
+    frame.keep_scene(area)                                              # drawn there since: kept again
+    frame.begin(reuse=True, blank=area, store=True, scene="B")
+    frame.end()
+    frame.begin(reuse=True, blank=area, store=True, scene="A")
+    assert frame.window.get_at(two.center)[:3] == (0, 0, 90) and frame.window.get_at(one.center)[:3] == (200, 0, 0)
+    frame.begin(reuse=True, blank=area, store=False, scene="B")         # no store, no scene: blanked
+    assert frame.window.get_at(one.center)[:3] == BG
+
+
+def test_a_scene_is_not_kept_while_an_overlay_waits_to_be_put_back_nor_past_its_budget(frame: Frame) -> None:
+    area = pygame.Rect(0, 0, 300, 200)
+    frame.begin(reuse=False, scene="A")
+    frame.window.fill((9, 9, 9), (20, 20, 40, 40))
+    frame.overlay(pygame.Rect(20, 20, 40, 40))                         # the die, this frame only
+    frame.end()
+    frame.keep_scene(area)
+    frame.begin(reuse=True, blank=area, store=True, scene="A")
+    assert frame.cache_scenes == 0 and frame.window.get_at((30, 30))[:3] == BG
+    frame.end()
+    window_bytes = 400 * 240 * frame.window.get_bytesize()
+    frame.SCENE_WINDOWS = 2.5 * area.w * area.h * frame.window.get_bytesize() / window_bytes   # two scenes and a half
+    for name in "ABC":
+        frame.begin(reuse=True, blank=area, store=True, scene=name)
+        frame.end()
+        frame.keep_scene(area)
+    assert [key[0] for key in frame._scenes] == ["B", "C"]                # the least recently used went
+
+
 def test_the_store_keeps_panels_drawn_twice_run_length_encoded_within_its_budget(frame: Frame) -> None:
     frame.store.budget = 4_000                                  # a few of the panels below
     for _ in range(2):                                          # each drawn twice: kept the second time

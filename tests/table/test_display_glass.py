@@ -155,6 +155,7 @@ def test_the_glass_built_from_pushed_rectangles_is_the_frame_drawn_in_full(tmp_p
         assert glass.empty > 0, "no frame was left as it was"
         assert int(seen["die"]) > 5, "the die never tumbled over kept panels"    # type: ignore[call-overload]
         assert display.cache_moves > 5, "no panel came back from the store"
+        assert display.cache_scenes > 2, "no screen came back as it was left"
     finally:
         display.close()
 
