@@ -155,14 +155,37 @@ def _clone(value: Any) -> Any:
     """A deep copy of the mutable parts only: lists, dicts and unfrozen dataclasses.
 
     Tuples, strings, numbers, enums and frozen dataclasses are shared, which
-    keeps ``apply`` cheap however long the game has run.
+    keeps ``apply`` cheap however long the game has run. What a type is to the
+    copy is worked out once per type (``_HOW``), not per value: a state is a few
+    hundred values, cloned on every action.
     """
-    if isinstance(value, list):
-        return [_clone(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _clone(v) for k, v in value.items()}
-    if is_dataclass(value) and not isinstance(value, type) and not getattr(value, "__dataclass_params__").frozen:
-        new = object.__new__(type(value))
-        new.__dict__.update({k: _clone(v) for k, v in value.__dict__.items()})
-        return new
-    return value
+    how = _HOW.get(type(value))
+    if how is None:
+        how = _how(type(value))
+    if how is _SHARED:
+        return value
+    if how is _LIST:
+        return [v if _HOW.get(type(v)) is _SHARED else _clone(v) for v in value]
+    if how is _DICT:
+        return {k: v if _HOW.get(type(v)) is _SHARED else _clone(v) for k, v in value.items()}
+    new = object.__new__(type(value))
+    new.__dict__.update({k: v if _HOW.get(type(v)) is _SHARED else _clone(v) for k, v in value.__dict__.items()})
+    return new
+
+
+_SHARED, _LIST, _DICT, _FIELDS = "shared", "list", "dict", "fields"
+_HOW: dict[type, str] = {}
+
+
+def _how(kind: type) -> str:
+    """How ``_clone`` copies a value of type ``kind`` (remembered in ``_HOW``)."""
+    if issubclass(kind, list):
+        how = _LIST
+    elif issubclass(kind, dict):
+        how = _DICT
+    elif is_dataclass(kind) and not getattr(kind, "__dataclass_params__").frozen:
+        how = _FIELDS
+    else:
+        how = _SHARED
+    _HOW[kind] = how
+    return how
