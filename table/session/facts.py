@@ -66,6 +66,8 @@ class GameFacts:
     # each entry's JSON as ``log_json`` last wrote it, with the entry it was made from: an entry is
     # never changed once made, so a long game's log is encoded an entry at a time, not whole each time
     _encoded: list[tuple[list[Any], str]] = field(default_factory=list, compare=False, repr=False)
+    # what the live entries add up to, folded an entry at a time as entries are added (``_tallied``)
+    _tally: Tally | None = field(default=None, compare=False, repr=False)
 
     # ------------------------------------------------------------ folding actions in
 
@@ -153,65 +155,53 @@ class GameFacts:
             return FINISHED
         return ABANDONED if self.abandoned is not None else UNFINISHED
 
+    def _tallied(self) -> Tally:
+        """The tally of the live entries: the kept one with the entries added since folded in, or,
+        when entries were taken out (a refusal, an undo) or a roll was retracted, made afresh."""
+        entries, tally = self.entries, self._tally
+        if (tally is None or tally.entries is not entries or tally.count > len(entries)
+                or (tally.count and entries[tally.count - 1] is not tally.last)
+                or any(e[0] == "retract" for e in entries[tally.count:])):
+            tally = self._tally = Tally(entries)
+            for entry in self.live_entries():
+                tally.fold(entry)
+        else:
+            for entry in entries[tally.count:]:
+                tally.fold(entry)
+        tally.count, tally.last = len(entries), entries[-1] if entries else None
+        return tally
+
     def summary(self, game: int, state: GameState, actions: int) -> dict[str, Any]:
         """The game's facts as plain data (what ``history``, ``stats`` and the screens show)."""
-        entries = self.live_entries()
-        start = next((e for e in entries if e[0] == "start"), None)
+        tally = self._tallied()
+        start = tally.start
         seats: list[list[str]] = start[2]["players"] if start else [[p.id, p.name] for p in state.players]
         names = {pid: name for pid, name in seats}
         for seated in state.players:                  # before the start, the names as they are now
             names.setdefault(seated.id, seated.name)
-        per: dict[str, dict[str, Any]] = {
-            pid: {"id": pid, "name": names[pid], "kills": 0, "deaths": 0, "runs": 0, "escaped": 0,
-                  "highest_level": 1, "helped": 0, "won": pid in state.winners,
-                  "level": state.player(pid).level if state.has_player(pid) else None,
-                  "left": not state.has_player(pid)}
-            for pid, _name in seats}
-
-        def player(pid: Any) -> dict[str, Any] | None:
-            return per.get(str(pid)) if pid is not None else None
-
-        monsters: dict[str, dict[str, int]] = {}
+        per: dict[str, dict[str, Any]] = {}
+        for pid, _name in seats:
+            counted = tally.players.get(pid, {})
+            per[pid] = {"id": pid, "name": names[pid], "kills": counted.get("kills", 0), "deaths": counted.get("deaths", 0),
+                        "runs": counted.get("runs", 0), "escaped": counted.get("escaped", 0),
+                        "highest_level": counted.get("highest_level", 1), "helped": counted.get("helped", 0),
+                        "won": pid in state.winners,
+                        "level": state.player(pid).level if state.has_player(pid) else None,
+                        "left": not state.has_player(pid)}
         helps: dict[tuple[str, str], int] = {}
-        fights: list[dict[str, Any]] = []
-        for kind, _n, d in entries:
-            if kind == "fight":
-                fights.append(d)
-                for card in d["monsters"]:
-                    m = monsters.setdefault(card, {"fought": 0, "won": 0, "killed": 0})
-                    m["fought"] += 1
-                    m["won"] += d["how"] in MONSTER_WINS
-                    m["killed"] += d["how"] == CombatEnd.KILLED
-                killer = player(d["fighters"][0]) if d["fighters"] and d["how"] == CombatEnd.KILLED else None
-                if killer is not None:
-                    killer["kills"] += len(d["monsters"])
-            elif kind == "run":
-                p = player(d["player"])
-                if p is not None:
-                    p["runs"] += 1
-                    p["escaped"] += bool(d["escaped"])
-            elif kind == "death":
-                p = player(d["player"])
-                if p is not None:
-                    p["deaths"] += 1
-            elif kind == "help":
-                p = player(d["helper"])
-                if p is not None:
-                    p["helped"] += 1
-                    key = (names.get(d["helper"], d["helper"]), names.get(d["player"], d["player"]))
-                    helps[key] = helps.get(key, 0) + 1
-            elif kind == "level":
-                p = player(d["player"])
-                if p is not None and isinstance(d["to"], int):
-                    p["highest_level"] = max(p["highest_level"], d["to"])
+        for (helper, helped), n in tally.helps.items():
+            if helper in per:
+                key = (names.get(helper, helper), names.get(helped, helped))
+                helps[key] = helps.get(key, 0) + n
         for pid, p in per.items():
             if state.has_player(pid):
                 p["highest_level"] = max(p["highest_level"], state.player(pid).level)
         biggest = None
-        if fights:
-            top = max(fights, key=lambda f: (f["monsters_strength"], f["players"]))
+        if tally.biggest is not None:
+            top = tally.biggest
             biggest = {"fighters": [names.get(f, f) for f in top["fighters"]], "monsters": top["monsters"],
                        "players": top["players"], "monsters_strength": top["monsters_strength"], "how": top["how"]}
+        monsters = {card: dict(m) for card, m in tally.monsters.items()}
         end = self.ended if self.ended is not None else self.last
         minutes = round(max(0.0, end - self.started) / 60, 1) if self.started is not None and end is not None else 0.0
         status = self.status(state)
@@ -255,6 +245,67 @@ class GameFacts:
             raise ValueError("entries are not [kind, n, data] lists")
         return cls(entries=entries, started=data.get("started"), ended=data.get("ended"), last=data.get("last"),
                    abandoned=data.get("abandoned"))
+
+
+@dataclass
+class Tally:
+    """What a game's live entries add up to, entry by entry: every player's counts (by id, seated
+    or not: the summary picks the seats), the monsters fought, who helped whom, the biggest fight
+    and the first start. ``GameFacts._tallied`` keeps one and folds in each entry added, so a
+    summary costs the same at action 50 as at action 5,000."""
+
+    entries: list[list[Any]]            # the GameFacts list it was folded from
+    count: int = 0                      # how many of those entries are in it
+    last: list[Any] | None = None       # the last of them (the list was not cut and grown again)
+    start: list[Any] | None = None
+    players: dict[str, dict[str, int]] = field(default_factory=dict)
+    monsters: dict[str, dict[str, int]] = field(default_factory=dict)
+    helps: dict[tuple[str, str], int] = field(default_factory=dict)      # (helper, helped) ids, in first-seen order
+    biggest: dict[str, Any] | None = None
+
+    def _player(self, pid: Any) -> dict[str, int] | None:
+        if pid is None:
+            return None
+        return self.players.setdefault(str(pid), {})
+
+    def fold(self, entry: list[Any]) -> None:
+        """One live entry (no ``retract``: those take entries out, see ``GameFacts.live_entries``)."""
+        kind, _n, d = entry
+        if kind == "start":
+            if self.start is None:
+                self.start = entry
+        elif kind == "fight":
+            for card in d["monsters"]:
+                m = self.monsters.setdefault(card, {"fought": 0, "won": 0, "killed": 0})
+                m["fought"] += 1
+                m["won"] += d["how"] in MONSTER_WINS
+                m["killed"] += d["how"] == CombatEnd.KILLED
+            if d["fighters"] and d["how"] == CombatEnd.KILLED:
+                killer = self._player(d["fighters"][0])
+                if killer is not None:
+                    killer["kills"] = killer.get("kills", 0) + len(d["monsters"])
+            top = self.biggest
+            if top is None or (d["monsters_strength"], d["players"]) > (top["monsters_strength"], top["players"]):
+                self.biggest = d
+        elif kind == "run":
+            p = self._player(d["player"])
+            if p is not None:
+                p["runs"] = p.get("runs", 0) + 1
+                p["escaped"] = p.get("escaped", 0) + bool(d["escaped"])
+        elif kind == "death":
+            p = self._player(d["player"])
+            if p is not None:
+                p["deaths"] = p.get("deaths", 0) + 1
+        elif kind == "help":
+            p = self._player(d["helper"])
+            if p is not None:
+                p["helped"] = p.get("helped", 0) + 1
+                key = (d["helper"], d["player"])
+                self.helps[key] = self.helps.get(key, 0) + 1
+        elif kind == "level":
+            p = self._player(d["player"])
+            if p is not None and isinstance(d["to"], int):
+                p["highest_level"] = max(p.get("highest_level", 1), d["to"])
 
 
 # What ``history`` reads of a game, and what ``stats`` reads of each player in it: stored apart,
