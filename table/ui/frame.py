@@ -354,7 +354,7 @@ class Frame:
                 return action
         return None
 
-    def cached(self, key: tuple[Any, ...], rect: pygame.Rect, draw: Callable[[], T]) -> T:
+    def cached(self, key: tuple[Any, ...], rect: pygame.Rect, draw: Callable[[], T], *, opaque: bool = False) -> T:
         """Leave the panel ``draw`` draws inside ``rect`` as it is on the screen when the last frame
         had it there for the same ``key`` (its kind, ``key[0]``, and the data it shows); otherwise
         clear ``rect`` and draw it.
@@ -362,6 +362,7 @@ class Frame:
         ``draw`` must draw only inside ``rect`` (onto the background) and depend only on ``key`` and
         the size of ``rect``, not its place (a panel from the store is blitted wherever it goes now);
         what it records (text, panels, touch targets, level rects) is replayed while it stays.
+        ``opaque``: ``draw`` starts by filling the whole of ``rect``, so it is not cleared first.
         Whatever is drawn over a kept panel must clear its own area first (see ``clear``); frames
         with overlays (menus, the banner, the die over the body) are drawn in full.
         """
@@ -392,7 +393,8 @@ class Frame:
             return stored
         self.cache_misses += 1
         if self._reusing and not self._blanked(rect):
-            self.window.fill(BG, rect)
+            if not opaque:
+                self.window.fill(BG, rect)
             self.mark(rect)
         n_drawn, n_hits = len(self.painter.drawn), len(self.hits)
         panels, levels = dict(self.panels), dict(self.level_rects)

@@ -72,6 +72,19 @@ def test_clear_blanks_only_over_a_kept_frame(frame: Frame) -> None:
     assert frame.window.get_at((5, 5))[:3] == BG
 
 
+def test_an_opaque_panel_drawn_afresh_is_not_cleared_first(frame: Frame) -> None:
+    """A panel whose drawing fills its whole rect first (``opaque``) is drawn straight over what was
+    there; any other is drawn onto the background."""
+    rect = pygame.Rect(0, 0, 40, 20)
+    half = pygame.Rect(0, 0, 20, 20)
+    for opaque, left_there in ((True, (1, 2, 3)), (False, BG)):
+        frame.begin(reuse=True)
+        frame.window.fill((1, 2, 3), rect)
+        frame.cached(("part", opaque), rect, lambda: frame.window.fill((200, 0, 0), half), opaque=opaque)
+        assert frame.window.get_at((30, 10))[:3] == left_there and frame.window.get_at((5, 10))[:3] == (200, 0, 0)
+        assert frame.dirty == [rect]
+
+
 def test_a_panel_not_drawn_in_a_frame_is_no_longer_kept(frame: Frame) -> None:
     rect = pygame.Rect(10, 10, 100, 50)
     calls: list[int] = []

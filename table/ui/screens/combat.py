@@ -222,11 +222,13 @@ def _draw_combat_parts(f: Frame, view: View, r: pygame.Rect) -> tuple[pygame.Rec
     shots = [(shot["side"] in ("players", "player"), view.names.get(shot["card"], shot["card"]), shot["bonus"])
              for shot in combat.get("one_shots", [])]
     players = ("combat-players", combat["players_strength"], winning, repr(fighters), repr([x for x in shots if x[0]]))
-    f.cached(players, left, lambda: _draw_players_side(f, combat["players_strength"], winning, fighters, shots, left))
+    f.cached(players, left, lambda: _draw_players_side(f, combat["players_strength"], winning, fighters, shots, left),
+             opaque=True)
     monsters = [(view.names.get(m["card"], m["card"]), m["strength"], [view.names.get(e, e) for e in m["enhancers"]],
                  view.monsters.get(m["card"], {})) for m in combat["monsters"]]
     side = ("combat-monsters", combat["monsters_strength"], winning, repr(monsters), repr([x for x in shots if not x[0]]))
-    f.cached(side, right, lambda: _draw_monsters_side(f, combat["monsters_strength"], winning, monsters, shots, right))
+    f.cached(side, right, lambda: _draw_monsters_side(f, combat["monsters_strength"], winning, monsters, shots, right),
+             opaque=True)
     window = view.window_left is not None and view.window_total > 0
     treasures = state.get("treasures_to_draw") or 0
     result: tuple[pygame.Rect, int, pygame.Surface] | None = f.cached(
