@@ -315,6 +315,7 @@ def draw_body(f: Frame, view: View, body: pygame.Rect) -> None:
         combat.draw_combat_screen(f, view, body)
     else:
         table.draw_table(f, view, body)
+    f.settle()                              # the screen is back whole before anything goes over it
     if view.prompt and view.prompt_kind in BANNER_PROMPTS:
         menus.draw_prompt_banner(f, view, body)
     if view.menu is not None:
@@ -341,7 +342,7 @@ MMAP_THRESHOLD = 128 * 1024             # glibc's default, kept from moving
 
 
 def keep_large_allocations_apart() -> None:
-    """Pixel buffers (a panel's copy for the store, its run-length encoding, rendered text) each in
+    """Pixel buffers (a panel's copy for the store, its run-length encoding, a kept scene) each in
     pages of their own, given back when freed: glibc raises its mmap threshold to the largest
     block freed so far, after which such buffers come from the heap and leave it fragmented (at
     1080p, ~20 MB that are never returned). Fixing the threshold at its default stops that; where

@@ -171,6 +171,28 @@ class Kept:
         window.blit(self.surface, area.topleft, area.move(-rect.x, -rect.y))
 
 
+def uncovered(area: pygame.Rect, covers: list[pygame.Rect]) -> list[pygame.Rect]:
+    """``area`` less every rectangle of ``covers``, as rectangles that do not overlap."""
+    parts = [pygame.Rect(area)]
+    for cover in covers:
+        left: list[pygame.Rect] = []
+        for r in parts:
+            c = r.clip(cover)
+            if c.w <= 0 or c.h <= 0:
+                left.append(r)
+                continue
+            if c.top > r.top:
+                left.append(pygame.Rect(r.x, r.y, r.w, c.top - r.top))
+            if c.bottom < r.bottom:
+                left.append(pygame.Rect(r.x, c.bottom, r.w, r.bottom - c.bottom))
+            if c.left > r.left:
+                left.append(pygame.Rect(r.x, c.y, c.left - r.left, c.h))
+            if c.right < r.right:
+                left.append(pygame.Rect(c.right, c.y, r.right - c.right, c.h))
+        parts = left
+    return parts
+
+
 def commonest_color(surface: pygame.Surface) -> tuple[tuple[int, int, int], float]:
     """The colour most of ``surface`` is, and the share of it that colour covers, from every
     sixteenth pixel each way."""
@@ -216,6 +238,13 @@ class Frame:
         self._scene: Any = None                             # what the frame's layout is, given at begin
         self._scenes: dict[tuple[Any, ...], Scene] = {}     # (scene, area) -> that area as last left
         self.cache_scenes = 0                               # areas put back from a kept scene
+        # a kept scene being put back (``begin``): its panels go back one by one as the screen draws
+        # them, the rest of its area at ``settle``; nothing else is drawn there before that
+        self._putting: Scene | None = None
+        self._putting_area = pygame.Rect(0, 0, 0, 0)
+        self._unplaced: set[tuple[Any, ...]] = set()       # its panels not back yet
+        self._covered: list[pygame.Rect] = []               # what this frame drew of its area so far
+        self._drawing = 0                                   # inside a panel's draw (``cached``)
 
     @property
     def drawn(self) -> list[Drawn]:
@@ -236,6 +265,7 @@ class Frame:
         on the screen is drawn)."""
         self._storing = store
         self._scene = scene
+        self._putting = None
         self.painter.drawn = []
         self.hits = []
         self.panels = {}
@@ -263,14 +293,31 @@ class Frame:
                 self.window.fill(BG, blank)
                 return
             self._scenes[(scene, tuple(blank))] = kept          # most recently used last
-            self.window.blit(kept.pixels, blank)
             self._shown.update(kept.shown)
             self._blank = None              # not blank: what is drawn afresh there clears its own place
+            self._putting, self._putting_area = kept, pygame.Rect(blank)
+            self._unplaced, self._covered = set(kept.shown), []
             self.cache_scenes += 1
+
+    def settle(self) -> None:
+        """The kept scene being put back is wholly back: what no panel of this frame covered (the
+        gaps between panels, those it no longer shows) is blitted from it. The Display calls this
+        once the phase's screen has drawn its panels, before anything goes over them; drawing text,
+        clearing or an overlay outside a panel's draw, and the frame's end, call it first."""
+        kept, self._putting = self._putting, None
+        if kept is None:
+            return
+        area = self._putting_area
+        clip = self.window.get_clip()
+        self.window.set_clip(None)
+        for part in uncovered(area, self._covered):
+            self.window.blit(kept.pixels, part, part.move(-area.x, -area.y))
+        self.window.set_clip(clip)
 
     def end(self) -> None:
         """A panel this frame did not draw is no longer on the screen (another was drawn over it);
         the kept panels under this frame's overlays are repainted there by the next frame."""
+        self.settle()
         self._shown = {slot: shown for slot, shown in self._shown.items() if slot in self._slots}
         self._damaged = {slot: areas for slot, areas in self._damaged.items() if slot in self._shown}
         for over in self._overlays:
@@ -339,12 +386,15 @@ class Frame:
     def overlay(self, rect: pygame.Rect) -> None:
         """``rect`` was drawn over the panels for this frame only (the die): it goes to the glass,
         and the next frame puts back what is under it."""
+        self.settle()
         rect = pygame.Rect(rect).clip(self.window.get_rect())
         self._overlays.append(rect)
         self.mark(rect)
 
     def t(self, text: str, size: float, color: tuple[int, int, int], box: pygame.Rect, **kw: Any) -> pygame.Rect:
         """Fitted text (see ``Painter.text``) at ``size`` per 480 lines."""
+        if not self._drawing:
+            self.settle()
         return self.painter.text(text, size * self.s, color, box, **kw)
 
     def hit(self, pos: tuple[int, int]) -> tuple[str, str] | None:
@@ -371,6 +421,10 @@ class Frame:
         shown = self._shown.get(slot)
         self._slots.add(slot)
         if self._reusing and shown is not None and shown.key == full:
+            if slot in self._unplaced and self._putting is not None:   # back from the kept scene
+                self._unplaced.discard(slot)
+                self.window.blit(self._putting.pixels, rect, rect.move(-self._putting_area.x, -self._putting_area.y))
+                self._covered.append(rect)
             areas = self._damaged.pop(slot, [])
             self.cache_repaints += bool(areas)
             for area in areas:
@@ -381,6 +435,9 @@ class Frame:
             return result
         self._damaged.pop(slot, None)
         kept = self.store.get(full, rect.size) if self._storing else None
+        self._unplaced.discard(slot)
+        if self._putting is not None:
+            self._covered.append(rect)      # blitted or drawn afresh, whole: no need of the scene's pixels
         if kept is not None:                # drawn before, elsewhere or before it left: blitted
             kept.blit(self.window, rect)
             if self._reusing and not self._blanked(rect):
@@ -398,7 +455,11 @@ class Frame:
             self.mark(rect)
         n_drawn, n_hits = len(self.painter.drawn), len(self.hits)
         panels, levels = dict(self.panels), dict(self.level_rects)
-        result = draw()
+        self._drawing += 1
+        try:
+            result = draw()
+        finally:
+            self._drawing -= 1
         self._slots.add(slot)
         self._shown[slot] = Shown(full, result, self.painter.drawn[n_drawn:], self.hits[n_hits:],
                                   {k: v for k, v in self.panels.items() if panels.get(k) != v},
@@ -426,10 +487,12 @@ class Frame:
         panels, levels = dict(self.panels), dict(self.level_rects)
         clip = self.window.get_clip()
         self.window.set_clip(area)
+        self._drawing += 1
         try:
             self.window.fill(BG, area)
             draw()
         finally:
+            self._drawing -= 1
             self.window.set_clip(clip)
         del self.painter.drawn[n_drawn:], self.hits[n_hits:]
         self.panels, self.level_rects = panels, levels
@@ -437,6 +500,8 @@ class Frame:
     def clear(self, rect: pygame.Rect, color: tuple[int, int, int] = BG) -> None:
         """Before drawing afresh over what the last frame left (a frame that keeps panels): fill
         ``rect`` with ``color``, the background it is drawn on in a full frame."""
+        if not self._drawing:
+            self.settle()
         if self._reusing and not (color == BG and self._blanked(rect)):
             self.window.fill(color, rect)
             self.mark(rect)
@@ -446,4 +511,4 @@ class Frame:
         return self._blank is not None and self._blank.contains(rect)
 
 
-__all__ = ["DieRoll", "Frame", "Kept", "PanelStore", "Scene", "Shown", "commonest_color", "moved"]
+__all__ = ["DieRoll", "Frame", "Kept", "PanelStore", "Scene", "Shown", "commonest_color", "moved", "uncovered"]

@@ -13,7 +13,7 @@ import pytest
 from drivers.events import BUTTONS
 from table.config import parse_config
 from table.ui.display import Display
-from table.ui.frame import DieRoll, Frame
+from table.ui.frame import DieRoll, Frame, uncovered
 from table.ui.i18n import language as current_language
 from table.ui.keys import FKEYS, KEYS
 from table.ui.screen import NoScreen, ScreenPlan, headless_display
@@ -141,11 +141,12 @@ def test_a_panel_that_comes_back_elsewhere_is_blitted_from_the_store_with_its_re
 
 
 def test_a_screen_that_comes_back_is_put_back_as_it_was_left_and_its_panels_stay(frame: Frame) -> None:
-    """Scene A (two panels) is kept between frames; scene B is laid out over the same area; back on
-    A, the area is A's pixels again, its panels are hits (not drawn, not blitted from the store),
-    and a panel that changed meanwhile is drawn over it."""
+    """Scene A (two panels, and a mark between them) is kept between frames; scene B is laid out
+    over the same area; back on A, its panels are hits (not drawn, not blitted from the store), the
+    area is A's pixels again once the screen has drawn (``settle``), and a panel that changed
+    meanwhile is drawn over it."""
     area = pygame.Rect(0, 0, 300, 200)
-    one, two = pygame.Rect(10, 10, 120, 60), pygame.Rect(10, 100, 120, 60)
+    one, two, mark = pygame.Rect(10, 10, 120, 60), pygame.Rect(10, 100, 120, 60), pygame.Rect(200, 80, 30, 30)
     calls: list[str] = []
 
     def box(name: str, rect: pygame.Rect, color: tuple[int, int, int]) -> None:
@@ -155,6 +156,7 @@ def test_a_screen_that_comes_back_is_put_back_as_it_was_left_and_its_panels_stay
     frame.begin(reuse=False, scene="A")
     frame.cached(("one",), one, lambda: box("one", one, (200, 0, 0)))
     frame.cached(("two",), two, lambda: box("two", two, (0, 200, 0)))
+    frame.window.fill((7, 7, 7), mark)
     frame.end()
     frame.keep_scene(area)
     left_as = pygame.image.tobytes(frame.window.subsurface(area), "RGB")
@@ -164,21 +166,41 @@ def test_a_screen_that_comes_back_is_put_back_as_it_was_left_and_its_panels_stay
     frame.keep_scene(area)
     assert pygame.image.tobytes(frame.window.subsurface(area), "RGB") != left_as
     frame.begin(reuse=True, blank=area, store=True, scene="A")          # back
-    assert pygame.image.tobytes(frame.window.subsurface(area), "RGB") == left_as
     assert frame.dirty == [area] and frame.cache_scenes == 1
     frame.cached(("one",), one, lambda: box("one", one, (200, 0, 0)))
-    frame.cached(("two", "changed"), two, lambda: box("two changed", two, (0, 0, 90)))
+    frame.cached(("two",), two, lambda: box("two", two, (0, 200, 0)))
+    frame.settle()
+    assert pygame.image.tobytes(frame.window.subsurface(area), "RGB") == left_as
     frame.end()
+    assert calls == ["one", "two", "other"] and frame.cache_moves == 0
+    frame.begin(reuse=True, blank=area, store=True, scene="B")
+    frame.end()
+    frame.begin(reuse=True, blank=area, store=True, scene="A")
+    frame.cached(("one",), one, lambda: box("one", one, (200, 0, 0)))
+    frame.cached(("two", "changed"), two, lambda: box("two changed", two, (0, 0, 90)))
+    frame.end()                                                         # settles too
     assert calls == ["one", "two", "other", "two changed"] and frame.cache_moves == 0
     assert frame.panels == {"box": two} and [d.text for d in frame.drawn] == ["hello", "hello"]
-    assert frame.window.get_at(two.center)[:3] == (0, 0, 90)
+    assert frame.window.get_at(two.center)[:3] == (0, 0, 90) and frame.window.get_at(mark.center)[:3] == (7, 7, 7)
     frame.keep_scene(area)                                              # drawn there since: kept again
     frame.begin(reuse=True, blank=area, store=True, scene="B")
     frame.end()
     frame.begin(reuse=True, blank=area, store=True, scene="A")
+    frame.end()                                                         # nothing drawn: all of it from the scene
     assert frame.window.get_at(two.center)[:3] == (0, 0, 90) and frame.window.get_at(one.center)[:3] == (200, 0, 0)
     frame.begin(reuse=True, blank=area, store=False, scene="B")         # no store, no scene: blanked
     assert frame.window.get_at(one.center)[:3] == BG
+
+
+def test_uncovered_is_the_area_less_the_covers_in_rectangles_apart() -> None:
+    area = pygame.Rect(0, 0, 50, 40)
+    covers = [pygame.Rect(5, 5, 10, 10), pygame.Rect(10, 10, 30, 5), pygame.Rect(-5, 30, 100, 20), pygame.Rect(60, 0, 5, 5)]
+    parts = uncovered(area, covers)
+    for x in range(-2, 52):
+        for y in range(-2, 42):
+            inside = sum(r.collidepoint(x, y) for r in parts)
+            expected = area.collidepoint(x, y) and not any(c.collidepoint(x, y) for c in covers)
+            assert inside == expected, (x, y)
 
 
 def test_a_scene_is_not_kept_while_an_overlay_waits_to_be_put_back_nor_past_its_budget(frame: Frame) -> None:
