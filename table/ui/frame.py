@@ -155,6 +155,9 @@ class Scene:
     fresh: bool = True                  # still what the screen shows there (no frame drew there since)
 
 
+BLANK = Scene(pygame.Surface((0, 0)), {})     # what ``begin`` puts back in an area it blanks: the background
+
+
 @dataclass
 class Kept:
     """A panel in the store: its pixels but those of its flat colour, that colour, its records."""
@@ -234,7 +237,6 @@ class Frame:
         self._overlays: list[pygame.Rect] = []              # drawn over the panels this frame only
         self._stale: list[pygame.Rect] = []                 # the last frame's overlays, to put back
         self._damaged: dict[tuple[Any, ...], list[pygame.Rect]] = {}   # kept panels under them
-        self._blank: pygame.Rect | None = None              # filled with the background at begin
         self._scene: Any = None                             # what the frame's layout is, given at begin
         self._scenes: dict[tuple[Any, ...], Scene] = {}     # (scene, area) -> that area as last left
         self.cache_scenes = 0                               # areas put back from a kept scene
@@ -258,11 +260,12 @@ class Frame:
     def begin(self, *, reuse: bool, blank: pygame.Rect | None = None, store: bool = False, scene: Any = None) -> None:
         """Start a frame: over the last one (``reuse``: its unchanged panels stay), or in full.
         ``blank``, over the last one: an area laid out afresh (the body, for another screen),
-        filled with the background and pushed whole; the panels that were in it are gone; or,
-        when that area was kept for ``scene`` (the frame's layout, see ``keep_scene``), put back as
-        it was, with its panels. ``store``: a panel not on the screen is blitted from the store, and
-        an area from its kept scene, when drawn before showing the same (off: every panel not kept
-        on the screen is drawn)."""
+        pushed whole: the background, the panels that were in it gone; or, when that area was kept
+        for ``scene`` (the frame's layout, see ``keep_scene``), as it was, with its panels. Either
+        goes in as the screen draws: each panel drawn there covers its own place, and ``settle``
+        fills in the rest. ``store``: a panel not on the screen is blitted from the store, and an
+        area from its kept scene, when drawn before showing the same (off: every panel not kept on
+        the screen is drawn)."""
         self._storing = store
         self._scene = scene
         self._putting = None
@@ -272,7 +275,6 @@ class Frame:
         self.level_rects = {}
         self._reusing = reuse
         self._slots = set()
-        self._blank = blank if reuse else None
         stale, self._stale = self._stale, []
         self._overlays = []
         if not reuse:
@@ -289,19 +291,19 @@ class Frame:
             self._shown = {slot: shown for slot, shown in self._shown.items() if not blank.colliderect(slot[1])}
             self._damaged = {slot: areas for slot, areas in self._damaged.items() if slot in self._shown}
             self.dirty.append(pygame.Rect(blank))
-            if kept is None:
-                self.window.fill(BG, blank)
+            self._putting_area, self._covered = pygame.Rect(blank), []
+            if kept is None:                # blanked, as lazily: what no panel covers, at settle
+                self._putting, self._unplaced = BLANK, set()
                 return
             self._scenes[(scene, tuple(blank))] = kept          # most recently used last
             self._shown.update(kept.shown)
-            self._blank = None              # not blank: what is drawn afresh there clears its own place
-            self._putting, self._putting_area = kept, pygame.Rect(blank)
-            self._unplaced, self._covered = set(kept.shown), []
+            self._putting, self._unplaced = kept, set(kept.shown)
             self.cache_scenes += 1
 
     def settle(self) -> None:
         """The kept scene being put back is wholly back: what no panel of this frame covered (the
-        gaps between panels, those it no longer shows) is blitted from it. The Display calls this
+        gaps between panels, those it no longer shows) is blitted from it, or filled with the
+        background for an area ``begin`` blanked. The Display calls this
         once the phase's screen has drawn its panels, before anything goes over them; drawing text,
         clearing or an overlay outside a panel's draw, and the frame's end, call it first."""
         kept, self._putting = self._putting, None
@@ -311,7 +313,10 @@ class Frame:
         clip = self.window.get_clip()
         self.window.set_clip(None)
         for part in uncovered(area, self._covered):
-            self.window.blit(kept.pixels, part, part.move(-area.x, -area.y))
+            if kept is BLANK:
+                self.window.fill(BG, part)
+            else:
+                self.window.blit(kept.pixels, part, part.move(-area.x, -area.y))
         self.window.set_clip(clip)
 
     def end(self) -> None:
@@ -440,7 +445,7 @@ class Frame:
             self._covered.append(rect)      # blitted or drawn afresh, whole: no need of the scene's pixels
         if kept is not None:                # drawn before, elsewhere or before it left: blitted
             kept.blit(self.window, rect)
-            if self._reusing and not self._blanked(rect):
+            if self._reusing:
                 self.mark(rect)
             self._shown[slot] = placed = moved(kept.shown, rect.x, rect.y)
             self._replay(placed)
@@ -449,7 +454,7 @@ class Frame:
             stored: T = placed.result
             return stored
         self.cache_misses += 1
-        if self._reusing and not self._blanked(rect):
+        if self._reusing:
             if not opaque:
                 self.window.fill(BG, rect)
             self.mark(rect)
@@ -502,13 +507,10 @@ class Frame:
         ``rect`` with ``color``, the background it is drawn on in a full frame."""
         if not self._drawing:
             self.settle()
-        if self._reusing and not (color == BG and self._blanked(rect)):
+        if self._reusing:
             self.window.fill(color, rect)
             self.mark(rect)
 
-    def _blanked(self, rect: pygame.Rect) -> bool:
-        """Whether ``rect`` lies in the area this frame began by blanking (filled and pushed already)."""
-        return self._blank is not None and self._blank.contains(rect)
 
 
 __all__ = ["DieRoll", "Frame", "Kept", "PanelStore", "Scene", "Shown", "commonest_color", "moved", "uncovered"]

@@ -189,7 +189,10 @@ def test_a_screen_that_comes_back_is_put_back_as_it_was_left_and_its_panels_stay
     frame.end()                                                         # nothing drawn: all of it from the scene
     assert frame.window.get_at(two.center)[:3] == (0, 0, 90) and frame.window.get_at(one.center)[:3] == (200, 0, 0)
     frame.begin(reuse=True, blank=area, store=False, scene="B")         # no store, no scene: blanked
-    assert frame.window.get_at(one.center)[:3] == BG
+    frame.cached(("other",), one, lambda: box("other", one, (0, 0, 200)))
+    assert frame.window.get_at(two.center)[:3] == (0, 0, 90)            # at settle, not before
+    frame.end()
+    assert frame.window.get_at(two.center)[:3] == BG and frame.window.get_at(one.center)[:3] == (0, 0, 200)
 
 
 def test_uncovered_is_the_area_less_the_covers_in_rectangles_apart() -> None:
