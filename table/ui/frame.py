@@ -253,6 +253,12 @@ class Frame:
         return self.painter.drawn
 
     @property
+    def corner(self) -> int:
+        """What a rounded panel (``Painter.panel``, or a rect drawn with its ``radius``) leaves of its
+        rect at each corner: a square this wide, with a margin."""
+        return self.painter.radius() + 2
+
+    @property
     def reusing(self) -> bool:
         """Whether this frame is drawn over the last one, keeping its unchanged panels."""
         return self._reusing
@@ -409,7 +415,7 @@ class Frame:
                 return action
         return None
 
-    def cached(self, key: tuple[Any, ...], rect: pygame.Rect, draw: Callable[[], T], *, opaque: bool = False) -> T:
+    def cached(self, key: tuple[Any, ...], rect: pygame.Rect, draw: Callable[[], T], *, covers: int | None = None) -> T:
         """Leave the panel ``draw`` draws inside ``rect`` as it is on the screen when the last frame
         had it there for the same ``key`` (its kind, ``key[0]``, and the data it shows); otherwise
         clear ``rect`` and draw it.
@@ -417,7 +423,8 @@ class Frame:
         ``draw`` must draw only inside ``rect`` (onto the background) and depend only on ``key`` and
         the size of ``rect``, not its place (a panel from the store is blitted wherever it goes now);
         what it records (text, panels, touch targets, level rects) is replayed while it stays.
-        ``opaque``: ``draw`` starts by filling the whole of ``rect``, so it is not cleared first.
+        ``covers``: ``draw`` starts by filling all of ``rect`` but a square of ``covers`` pixels at
+        each corner (``corner`` for a rounded panel; 0: all of it), so only those are cleared first.
         Whatever is drawn over a kept panel must clear its own area first (see ``clear``); frames
         with overlays (menus, the banner, the die over the body) are drawn in full.
         """
@@ -455,8 +462,12 @@ class Frame:
             return stored
         self.cache_misses += 1
         if self._reusing:
-            if not opaque:
+            if covers is None:
                 self.window.fill(BG, rect)
+            elif covers > 0:
+                for x, y in ((rect.x, rect.y), (rect.right - covers, rect.y), (rect.x, rect.bottom - covers),
+                             (rect.right - covers, rect.bottom - covers)):
+                    self.window.fill(BG, pygame.Rect(x, y, covers, covers).clip(rect))
             self.mark(rect)
         n_drawn, n_hits = len(self.painter.drawn), len(self.hits)
         panels, levels = dict(self.panels), dict(self.level_rects)

@@ -72,16 +72,20 @@ def test_clear_blanks_only_over_a_kept_frame(frame: Frame) -> None:
     assert frame.window.get_at((5, 5))[:3] == BG
 
 
-def test_an_opaque_panel_drawn_afresh_is_not_cleared_first(frame: Frame) -> None:
-    """A panel whose drawing fills its whole rect first (``opaque``) is drawn straight over what was
-    there; any other is drawn onto the background."""
+def test_a_panel_drawn_afresh_is_cleared_only_where_it_does_not_cover_its_rect(frame: Frame) -> None:
+    """A panel whose drawing fills all of its rect first (``covers=0``) is drawn straight over what
+    was there, one that leaves its corners (``covers=n``) on the background there only; any other
+    is drawn onto the background."""
     rect = pygame.Rect(0, 0, 40, 20)
     half = pygame.Rect(0, 0, 20, 20)
-    for opaque, left_there in ((True, (1, 2, 3)), (False, BG)):
+    for covers, corner, middle in ((0, (1, 2, 3), (1, 2, 3)), (4, BG, (1, 2, 3)), (None, BG, BG)):
         frame.begin(reuse=True)
         frame.window.fill((1, 2, 3), rect)
-        frame.cached(("part", opaque), rect, lambda: frame.window.fill((200, 0, 0), half), opaque=opaque)
-        assert frame.window.get_at((30, 10))[:3] == left_there and frame.window.get_at((5, 10))[:3] == (200, 0, 0)
+        frame.cached(("part", covers), rect, lambda: frame.window.fill((200, 0, 0), half), covers=covers)
+        assert frame.window.get_at((5, 10))[:3] == (200, 0, 0)
+        assert frame.window.get_at((38, 18))[:3] == corner and frame.window.get_at((35, 18))[:3] == (1, 2, 3) if covers == 4 \
+            else frame.window.get_at((38, 18))[:3] == corner
+        assert frame.window.get_at((30, 10))[:3] == middle
         assert frame.dirty == [rect]
 
 

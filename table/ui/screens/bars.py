@@ -118,7 +118,7 @@ def draw_soft_keys(f: Frame, soft_keys: dict[str, str], bar: pygame.Rect) -> Non
     for i, button in enumerate(BUTTONS):
         r = pygame.Rect(bar.x + i * kw + int(4 * s), bar.y + int(2 * s), kw - int(8 * s), bar.h - int(6 * s))
         label = soft_keys.get(button, "")
-        f.cached(("soft-key", button, label), r, lambda: _draw_soft_key(f, button, label, r))
+        f.cached(("soft-key", button, label), r, lambda: _draw_soft_key(f, button, label, r), covers=f.corner)
 
 
 def _draw_soft_key(f: Frame, button: str, label: str, r: pygame.Rect) -> None:

@@ -215,7 +215,7 @@ def _draw_combat_parts(f: Frame, view: View, r: pygame.Rect) -> tuple[pygame.Rec
     head, left, right, foot = combat_parts(f, view, r)
     winning = combat["players_winning"]
     says = verdict(combat)
-    f.cached(("combat-verdict", says, winning), head, lambda: _draw_verdict(f, says, winning, head))
+    f.cached(("combat-verdict", says, winning), head, lambda: _draw_verdict(f, says, winning, head), covers=f.corner)
     byid = {p["id"]: p for p in state["players"]}
     fighters = [(shown_name(byid[pid]["name"]), pid == combat.get("helper"), byid[pid]["level"], byid[pid]["combat_strength"])
                 for pid in combat["fighters"] if pid in byid]
@@ -223,16 +223,17 @@ def _draw_combat_parts(f: Frame, view: View, r: pygame.Rect) -> tuple[pygame.Rec
              for shot in combat.get("one_shots", [])]
     players = ("combat-players", combat["players_strength"], winning, repr(fighters), repr([x for x in shots if x[0]]))
     f.cached(players, left, lambda: _draw_players_side(f, combat["players_strength"], winning, fighters, shots, left),
-             opaque=True)
+             covers=0)
     monsters = [(view.names.get(m["card"], m["card"]), m["strength"], [view.names.get(e, e) for e in m["enhancers"]],
                  view.monsters.get(m["card"], {})) for m in combat["monsters"]]
     side = ("combat-monsters", combat["monsters_strength"], winning, repr(monsters), repr([x for x in shots if not x[0]]))
     f.cached(side, right, lambda: _draw_monsters_side(f, combat["monsters_strength"], winning, monsters, shots, right),
-             opaque=True)
+             covers=0)
     window = view.window_left is not None and view.window_total > 0
     treasures = state.get("treasures_to_draw") or 0
     result: tuple[pygame.Rect, int, pygame.Surface] | None = f.cached(
-        ("combat-foot", window, treasures), foot, lambda: _with_backing(f, _draw_foot(f, window, treasures, foot)))
+        ("combat-foot", window, treasures), foot, lambda: _with_backing(f, _draw_foot(f, window, treasures, foot)),
+        covers=f.corner)
     return result
 
 

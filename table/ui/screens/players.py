@@ -65,7 +65,7 @@ def draw_mini_player(f: Frame, view: View, p: dict[str, Any], r: pygame.Rect) ->
     active = state["active_player"] == p["id"]          # the acting border is drawn for another player only
     key = ("mini-player", repr([p[k] for k in ("id", "name", "level", "combat_strength", "alive")]),
            active, view.acting == p["id"] and not active, player_color(state, p["id"]))
-    f.cached(key, r, lambda: _draw_mini_player(f, view, p, r))
+    f.cached(key, r, lambda: _draw_mini_player(f, view, p, r), covers=f.corner)
 
 
 def _draw_mini_player(f: Frame, view: View, p: dict[str, Any], r: pygame.Rect) -> None:

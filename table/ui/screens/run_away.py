@@ -46,10 +46,10 @@ def _draw_run_away_parts(f: Frame, view: View, r: pygame.Rect) -> pygame.Rect:
     text = pygame.Rect(r.x, y, split - r.x, r.bottom - y)
     side = pygame.Rect(split, y, r.right - split, r.bottom - y)
     radius = f.painter.radius()
-    f.cached(("run-away-head",), head, lambda: _draw_head(f, head, radius))
+    f.cached(("run-away-head",), head, lambda: _draw_head(f, head, radius), covers=f.corner)
     lines = flight_lines(view)
-    f.cached(("run-away-flight", repr(lines)), text, lambda: _draw_flight(f, lines, text, radius))
-    f.cached(("run-away-side",), side, lambda: _draw_side(f, side, radius))
+    f.cached(("run-away-flight", repr(lines)), text, lambda: _draw_flight(f, lines, text, radius), covers=f.corner)
+    f.cached(("run-away-side",), side, lambda: _draw_side(f, side, radius), covers=f.corner)
     return die
 
 

@@ -53,7 +53,7 @@ def draw_gear(f: Frame, view: View, p: dict[str, Any], r: pygame.Rect, *, named:
            repr([p[k] for k in ("races", "classes", "equipped", "carried", "curses")]), active,
            view.acting == p["id"] and not active, player_color(state, p["id"]), repr([(view.names.get(c), view.bonus.get(c)) for c in cards]),
            view.pads.get(p["id"]))
-    f.cached(key, r, lambda: _draw_gear(f, view, p, r, named))
+    f.cached(key, r, lambda: _draw_gear(f, view, p, r, named), covers=f.corner)
 
 
 def _draw_gear(f: Frame, view: View, p: dict[str, Any], r: pygame.Rect, named: bool) -> None:
@@ -123,8 +123,9 @@ def draw_charity(f: Frame, view: View, band: pygame.Rect) -> None:
     split = band.y + int(4 * s) + f.painter.line_height(int(22 * s))
     top = pygame.Rect(band.x, band.y, band.w, split - band.y)
     bottom = pygame.Rect(band.x, split, band.w, band.bottom - split)
-    f.cached(("charity-keeps", keeps), top, lambda: _draw_charity_line(f, band, top, keeps, 22, ACTIVE, band.y + int(4 * s)))
-    f.cached(("charity-to", to), bottom, lambda: _draw_charity_line(f, band, bottom, to, 20, TEXT, split))
+    f.cached(("charity-keeps", keeps), top, lambda: _draw_charity_line(f, band, top, keeps, 22, ACTIVE, band.y + int(4 * s)),
+             covers=f.corner)
+    f.cached(("charity-to", to), bottom, lambda: _draw_charity_line(f, band, bottom, to, 20, TEXT, split), covers=f.corner)
 
 
 def _draw_charity_line(f: Frame, band: pygame.Rect, part: pygame.Rect, text: str, size: int,
