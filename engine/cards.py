@@ -100,6 +100,7 @@ class Catalog(Mapping[str, CardDef]):
 
     def __init__(self, cards: Iterable[CardDef]) -> None:
         self._cards: dict[str, CardDef] = {}
+        self._names: dict[str, dict[str, str]] = {}
         for card in cards:
             if card.id in self._cards:
                 raise ValueError(f"duplicate card id {card.id!r}")
@@ -119,6 +120,14 @@ class Catalog(Mapping[str, CardDef]):
 
     def of_kind(self, kind: Kind) -> list[CardDef]:
         return [c for c in self._cards.values() if c.kind is kind]
+
+    def names_in(self, language: str) -> dict[str, str]:
+        """Every card's name in ``language``, by id: made once per language (the screen asks on
+        every frame). Shared: not to be changed."""
+        names = self._names.get(language)
+        if names is None:
+            names = self._names[language] = {cid: card.name_in(language) for cid, card in self._cards.items()}
+        return names
 
     def __repr__(self) -> str:
         return f"<Catalog {len(self._cards)} cards>"

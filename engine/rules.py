@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
+from functools import lru_cache
 from typing import Any
 
 
@@ -19,7 +20,7 @@ class Ruleset:
     level_floor: int = 1
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return dict(_as_dict(self))
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Ruleset:
@@ -28,3 +29,10 @@ class Ruleset:
         if unknown:
             raise ValueError(f"unknown ruleset option(s): {', '.join(unknown)}; known: {', '.join(sorted(known))}")
         return cls(**data)
+
+
+@lru_cache(maxsize=16)
+def _as_dict(ruleset: Ruleset) -> dict[str, Any]:
+    """``asdict`` of a ruleset, worked out once per ruleset (frozen, hashed by its values): every
+    state JSON carries it. ``to_dict`` hands out a copy."""
+    return asdict(ruleset)

@@ -110,7 +110,7 @@ def build_view(ctl: Controller, *, entry: str = "", language: str = "en") -> Vie
     monsters, breakdown, run_needs = _fight(ctl, language)
     return View(
         state=state_to_json(state, catalog),
-        names={cid: catalog[cid].name_in(language) for cid in catalog},
+        names=catalog.names_in(language),
         message=translate_message(message.text) if message else "",
         message_kind=message.kind if message else "info",
         prompt=translate_message(prompt.text if prompt else standing[1]),

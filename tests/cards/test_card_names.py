@@ -149,3 +149,10 @@ def test_a_spanish_table_shows_the_imported_name(tmp_path: Path) -> None:
 def test_with_names_keeps_english_where_no_name_is_known() -> None:
     catalog = with_names(load_catalog())
     assert catalog["plutonium-dragon"].name_in("es") == "Plutonium Dragon"
+
+
+def test_the_catalogs_names_in_a_language_are_each_cards_own_and_made_once(catalog) -> None:  # type: ignore[no-untyped-def]
+    for language in ("en", "es", "zh"):
+        names = catalog.names_in(language)
+        assert names == {cid: catalog[cid].name_in(language) for cid in catalog}
+        assert catalog.names_in(language) is names
