@@ -190,7 +190,7 @@ class Solids:
 
     def fill(self, color: tuple[int, int, int], rect: pygame.Rect) -> None:
         """``rect`` of the surface (inside its clip, as ``fill``) in ``color``."""
-        color = tuple(color)[:3]                                  # type: ignore[assignment]
+        color = (color[0], color[1], color[2])                    # a Color or a 4-tuple keys as its RGB
         band = self._bands.pop(color, None)
         if band is None:
             band = pygame.Surface((self.surface.get_width(), self.BAND), 0, self.surface)
