@@ -15,7 +15,6 @@ import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from cards.enroll import EnrollResult, EnrollmentSession, PROGRESS_FILE, Say, SingleCardSession, say
 from cards.loader import load_catalog
@@ -30,12 +29,10 @@ from table.app.wake import PUMP_S, sleep_until_woken
 from table.config import Config, ConfigError
 from table.control.assembly import EventQueue
 from table.storage.paths import TAGS_FILE, hold_table_lock
+from table.ui.display import Display
 from table.ui.keys import KEYS
 from table.ui.screen import NoScreen, ScreenPlan, open_display, pointer_position
 from table.ui.screens.enroll import EnrollShown, draw_enroll
-
-if TYPE_CHECKING:
-    from table.ui.display import Display
 
 log = logging.getLogger(__name__)
 

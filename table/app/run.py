@@ -17,7 +17,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import Any, BinaryIO
 
 from cards.textfile import TextFileError, decode_text
 from drivers.base import SystemClock
@@ -35,15 +35,13 @@ from table.control.assembly import Table, build_table
 from table.control.controller import Controller
 from table.sim.script import ScriptError, ScriptNotice, parse_script, tap_or_press
 from table.storage.paths import hold_table_lock
+from table.ui.display import Display
 from table.ui.keys import KEYS
 from table.ui.picker import Picker, as_uid
 from table.ui.screen import NoScreen, ScreenPlan, pointer_position
 from table.ui.sound import Sounds
 from table.ui.view import View, build_view
 from table.web import WebView, start_web
-
-if TYPE_CHECKING:
-    from table.ui.display import Display
 
 log = logging.getLogger(__name__)
 

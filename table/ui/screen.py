@@ -22,7 +22,7 @@ from table.config import Config, is_raspberry_pi
 from table.ui.framebuffer import choose_output, drm_drivers
 from table.ui.sound import native_stderr_to_log
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:          # the plan is read (doctor, the no-screen check) without loading pygame
     from table.ui.display import Display
     from table.ui.fbdev import Framebuffer
 
