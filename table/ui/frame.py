@@ -11,9 +11,10 @@ A screen never sees the ``Display`` (the window's owner and its frame loop): it 
   and ``clear`` blanks what is drawn afresh over kept panels; a panel that left the screen (another
   screen, a band that moved it) and comes back showing the same at the same size is blitted from
   the ``PanelStore`` (its pixels and records, kept off the screen), not drawn;
-- the scenes: a screen that comes back (the table after the fight, say) is put back as the whole
-  area it last showed, pixels and records, kept between frames by ``keep_scene``; its panels
-  that still show the same are then left as they are, as over the frame before;
+- the scenes: the area a screen laid out (the table's, the fight's) is kept between frames as it
+  was left, pixels and records (``keep_scene``); when the screen comes back, its panels that still
+  show the same are blitted back from it as the screen reaches them, and ``settle`` puts back the
+  rest (an area with no kept scene is blanked the same way: each panel covers its own place);
 - what changed on the glass: ``dirty``, the rectangles this frame drew (None: the whole window),
   which the Display pushes with ``pygame.display.update``. A miss, a ``clear`` and an ``overlay``
   add theirs; anything else drawn over kept panels says where with ``mark``;
@@ -103,7 +104,7 @@ class PanelStore:
 
     def __init__(self, window: pygame.Surface, *, windows: float) -> None:
         self.window = window
-        self.budget = int(window.get_width() * window.get_height() * window.get_bytesize() * windows)
+        self.budget = int(surface_bytes(window) * windows)
         self.bytes = 0
         self._kept: dict[tuple[Any, ...], Kept] = {}
         self._seen: set[tuple[Any, ...]] = set()      # drawn once: kept when drawn again
@@ -203,6 +204,11 @@ class Solids:
             h = min(self.BAND, bottom - y)
             self.surface.blit(band, (x, y), (0, 0, w, h))
             y += h
+
+
+def surface_bytes(surface: pygame.Surface) -> int:
+    """What ``surface``'s pixels take."""
+    return surface.get_width() * surface.get_height() * surface.get_bytesize()
 
 
 def uncovered(area: pygame.Rect, covers: list[pygame.Rect]) -> list[pygame.Rect]:
@@ -396,14 +402,14 @@ class Frame:
         """A surface for a new kept scene of ``size``: the least recently used scenes go first until
         it fits (one of the same size lends its surface: no new pixels, no peak of memory with both);
         None when it would not fit at all."""
-        budget = self.window.get_width() * self.window.get_height() * self.window.get_bytesize() * self.SCENE_WINDOWS
+        budget = surface_bytes(self.window) * self.SCENE_WINDOWS
         need = size[0] * size[1] * self.window.get_bytesize()
-        used = sum(k.pixels.get_width() * k.pixels.get_height() * k.pixels.get_bytesize() for k in self._scenes.values())
+        used = sum(surface_bytes(k.pixels) for k in self._scenes.values())
         if need > budget:
             return None
         while used + need > budget:
             old = self._scenes.pop(next(iter(self._scenes))).pixels
-            used -= old.get_width() * old.get_height() * old.get_bytesize()
+            used -= surface_bytes(old)
             if old.get_size() == size:
                 return old
         return pygame.Surface(size, 0, self.window)
