@@ -34,8 +34,8 @@ from engine.results import Event, Rejected
 from engine.rules import Ruleset
 from engine.state import GameState, Phase
 from engine.strength import combat_totals
-from table.storage.facts import (ABANDONED, FINISHED, FactsStore, FactsUnwritable, SETUP, UNFINISHED, touch_row,
-                                 whole_row)
+from table.storage.facts import (ABANDONED, FINISHED, FactsStore, FactsUnwritable, SETUP, UNFINISHED, fact_rows,
+                                 touch_row, whole_row)
 from table.storage.journal import GameRecord
 from table.storage.writing import Statement
 
@@ -225,7 +225,15 @@ class GameFacts:
 
     def log_json(self) -> str:
         """``{"entries": [...], "started", "ended", "last", "abandoned"}``, compact: the same text as
-        ``json.dumps`` of it, with the entries it encoded before taken from ``_encoded``."""
+        ``json.dumps`` of it, with the entries it encoded before taken from ``_encoded`` (the whole
+        log in one text, as rows of older journals hold it; see ``stored_log``)."""
+        rest = json.dumps({"started": self.started, "ended": self.ended, "last": self.last,
+                           "abandoned": self.abandoned}, separators=(",", ":"))
+        return '{"entries":[' + ",".join(self.entry_texts()) + "]," + rest[1:]
+
+    def entry_texts(self, start: int = 0) -> list[str]:
+        """The JSON of each entry from number ``start`` on, as ``json.dumps`` writes it compact; an
+        entry encoded before is taken from ``_encoded`` (an entry is never changed once made)."""
         encoded = self._encoded
         for i, entry in enumerate(self.entries):
             if i >= len(encoded):
@@ -233,17 +241,31 @@ class GameFacts:
             elif encoded[i][0] is not entry:
                 encoded[i] = (entry, json.dumps(entry, separators=(",", ":")))
         del encoded[len(self.entries):]
-        rest = json.dumps({"started": self.started, "ended": self.ended, "last": self.last,
+        return [text for _entry, text in encoded[start:]]
+
+    def stored_log(self) -> str:
+        """The row's log as stored now: the times, and how many entries are stored as rows of their
+        own (``game_fact``, see ``Records``): ``{"kept": n, "started", "ended", "last", "abandoned"}``."""
+        return json.dumps({"kept": len(self.entries), "started": self.started, "ended": self.ended, "last": self.last,
                            "abandoned": self.abandoned}, separators=(",", ":"))
-        return '{"entries":[' + ",".join(text for _entry, text in encoded) + "]," + rest[1:]
 
     @classmethod
-    def from_log(cls, text: str) -> GameFacts:
+    def from_log(cls, text: str, entries: Callable[[int], list[str] | None] | None = None) -> GameFacts:
+        """The facts a row's log holds: its entries in it (``log_json``, older journals), or, for a
+        ``stored_log``, the ``kept`` entries ``entries`` reads (a list of their JSON; None when they
+        are not all there). Raises ValueError (or TypeError, KeyError) for a log that does not hold up."""
         data = json.loads(text)
-        entries = data["entries"]
-        if not isinstance(entries, list) or not all(isinstance(e, list) and len(e) == 3 for e in entries):
+        if "entries" in data:
+            found = data["entries"]
+        else:
+            kept = data["kept"]
+            texts = entries(kept) if entries is not None and isinstance(kept, int) and kept >= 0 else None
+            if texts is None:
+                raise ValueError(f"the log's {kept!r} entries are not all stored")
+            found = [json.loads(t) for t in texts]
+        if not isinstance(found, list) or not all(isinstance(e, list) and len(e) == 3 for e in found):
             raise ValueError("entries are not [kind, n, data] lists")
-        return cls(entries=entries, started=data.get("started"), ended=data.get("ended"), last=data.get("last"),
+        return cls(entries=found, started=data.get("started"), ended=data.get("ended"), last=data.get("last"),
                    abandoned=data.get("abandoned"))
 
 
@@ -373,12 +395,14 @@ def iso(t: float | None) -> str | None:
 
 @dataclass(frozen=True)
 class Folded:
-    """An action folded into the facts before it is stored: how to take it back, and the row's
-    statement and shape (None: the row is written after the action instead)."""
+    """An action folded into the facts before it is stored: how to take it back, the statements of
+    the row and its log's entries, the row's shape and the entries stored once they are written
+    (None: the row is written after the action instead)."""
 
     mark: tuple[Any, ...]
-    statement: Statement | None
+    statements: list[Statement] | None
     shape: tuple[Any, ...] | None
+    stored: list[list[Any]] | None = None
 
 
 class Records:
@@ -394,6 +418,9 @@ class Records:
         self.game = 0
         self.failed = False
         self._shape: tuple[Any, ...] | None = None      # what the stored row's facts were made from
+        # the entries the game's ``game_fact`` rows hold (the very objects of ``facts.entries``), so a
+        # write stores only those added since and takes out those dropped; None: not known, all written
+        self._stored: list[list[Any]] | None = None
 
     # ------------------------------------------------------------ the controller's hooks
 
@@ -402,9 +429,12 @@ class Records:
         self.game = game.id
         row = self.store.row(game.id)
         facts = None
+        self._stored = None
         if row is not None and row[0] == len(commands):
             try:
-                facts = GameFacts.from_log(row[1])
+                facts = GameFacts.from_log(row[1], lambda kept: self.store.entries(game.id, kept))
+                if '"kept"' in row[1]:
+                    self._stored = list(facts.entries)        # a log of entries stored one a row: those
             except (ValueError, TypeError, KeyError) as exc:
                 log.error("records: the facts of game %d are damaged (%s); rebuilding them", game.id, exc)
         if facts is None:
@@ -422,6 +452,7 @@ class Records:
         """A new game was created (empty, in setup)."""
         self.game = game.id
         self.facts = GameFacts()
+        self._stored = None
 
     def accepted(self, n: int, before: GameState, events: Iterable[Event], after: GameState) -> None:
         try:
@@ -441,19 +472,19 @@ class Records:
             return Folded(mark, None, None)
         try:
             self.facts.add(n, before, events, after, self.catalog, self.wall())
-            statement, shape = self._row(after, n)
+            statements, shape, stored = self._row(after, n)
         except Exception:       # the facts must never cost the game an action
             log.exception("records: could not note action %d of game %d", n, self.game)
             self.facts.restore(mark)
             return Folded(mark, None, None)
-        return Folded(mark, statement, shape)
+        return Folded(mark, statements, shape, stored)
 
     def stored(self, folded: Folded, n: int, before: GameState, events: Iterable[Event], after: GameState) -> None:
         """The journal stored action ``n`` (with ``folded``'s row, when it had one)."""
         if folded.shape is None:
             self.accepted(n, before, events, after)
         else:
-            self._written(folded.shape)
+            self._written(folded.shape, folded.stored)
 
     def refused(self, folded: Folded) -> None:
         """The journal refused the action ``folded`` was made for: the facts are as before it."""
@@ -512,32 +543,43 @@ class Records:
             self.write(state, actions)
             self.backfill(exclude=self.game)      # older games without facts: once, now that we write
             return
-        statement, shape = self._row(state, actions)
+        statements, shape, stored = self._row(state, actions)
         try:
-            store.write(statement)
+            store.write(statements)
         except FactsUnwritable as exc:
             if not self.failed:
                 log.error("records: cannot write the facts of game %d (%s); they are rebuilt later", self.game, exc)
             self.failed = True
+            self._stored = None             # the rows may or may not hold what was tried: all of them next time
             return
-        self._written(shape)
+        self._written(shape, stored)
 
-    def _row(self, state: GameState, actions: int) -> tuple[Statement, tuple[Any, ...]]:
-        """The statement that makes the game's row say ``actions`` at ``state``, and what its facts
-        were made from (most actions change no fact: only the count and the time of the last one)."""
+    def _row(self, state: GameState, actions: int) -> tuple[list[Statement], tuple[Any, ...], list[list[Any]] | None]:
+        """The statements that make the game's row say ``actions`` at ``state`` (most actions change no
+        fact: only the count and the time of the last one; one that does stores the entries added
+        since the last write, and takes out those dropped), what its facts were made from, and the
+        entries stored once they are written."""
         facts = self.facts
         shape = (self.game, len(facts.entries), facts.status(state), state.turn, tuple(state.winners), facts.started,
                  facts.ended, facts.abandoned, tuple((p.id, p.name, p.level) for p in state.players))
         if shape == self._shape and not self.failed:
-            return touch_row(self.game, actions, facts.last), shape
+            return [touch_row(self.game, actions, facts.last)], shape, self._stored
         summary = facts.summary(self.game, state, actions)
         brief, tally = brief_and_tally(summary)
-        return whole_row(self.game, status=summary["status"], started=summary["started"], ended=summary["ended"],
-                         last=facts.last, actions=actions, brief=_json(brief), tally=_json(tally),
-                         log_text=facts.log_json()), shape
+        stored, entries = self._stored, facts.entries
+        same = 0
+        if stored is not None:
+            while same < len(stored) and same < len(entries) and stored[same] is entries[same]:
+                same += 1
+        return [whole_row(self.game, status=summary["status"], started=summary["started"], ended=summary["ended"],
+                          last=facts.last, actions=actions, brief=_json(brief), tally=_json(tally),
+                          log_text=facts.stored_log()),
+                *fact_rows(self.game, same, facts.entry_texts(same), cut=stored is None or len(stored) > same)], \
+            shape, list(entries)
 
-    def _written(self, shape: tuple[Any, ...]) -> None:
+    def _written(self, shape: tuple[Any, ...], stored: list[list[Any]] | None) -> None:
         self._shape = shape
+        self._stored = stored
         if self.failed:
             log.info("records: writing again")
         self.failed = False
@@ -549,7 +591,7 @@ class Records:
         if not missing:
             return 0
         done = 0
-        keep = (self.game, self.facts)
+        keep = (self.game, self.facts, self._stored)
         for gid, seed, ruleset, created, _status, old_log in missing:
             try:
                 commands = self.store.good_commands(gid)
@@ -560,16 +602,17 @@ class Records:
                 continue
             if old_log:
                 try:
-                    old = GameFacts.from_log(old_log)
-                    facts.abandoned = old.abandoned
-                except (ValueError, TypeError, KeyError):
+                    abandoned = json.loads(old_log).get("abandoned")       # the times alone: no entries read
+                    if abandoned is None or isinstance(abandoned, (int, float)):
+                        facts.abandoned = abandoned
+                except (ValueError, AttributeError):
                     pass
             if facts.status(state) == UNFINISHED:
                 facts.abandoned = facts.last      # an older game nobody finished: a new one replaced it
-            self.game, self.facts = gid, facts
+            self.game, self.facts, self._stored = gid, facts, None      # its entries all written afresh
             self.write(state, n)
             done += 1
-        self.game, self.facts = keep
+        self.game, self.facts, self._stored = keep
         if done:
             log.info("records: rebuilt the facts of %d older game(s)", done)
         return done

@@ -347,7 +347,7 @@ class GameSession:
         outbox = self._accepted_outbox(seq, result)       # before the fold: it folds a copy of the facts
         folded = self.facts().fold(seq, self.state, result.events, result.state)    # its row goes with it
         try:
-            self.journal.append(self.game.id, cmd, snapshot, folded.statement, outbox)  # durable before anything shows it
+            self.journal.append(self.game.id, cmd, snapshot, folded.statements, outbox)  # durable before anything shows it
         except JournalError as exc:
             self.facts().refused(folded)
             return self._refused(started, reason_of(exc))

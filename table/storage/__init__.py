@@ -10,7 +10,7 @@ The modules, each named by what it owns:
 
 * ``paths`` — the state directory's file names, the table lock (``hold_table_lock``) and its probe
   (``table_running``).
-* ``schema`` — both schemas of the journal file (the journal's tables and ``game_record``) and
+* ``schema`` — both schemas of the journal file (the journal's tables, ``game_record`` and ``game_fact``) and
   every checksum: ``row_ok`` is the one check of a command row.
 * ``faults`` — a fault (the disk refuses) told apart from damage; ``JournalError``,
   ``JournalFault``, ``fault()``, ``describe_fault()``.
@@ -24,7 +24,8 @@ The modules, each named by what it owns:
   row whose checksum holds, those after a hole numbered on), a private copy whose damaged schema is
   written again.
 * ``journal`` — ``Journal``, the object the session holds, over all of the above.
-* ``facts`` — the ``game_record`` table: ``FactsStore`` and the reads of history and stats.
+* ``facts`` — the ``game_record`` and ``game_fact`` tables: ``FactsStore`` and the reads of history and
+  stats.
 * ``outbox`` — the league's outbox (``league_outbox``): rows put in the transaction of their action,
   read and cleared by the publisher's own connection.
 * ``doctor`` — ``check_journal``, the doctor's look at the saved games.

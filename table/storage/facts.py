@@ -1,7 +1,11 @@
 """The per-game facts kept beside the journal: the ``game_record`` table, written and read.
 
 One row per game, rewritten as the game is played (by :class:`table.session.facts.Records`), so
-``history`` and ``stats`` read one small row per game and never replay one. The row is a summary
+``history`` and ``stats`` read one small row per game and never replay one. The entries of a game's
+facts log are rows of their own (``game_fact``: game, n, entry): an action stores the entries it
+added and takes out those an undo dropped, so what it writes stays the same size however long the
+game has gone on (written whole in the row, a 1,800-action game's log reached 70 KB, rewritten
+with every action that changed a fact). The row is a summary
 the journal can always rebuild, so it is written through its own connection without waiting for
 the disk; the journal's next commit, which does wait, carries it to the disk with it.
 
@@ -15,7 +19,7 @@ import json
 import logging
 import sqlite3
 from pathlib import Path
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Literal, TypeVar
 
 from engine.commands import Command, command_from_dict
@@ -55,6 +59,17 @@ def whole_row(game: int, *, status: str, started: float | None, ended: float | N
             "started = excluded.started, ended = excluded.ended, last = excluded.last, "
             "actions = excluded.actions, brief = excluded.brief, tally = excluded.tally, log = excluded.log",
             (game, status, started, ended, last, actions, brief, tally, log_text))
+
+
+def fact_rows(game: int, start: int, entries: Sequence[str], *, cut: bool) -> list[Statement]:
+    """The statements that make the game's stored entries from number ``start`` on ``entries`` (each
+    an entry's JSON), those stored after them taken out first when ``cut``."""
+    out: list[Statement] = []
+    if cut:
+        out.append(("DELETE FROM game_fact WHERE game = ? AND n >= ?", (game, start)))
+    out.extend(("INSERT OR REPLACE INTO game_fact (game, n, entry) VALUES (?, ?, ?)", (game, n, text))
+               for n, text in enumerate(entries, start))
+    return out
 
 
 class FactsStore:
@@ -116,23 +131,44 @@ class FactsStore:
 
     def touch(self, game: int, actions: int, last: float | None) -> None:
         """Only the count and the time of the last action changed. Raises FactsUnwritable."""
-        self.write(touch_row(game, actions, last))
+        self.write([touch_row(game, actions, last)])
 
     def put(self, game: int, *, status: str, started: float | None, ended: float | None, last: float | None,
             actions: int, brief: str, tally: str, log_text: str) -> None:
         """The game's whole row (made or replaced). Raises FactsUnwritable."""
-        self.write(whole_row(game, status=status, started=started, ended=ended, last=last, actions=actions,
-                             brief=brief, tally=tally, log_text=log_text))
+        self.write([whole_row(game, status=status, started=started, ended=ended, last=last, actions=actions,
+                              brief=brief, tally=tally, log_text=log_text)])
 
-    def write(self, statement: Statement) -> None:
-        """A row's statement (``touch_row``, ``whole_row``) on this store's own connection. Raises
-        FactsUnwritable. (An action's row goes with the action instead: ``Journal.append(facts=)``.)"""
+    def write(self, statements: Sequence[Statement]) -> None:
+        """A row's statements (``touch_row``, ``whole_row``, ``fact_rows``) on this store's own
+        connection, in one transaction. Raises FactsUnwritable. (An action's row goes with the
+        action instead: ``Journal.append(facts=)``.)"""
         if self.db is None:
             raise FactsUnwritable(f"{self.path} is not open")
         try:
-            self.db.execute(*statement)
+            if len(statements) == 1:
+                self.db.execute(*statements[0])
+                return
+            with writing.transaction(self.db):
+                for statement in statements:
+                    self.db.execute(*statement)
         except sqlite3.Error as exc:
             raise FactsUnwritable(str(exc)) from exc
+
+    def entries(self, game: int, count: int) -> list[str] | None:
+        """The JSON of the game's first ``count`` stored entries, in order; None when they are not
+        all there (the row's log is then rebuilt) or cannot be read."""
+        if self.db is None:
+            return None
+        try:
+            rows = self.db.execute("SELECT n, entry FROM game_fact WHERE game = ? AND n < ? ORDER BY n",
+                                   (game, count)).fetchall()
+        except sqlite3.Error as exc:
+            log.error("records: cannot read the facts of game %d: %s", game, exc)
+            return None
+        if [n for n, _entry in rows] != list(range(count)) or not all(isinstance(e, str) for _n, e in rows):
+            return None
+        return [str(entry) for _n, entry in rows]
 
     def row(self, game: int) -> tuple[int, str, float | None] | None:
         """(actions, the facts' log, started) of the game's row; None when there is none or it cannot be read."""

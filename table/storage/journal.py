@@ -509,10 +509,10 @@ class Journal:
         return GameRecord(gid, seed, ruleset)
 
     def append(self, game: int, cmd: Command, snapshot: tuple[int, str, bytes] | None = None,
-               facts: writing.Statement | None = None, outbox: Sequence[OutboxRow] = ()) -> None:
+               facts: Sequence[writing.Statement] | None = None, outbox: Sequence[OutboxRow] = ()) -> None:
         """Store ``cmd`` durably (committed and synced) as the next command of ``game``.
 
-        ``snapshot`` (seq, fingerprint, pickled state), the game's ``facts`` row and the league's
+        ``snapshot`` (seq, fingerprint, pickled state), the statements of the game's ``facts`` and the league's
         ``outbox`` rows are stored in
         the same transaction.
         """

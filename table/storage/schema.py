@@ -1,7 +1,8 @@
 """The two schemas of the journal file and the one set of checksums its rows carry.
 
 The journal's tables (``game``, ``command``, ``game_check``, ``snapshot``) and the per-game facts
-(``game_record``) live in the same SQLite file; both are created here. Every row of the journal
+(``game_record``, one row a game, and ``game_fact``, the entries of its facts' log, one row each)
+live in the same SQLite file; both are created here. Every row of the journal
 carries a CRC32 of what it holds: the command row also of its game and sequence number, the game
 row of its id and seed, the snapshot of everything that identifies it. The checks are written
 once, here: a reader calls :func:`row_ok`, a writer :func:`row_crc`.
@@ -53,6 +54,12 @@ CREATE TABLE IF NOT EXISTS game_record (
     brief TEXT NOT NULL,
     tally TEXT NOT NULL,
     log TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS game_fact (
+    game INTEGER NOT NULL,
+    n INTEGER NOT NULL,
+    entry TEXT NOT NULL,
+    PRIMARY KEY (game, n)
 );
 """
 

@@ -20,7 +20,8 @@ from table.storage.snapshots import put_snapshot
 
 log = logging.getLogger(__name__)
 
-# A statement and its values, run inside a transaction of the journal's (the facts row of an action).
+# A statement and its values, run inside a transaction of the journal's (the facts row of an action
+# and its log's entries).
 Statement = tuple[str, tuple[object, ...]]
 
 
@@ -149,10 +150,10 @@ def insert_game(db: sqlite3.Connection, seed: int, ruleset: str, outbox: Sequenc
 
 
 def insert_command(db: sqlite3.Connection, game: int, body: str,
-                   snapshot: tuple[int, str, bytes] | None = None, facts: Statement | None = None,
+                   snapshot: tuple[int, str, bytes] | None = None, facts: Sequence[Statement] | None = None,
                    outbox: Sequence[OutboxRow] = ()) -> int:
     """``body`` as the next command of ``game`` (and ``snapshot`` (seq, fingerprint, state) when it
-    is taken after this very command, the game's ``facts`` row and the league's ``outbox`` rows), in
+    is taken after this very command, the statements of the game's ``facts`` and the league's ``outbox`` rows), in
     one transaction; the command's sequence number."""
     with transaction(db):
         put_outbox(db, outbox)
@@ -166,13 +167,14 @@ def insert_command(db: sqlite3.Connection, game: int, body: str,
     return seq
 
 
-def facts_in(db: sqlite3.Connection, facts: Statement) -> None:
-    """The game's facts row written inside the caller's transaction, so it never lags the journal
-    after a kill; a row that cannot be written for what the file holds (not the disk) is left
-    behind (the session rebuilds it), never costing the action."""
+def facts_in(db: sqlite3.Connection, facts: Sequence[Statement]) -> None:
+    """The game's facts (its row and its log's entries) written inside the caller's transaction, so
+    they never lag the journal after a kill; facts that cannot be written for what the file holds
+    (not the disk) are left behind whole (the session rebuilds them), never costing the action."""
     db.execute("SAVEPOINT facts")
     try:
-        db.execute(*facts)
+        for statement in facts:
+            db.execute(*statement)
     except sqlite3.Error as exc:
         if is_fault(exc):
             raise                   # the disk refuses: the whole change is refused

@@ -57,7 +57,7 @@ def test_both_schemas_are_created_from_the_schema_module(tmp_path: Path) -> None
     db = sqlite3.connect(tmp_path / "j.sqlite3")
     db.executescript(schema.JOURNAL_SCHEMA + schema.FACTS_SCHEMA)
     tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    assert tables == set(schema.JOURNAL_TABLES) | {"game_record"}
+    assert tables == set(schema.JOURNAL_TABLES) | {"game_record", "game_fact"}
 
 
 def test_table_running_sees_the_lock_only_while_it_is_held(tmp_path: Path) -> None:
