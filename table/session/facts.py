@@ -433,8 +433,8 @@ class Records:
         if row is not None and row[0] == len(commands):
             try:
                 facts = GameFacts.from_log(row[1], lambda kept: self.store.entries(game.id, kept))
-                if '"kept"' in row[1]:
-                    self._stored = list(facts.entries)        # a log of entries stored one a row: those
+                if row[1].startswith('{"kept":'):          # a ``stored_log``: its entries are those rows
+                    self._stored = list(facts.entries)
             except (ValueError, TypeError, KeyError) as exc:
                 log.error("records: the facts of game %d are damaged (%s); rebuilding them", game.id, exc)
         if facts is None:
