@@ -65,7 +65,7 @@ class GameFacts:
     abandoned: float | None = None      # wall time a new game replaced it unfinished
     # each entry's JSON as ``log_json`` last wrote it, with the entry it was made from: an entry is
     # never changed once made, so a long game's log is encoded an entry at a time, not whole each time
-    _encoded: list[tuple[list[Any], str]] = field(default_factory=list, compare=False, repr=False)
+    _encoded: list[tuple[list[Any], str | None]] = field(default_factory=list, compare=False, repr=False)
     # what the live entries add up to, folded an entry at a time as entries are added (``_tallied``)
     _tally: Tally | None = field(default=None, compare=False, repr=False)
 
@@ -233,15 +233,23 @@ class GameFacts:
 
     def entry_texts(self, start: int = 0) -> list[str]:
         """The JSON of each entry from number ``start`` on, as ``json.dumps`` writes it compact; an
-        entry encoded before is taken from ``_encoded`` (an entry is never changed once made)."""
-        encoded = self._encoded
+        entry encoded before is taken from ``_encoded`` (an entry is never changed once made), and
+        one before ``start`` is not encoded at all (resumed from its row, it need not be again)."""
+        encoded, out = self._encoded, []
         for i, entry in enumerate(self.entries):
+            same = i < len(encoded) and encoded[i][0] is entry
+            kept = encoded[i][1] if same else None
+            if i < start and same:
+                continue
+            text = None if i < start else kept if kept is not None else json.dumps(entry, separators=(",", ":"))
             if i >= len(encoded):
-                encoded.append((entry, json.dumps(entry, separators=(",", ":"))))
-            elif encoded[i][0] is not entry:
-                encoded[i] = (entry, json.dumps(entry, separators=(",", ":")))
+                encoded.append((entry, text))
+            elif not same or kept is None:
+                encoded[i] = (entry, text)
+            if text is not None:
+                out.append(text)
         del encoded[len(self.entries):]
-        return [text for _entry, text in encoded[start:]]
+        return out
 
     def stored_log(self) -> str:
         """The row's log as stored now: the times, and how many entries are stored as rows of their

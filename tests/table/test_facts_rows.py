@@ -145,3 +145,23 @@ def test_rows_not_all_there_are_rebuilt_by_replaying_the_game(tmp_path: Path, mo
     run(again, "tap net-troll\n")                          # the next write stores every entry again
     assert stored(tmp_path / "state")[1] == again.controller.records.facts.entries
     close_table(again)
+
+
+def test_after_a_resume_only_the_new_entries_are_encoded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    table = controller(tmp_path, winning_level=10)
+    run(table, long_game(lines=120))
+    close_table(table)
+    again = controller(tmp_path, winning_level=10)
+    facts = again.controller.records.facts
+    resumed = len(facts.entries)
+    encoded: list[Any] = []
+    real = json.dumps
+    monkeypatch.setattr(json, "dumps", lambda obj, **kw: encoded.append(obj) or real(obj, **kw))
+    run(again, "tap net-troll\npress run\ndie 1\npress roll\n")
+    assert len(facts.entries) > resumed
+    assert [e for e in encoded if isinstance(e, list)] == facts.entries[resumed:]     # not the resumed ones again
+    monkeypatch.undo()
+    assert stored(tmp_path / "state")[1] == facts.entries
+    assert facts.log_json() == json.dumps({"entries": facts.entries, "started": facts.started, "ended": facts.ended,
+                                           "last": facts.last, "abandoned": facts.abandoned}, separators=(",", ":"))
+    close_table(again)
