@@ -63,8 +63,8 @@ class GameFacts:
     ended: float | None = None          # wall time of the win
     last: float | None = None           # wall time of the last action or undo
     abandoned: float | None = None      # wall time a new game replaced it unfinished
-    # each entry's JSON as ``log_json`` last wrote it, with the entry it was made from: an entry is
-    # never changed once made, so a long game's log is encoded an entry at a time, not whole each time
+    # each entry's JSON as ``entry_texts`` last made it (None: not made yet), with the entry it was
+    # made from: an entry is never changed once made, so each is encoded once, not the log each time
     _encoded: list[tuple[list[Any], str | None]] = field(default_factory=list, compare=False, repr=False)
     # what the live entries add up to, folded an entry at a time as entries are added (``_tallied``)
     _tally: Tally | None = field(default=None, compare=False, repr=False)
@@ -233,22 +233,19 @@ class GameFacts:
 
     def entry_texts(self, start: int = 0) -> list[str]:
         """The JSON of each entry from number ``start`` on, as ``json.dumps`` writes it compact; an
-        entry encoded before is taken from ``_encoded`` (an entry is never changed once made), and
-        one before ``start`` is not encoded at all (resumed from its row, it need not be again)."""
-        encoded, out = self._encoded, []
-        for i, entry in enumerate(self.entries):
-            same = i < len(encoded) and encoded[i][0] is entry
-            kept = encoded[i][1] if same else None
-            if i < start and same:
-                continue
-            text = None if i < start else kept if kept is not None else json.dumps(entry, separators=(",", ":"))
-            if i >= len(encoded):
-                encoded.append((entry, text))
-            elif not same or kept is None:
+        entry encoded before is taken from ``_encoded`` (an entry is never changed once made). Only
+        the entries from ``start`` on are looked at: one before it (stored already, or resumed from
+        its row) is neither encoded nor checked."""
+        entries, encoded = self.entries, self._encoded
+        del encoded[len(entries):]
+        encoded.extend((entry, None) for entry in entries[len(encoded):])
+        out = []
+        for i in range(start, len(entries)):
+            entry, text = encoded[i]
+            if entry is not entries[i] or text is None:
+                entry, text = entries[i], json.dumps(entries[i], separators=(",", ":"))
                 encoded[i] = (entry, text)
-            if text is not None:
-                out.append(text)
-        del encoded[len(self.entries):]
+            out.append(text)
         return out
 
     def stored_log(self) -> str:

@@ -165,3 +165,20 @@ def test_after_a_resume_only_the_new_entries_are_encoded(tmp_path: Path, monkeyp
     assert facts.log_json() == json.dumps({"entries": facts.entries, "started": facts.started, "ended": facts.ended,
                                            "last": facts.last, "abandoned": facts.abandoned}, separators=(",", ":"))
     close_table(again)
+
+
+@pytest.mark.parametrize("damage", ["{not json", '{"kind": "death"}', "[1, 2]"])
+def test_an_entry_row_that_does_not_read_is_rebuilt_by_replaying_the_game(tmp_path: Path, damage: str,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    table = controller(tmp_path, winning_level=10)
+    run(table, long_game(lines=120))
+    entries = list(table.controller.records.facts.entries)
+    close_table(table)
+    db = sqlite3.connect(tmp_path / "state" / "journal.sqlite3")
+    db.execute("UPDATE game_fact SET entry = ? WHERE n = 3", (damage,))
+    db.commit()
+    db.close()
+    replays = no_replay(monkeypatch)
+    again = controller(tmp_path, winning_level=10)
+    assert replays == [1] and again.controller.records.facts.entries == entries
+    close_table(again)
