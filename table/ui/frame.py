@@ -18,8 +18,10 @@ A screen never sees the ``Display`` (the window's owner and its frame loop): it 
 - what changed on the glass: ``dirty``, the rectangles this frame drew (None: the whole window),
   which the Display pushes with ``pygame.display.update``. A miss, a ``clear`` and an ``overlay``
   add theirs; anything else drawn over kept panels says where with ``mark``;
-- ``overlay``: something drawn over the panels for this frame only (the die): the next frame puts
-  the background back there and repaints the kept panels under it inside that area alone;
+- ``overlay``: something drawn over the panels for this frame only (the die, a menu): the next
+  frame puts the background back there and repaints the kept panels under it inside that area
+  alone, from the store or from a kept scene that holds the very panel, else by drawing it (which
+  counts as drawing it again: it goes into the store at the next ``tidy``);
 - ``die``: the roll to show and how far its tumble has gone.
 
 The Display begins each frame (``begin``: kept panels or a full redraw) and ends it (``end``).
@@ -477,8 +479,9 @@ class Frame:
                 self._covered.append(rect)
             areas = self._damaged.pop(slot, [])
             self.cache_repaints += bool(areas)
-            for area in areas:
-                self._repaint(area, rect, full, draw)
+            drawn = [self._repaint(area, rect, slot, full, draw) for area in areas]
+            if any(drawn) and self._storing and self.store.keeps(rect):
+                self._to_store.append((slot, shown))     # drawn again, if in part: for the store too
             self._replay(shown)
             self.cache_hits += 1
             result: T = shown.result
@@ -529,14 +532,22 @@ class Frame:
         self.panels.update(shown.panels)
         self.level_rects.update(shown.level_rects)
 
-    def _repaint(self, area: pygame.Rect, rect: pygame.Rect, full: tuple[Any, ...], draw: Callable[[], Any]) -> None:
+    def _repaint(self, area: pygame.Rect, rect: pygame.Rect, slot: tuple[Any, ...], full: tuple[Any, ...],
+                 draw: Callable[[], Any]) -> bool:
         """A kept panel (in ``rect``) put back inside ``area`` alone (an overlay lay there): blitted
-        from the store when it is there, else drawn again clipped to ``area``; the same pixels as
-        before, since ``draw`` depends only on the key; what it records is the kept panel's already."""
+        from the store when it is there, or from a kept scene that holds this very panel (the same
+        record: not drawn since the scene was kept), else drawn again clipped to ``area``; the same
+        pixels as before, since ``draw`` depends only on the key; what it records is the kept
+        panel's already. Whether it was drawn."""
         kept = self.store.get(full, rect.size) if self._storing else None
         if kept is not None:
             kept.blit(self.solids, rect, area)
-            return
+            return False
+        shown = self._shown.get(slot)
+        for (_scene, where), scene in self._scenes.items():
+            if shown is not None and scene.shown.get(slot) is shown:
+                self.window.blit(scene.pixels, area, area.move(-where[0], -where[1]))
+                return False
         n_drawn, n_hits = len(self.painter.drawn), len(self.hits)
         panels, levels = dict(self.panels), dict(self.level_rects)
         clip = self.window.get_clip()
@@ -550,6 +561,7 @@ class Frame:
             self.window.set_clip(clip)
         del self.painter.drawn[n_drawn:], self.hits[n_hits:]
         self.panels, self.level_rects = panels, levels
+        return True
 
     def clear(self, rect: pygame.Rect, color: tuple[int, int, int] = BG) -> None:
         """Before drawing afresh over what the last frame left (a frame that keeps panels): fill

@@ -295,6 +295,73 @@ def test_a_panel_under_an_overlay_at_tidy_time_does_not_go_into_the_store(frame:
     assert len(frame.store) == 0
 
 
+def _under_an_overlay(frame: Frame, draw, rect: pygame.Rect, *, scene: object = None,  # type: ignore[no-untyped-def]
+                      area: pygame.Rect | None = None) -> bytes:
+    """``rect``'s panel drawn and its frame kept (``area``'s scene too, when given); the next
+    frame has a die over it; the pixels of the panel as it was before the die."""
+    frame.begin(reuse=False, store=True, scene=scene)
+    frame.cached(("box",), rect, draw)
+    frame.end()
+    frame.tidy()
+    if area is not None:
+        frame.keep_scene(area)
+    before = pygame.image.tobytes(frame.window.subsurface(rect), "RGB")
+    frame.begin(reuse=True, store=True, scene=scene)
+    frame.cached(("box",), rect, draw)
+    frame.window.fill((255, 255, 255), (20, 20, 30, 30))        # a die over it
+    frame.overlay(pygame.Rect(20, 20, 30, 30))
+    frame.end()
+    frame.tidy()
+    return before
+
+
+def test_a_panel_under_an_overlay_is_put_back_from_a_kept_scene_that_holds_it_not_drawn(frame: Frame) -> None:
+    rect, area = pygame.Rect(10, 10, 100, 50), pygame.Rect(0, 0, 200, 100)
+    calls: list[int] = []
+
+    def draw() -> None:
+        calls.append(1)
+        draw_box(frame, rect, (30, 30, 30))
+
+    before = _under_an_overlay(frame, draw, rect, scene="A", area=area)
+    assert len(calls) == 1 and len(frame.store) == 0            # drawn once: in no store, in the scene
+    frame.begin(reuse=True, store=True, scene="A")
+    frame.cached(("box",), rect, draw)
+    frame.end()
+    assert len(calls) == 1, "a panel the kept scene holds was drawn again under the die"
+    assert frame.cache_repaints == 1
+    assert pygame.image.tobytes(frame.window.subsurface(rect), "RGB") == before
+
+
+def test_a_panel_drawn_again_under_an_overlay_goes_into_the_store_for_the_next(frame: Frame) -> None:
+    rect = pygame.Rect(10, 10, 100, 50)
+    calls: list[int] = []
+
+    def draw() -> None:
+        calls.append(1)
+        draw_box(frame, rect, (30, 30, 30))
+
+    before = _under_an_overlay(frame, draw, rect)               # no scene: nowhere to put it back from
+    frame.begin(reuse=True, store=True)
+    frame.cached(("box",), rect, draw)
+    frame.end()
+    assert len(calls) == 2                                      # drawn again inside the die's area
+    assert pygame.image.tobytes(frame.window.subsurface(rect), "RGB") == before
+    assert frame.store.get((current_language(), "box"), rect.size) is None
+    frame.tidy()
+    assert frame.store.get((current_language(), "box"), rect.size) is not None
+    frame.begin(reuse=True, store=True)                         # a die over it again: from the store
+    frame.cached(("box",), rect, draw)
+    frame.window.fill((255, 255, 255), (20, 20, 30, 30))
+    frame.overlay(pygame.Rect(20, 20, 30, 30))
+    frame.end()
+    frame.begin(reuse=True, store=True)
+    frame.cached(("box",), rect, draw)
+    frame.end()
+    assert len(calls) == 2
+    assert pygame.image.tobytes(frame.window.subsurface(rect), "RGB") == before
+
+
 def test_the_die_tumbles_for_die_ms_after_a_roll() -> None:
     now = [10.0]
     die = DieRoll(lambda: now[0])
