@@ -58,7 +58,7 @@ from table.ui.display import Display  # noqa: E402
 from table.sim.script import parse_script  # noqa: E402
 from table.ui.view import build_view  # noqa: E402
 from table.control.assembly import build_table  # noqa: E402
-from table.app.heap import settle  # noqa: E402
+from table.app.heap import collect_while_idle, settle  # noqa: E402
 
 ACTIONS = 1800                # ~850 timed taps each way (437 at 900): a p99 that one fsync stall moves less
 SECONDS_BETWEEN_TAPS = 3.0    # past the 2.6 s interference window and the die's 0.6 s
@@ -139,6 +139,7 @@ def run(size: tuple[int, int]) -> dict[str, object]:
                 display.render(build_view(ctl))          # what the loop draws between taps, untimed
             if not display.wants_frame():
                 display.tidy()                           # what the loop does before it sleeps, untimed
+                collect_while_idle()
             t0 = time.perf_counter()
             if action.verb == "tap":
                 reader.scan_card(action.arg)

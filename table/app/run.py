@@ -26,7 +26,7 @@ from drivers.factory import DriverError
 from drivers.sim import SimButtons, SimReader
 from engine.messages import msg
 from table.app.drivers import Drivers, open_drivers
-from table.app.heap import settle
+from table.app.heap import collect_while_idle, settle
 from table.app.league import LeagueRun, start_league
 from table.app.systemd import notify, watchdog_interval
 from table.app.wake import PUMP_S, input_wake, sleep_until_woken
@@ -179,6 +179,7 @@ class TableLoop:
             while True:
                 if not display.wants_frame():
                     display.tidy()                   # the panels just drawn go to the store, off any tap's frame
+                    collect_while_idle()             # the collector's passes too
                 animating = self.sleep()
                 dirty = False
                 if self.web is not None:

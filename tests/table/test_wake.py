@@ -187,3 +187,40 @@ def test_the_loop_tidies_the_display_before_it_sleeps_never_while_the_die_tumble
     assert table_app.run(config, sim=True) == 0
     assert table_app.ANIMATION_MS / 1000 in sleeps, "the die never tumbled"
     assert len(tidied) >= 5 and not any(tidied), "tidied while the die tumbled, or never"
+
+
+def test_the_loop_runs_the_collector_while_idle_never_while_the_die_tumbles(tmp_path: Path, monkeypatch) -> None:
+    """The collector's passes go between frames (heap.collect_while_idle), off the frame a tap waits for."""
+    from table.ui.display import Display
+
+    config = parse_config({"storage": {"state_dir": str(tmp_path / "state")}, "display": {"sound": False}})
+    monkeypatch.setattr(sys, "stdin", io.StringIO("tap player-1\ntap player-2\ntap player-3\npress roll\n"))
+    displays: list[Display] = []
+    real_init = Display.__init__
+
+    def init(self: Display, *args, **kw) -> None:  # type: ignore[no-untyped-def]
+        real_init(self, *args, **kw)
+        displays.append(self)
+
+    collected: list[bool] = []
+    real_collect = table_app.collect_while_idle
+
+    def collect() -> int | None:
+        collected.append(displays[-1].wants_frame())
+        return real_collect()
+
+    real = table_app.sleep_until_woken
+    sleeps: list[float] = []
+
+    def sleep(woken: threading.Event, timeout: float, pump_every: float | None = PUMP_S) -> None:
+        sleeps.append(timeout)
+        real(woken, min(timeout, 0.02), pump_every)
+        if len(sleeps) > 600 or sleeps[-5:] == [table_app.IDLE_S] * 5 and table_app.ANIMATION_MS / 1000 in sleeps:
+            table_app.stop()
+
+    monkeypatch.setattr(Display, "__init__", init)
+    monkeypatch.setattr(table_app, "collect_while_idle", collect)
+    monkeypatch.setattr(table_app, "sleep_until_woken", sleep)
+    assert table_app.run(config, sim=True) == 0
+    assert table_app.ANIMATION_MS / 1000 in sleeps, "the die never tumbled"
+    assert len(collected) >= 5 and not any(collected), "collected while the die tumbled, or never"
