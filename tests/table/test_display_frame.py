@@ -12,7 +12,7 @@ import pytest
 
 from drivers.events import BUTTONS
 from table.config import parse_config
-from table.ui.display import Display
+from table.ui.display import X11_NARROW_COST, Display, whole_is_cheaper
 from table.ui.frame import DieRoll, Frame, Solids, uncovered
 from table.ui.i18n import language as current_language
 from table.ui.keys import FKEYS, KEYS
@@ -477,3 +477,28 @@ def test_screens_never_import_the_display_or_the_app() -> None:
 TYPED = ["table/ui/frame.py", "table/ui/screen.py", "table/ui/keys.py", "table/ui/display.py", "table/ui/screens", "table/ui/picker.py",
          "table/ui/fonts.py", "table/ui/sound.py", "table/ui/qr.py", "table/ui/catalogs.py", "table/ui/i18n.py",
          "table/ui/scenes.py", "table/app"]
+
+
+def test_the_whole_window_is_pushed_when_its_narrow_rectangles_would_cost_the_server_more() -> None:
+    """Rectangles narrower than the window cost X11_NARROW_COST times per pixel what full-width
+    ones do (measured through Xvfb): a screen switch's phase area is dearer than the window, one
+    panel, the message line and a key are not, and full-width bands cost what their pixels do."""
+    size = (1920, 1080)
+    phase, message, key = pygame.Rect(601, 90, 1301, 748), pygame.Rect(18, 851, 1884, 81), pygame.Rect(9, 945, 366, 126)
+    gear = pygame.Rect(601, 90, 1301, 109)
+    assert whole_is_cheaper([phase, message, key], size, X11_NARROW_COST)
+    assert not whole_is_cheaper([gear, message, key], size, X11_NARROW_COST)
+    assert not whole_is_cheaper([pygame.Rect(0, 0, 1920, 1000)], size, X11_NARROW_COST)
+    assert whole_is_cheaper([pygame.Rect(0, 0, 1920, 1080)], size, X11_NARROW_COST)
+    assert not whole_is_cheaper([phase, message, key], size, 1.0)      # where every pixel costs the same
+    assert not whole_is_cheaper([], size, X11_NARROW_COST)
+
+
+def test_without_a_display_server_the_rectangles_drawn_are_what_is_pushed() -> None:
+    display = Display((800, 480))
+    try:
+        assert display.narrow_cost is None
+        display.push([pygame.Rect(0, 0, 700, 400)])
+        assert display.pushed == [pygame.Rect(0, 0, 700, 400)]
+    finally:
+        display.close()

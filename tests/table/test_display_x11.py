@@ -35,17 +35,21 @@ table = build_table(parse_config({"display": {"sound": False}}), clock, state_di
 reader, buttons = SimReader(table.events, clock=clock), SimButtons(table.events, clock=clock)
 display = Display((1920, 1080), clock=clock.monotonic)
 pushes = []
+switched_whole = 0                  # another screen of the same size, pushed as the whole window
 for action in parse_script(SCENES["combat"], table.catalog):
     perform(action, table, reader, buttons, clock)
+    last = display._layout
     display.render(build_view(table.controller))
     pushes.append("full" if display.pushed is None else "rects")
+    now = display._layout
+    switched_whole += last is not None and now is not None and last != now and display.pushed is None
 maps = Path("/proc/self/maps").read_text()
 gl = sorted({line.split("/")[-1] for line in maps.splitlines() if any(k in line for k in ("libGL", "libEGL", "swrast", "llvmpipe", "libgallium"))})
 import stat
 fd = display.connection()
 socket_ok = fd is not None and stat.S_ISSOCK(os.fstat(fd).st_mode)
 print(pygame.display.get_driver(), os.environ.get("SDL_FRAMEBUFFER_ACCELERATION"), ",".join(gl) or "-", pushes.count("rects"),
-      socket_ok)
+      socket_ok, switched_whole)
 display.close()
 table.journal.close()
 """
@@ -82,10 +86,13 @@ def frames_through_x11(tmp_path: Path, **env: str) -> list[str]:
 
 
 def test_under_x11_the_window_is_sdls_shared_memory_image_and_no_gl_is_loaded(tmp_path: Path) -> None:
-    driver, hint, gl, partial, socket_ok = frames_through_x11(tmp_path)
+    driver, hint, gl, partial, socket_ok, switched_whole = frames_through_x11(tmp_path)
     assert (driver, hint, gl) == ("x11", "0", "-")
     assert int(partial) > 0, "no frame pushed its rectangles to the server"
     assert socket_ok == "True", "the X server's socket, for the run loop to wait on, was not found"
+    # table -> fight: the phase's area in rectangles narrower than the window would cost the
+    # server more than the whole window does (Display.push, whole_is_cheaper)
+    assert int(switched_whole) >= 1, "another screen was pushed as narrow rectangles"
 
 
 def test_without_x11_there_is_no_connection_to_wait_on() -> None:
