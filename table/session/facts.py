@@ -356,6 +356,20 @@ def league_facts(summary: dict[str, Any]) -> str:
     return _json({"game": summary["id"], "history": history_rows([brief])[0], "tally": tally})
 
 
+def held_prefix(stored: list[list[Any]], entries: list[list[Any]]) -> int:
+    """How many leading entries of ``entries`` are the very ones (the same objects) ``stored`` holds.
+    Entries are only appended and cut from the end (an undo, a refused action), and every entry
+    appended is a new list: when the last stored one is still where it was, all before it are too,
+    which is one look instead of one per entry; otherwise they are compared one by one."""
+    n = len(stored)
+    if n <= len(entries) and (n == 0 or stored[n - 1] is entries[n - 1]):
+        return n
+    same = 0
+    while same < n and same < len(entries) and stored[same] is entries[same]:
+        same += 1
+    return same
+
+
 def _json(data: Any) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
@@ -574,8 +588,7 @@ class Records:
         stored, entries = self._stored, facts.entries
         same = 0
         if stored is not None:
-            while same < len(stored) and same < len(entries) and stored[same] is entries[same]:
-                same += 1
+            same = held_prefix(stored, entries)
         return [whole_row(self.game, status=summary["status"], started=summary["started"], ended=summary["ended"],
                           last=facts.last, actions=actions, brief=_json(brief), tally=_json(tally),
                           log_text=facts.stored_log()),

@@ -182,3 +182,37 @@ def test_an_entry_row_that_does_not_read_is_rebuilt_by_replaying_the_game(tmp_pa
     again = controller(tmp_path, winning_level=10)
     assert replays == [1] and again.controller.records.facts.entries == entries
     close_table(again)
+
+
+def test_the_entries_the_rows_hold_are_found_from_the_last_one_stored_or_one_by_one() -> None:
+    from table.session.facts import held_prefix
+
+    entries: list[list[Any]] = [["level", n, {"player": "player-1", "to": n}] for n in range(1, 9)]
+    stored = list(entries)
+    assert held_prefix(stored, entries) == 8
+    entries.append(["death", 9, {"player": "player-2"}])          # an action adds one
+    assert held_prefix(stored, entries) == 8
+    del entries[5:]                                                # an undo cuts three
+    assert held_prefix(stored, entries) == 5
+    entries.extend([["level", 6, {"player": "player-3", "to": 2}], ["level", 7, {"player": "player-3", "to": 3}],
+                    ["level", 8, {"player": "player-3", "to": 4}]])   # and other actions add as many again
+    assert held_prefix(stored, entries) == 5
+    assert held_prefix([], entries) == 0
+
+
+def test_entries_only_added_to_are_found_held_with_one_look_not_one_per_entry() -> None:
+    from table.session.facts import held_prefix
+
+    class Counted(list):  # type: ignore[type-arg]
+        looks = 0
+
+        def __getitem__(self, i):  # type: ignore[no-untyped-def]
+            Counted.looks += 1
+            return super().__getitem__(i)
+
+    entries = Counted([["level", n, {}] for n in range(10_000)])
+    stored = Counted(entries)
+    entries.append(["death", 10_000, {}])
+    Counted.looks = 0
+    assert held_prefix(stored, entries) == 10_000
+    assert Counted.looks <= 2
