@@ -170,42 +170,11 @@ class Kept:
     shown: Shown
     bytes: int
 
-    def blit(self, solids: Solids, rect: pygame.Rect, area: pygame.Rect | None = None) -> None:
-        """The panel at ``rect`` (only its part inside ``area`` of the window, when given)."""
+    def blit(self, window: pygame.Surface, rect: pygame.Rect, area: pygame.Rect | None = None) -> None:
+        """The panel at ``rect`` of ``window`` (only its part inside ``area``, when given)."""
         area = pygame.Rect(rect) if area is None else area
-        solids.fill(self.flat, area)
-        solids.surface.blit(self.surface, area.topleft, area.move(-rect.x, -rect.y))
-
-
-class Solids:
-    """Flat colour put on a surface by blitting it from a band of that colour, not by SDL's fill,
-    which writes with streaming stores that go past the cache: a kept panel's flat colour filled
-    that way and its run-length encoded pixels blitted on top took 0.093 ms at 1080p (1301x109),
-    0.032 ms blitted from a band; a rect of the window's phase area 0.66 ms against 0.27 ms.
-    The same pixels: the band has the surface's format and no colour key or alpha."""
-
-    BAND = 16                           # rows of a band
-    KEPT = 8                            # colours with a band
-
-    def __init__(self, surface: pygame.Surface) -> None:
-        self.surface = surface
-        self._bands: dict[tuple[int, int, int], pygame.Surface] = {}
-
-    def fill(self, color: tuple[int, int, int], rect: pygame.Rect) -> None:
-        """``rect`` of the surface (inside its clip, as ``fill``) in ``color``."""
-        color = (color[0], color[1], color[2])                    # a Color or a 4-tuple keys as its RGB
-        band = self._bands.pop(color, None)
-        if band is None:
-            band = pygame.Surface((self.surface.get_width(), self.BAND), 0, self.surface)
-            band.fill(color)
-            while len(self._bands) >= self.KEPT:
-                self._bands.pop(next(iter(self._bands)))
-        self._bands[color] = band                                 # most recently used last
-        x, y, w, bottom = rect[0], rect[1], rect[2], rect[1] + rect[3]
-        while y < bottom:
-            h = min(self.BAND, bottom - y)
-            self.surface.blit(band, (x, y), (0, 0, w, h))
-            y += h
+        window.fill(self.flat, area)
+        window.blit(self.surface, area.topleft, area.move(-rect.x, -rect.y))
 
 
 def surface_bytes(surface: pygame.Surface) -> int:
@@ -267,7 +236,6 @@ class Frame:
         self.cache_repaints = 0             # hits repainted in part, under the last frame's overlay
         self.cache_moves = 0                # hits blitted from the store (the panel had left the screen)
         self.store = PanelStore(window, windows=self.STORE_WINDOWS)
-        self.solids = Solids(window)
         self._storing = False               # panels may come from the store, and go into it
         self._to_store: list[tuple[tuple[Any, ...], Shown]] = []   # drawn afresh: for the store, at ``tidy``
         self._shown: dict[tuple[Any, ...], Shown] = {}      # (kind, rect) -> what is there now
@@ -330,7 +298,7 @@ class Frame:
             return
         self.dirty = []
         for rect in stale:                  # the die the last frame showed: the background again
-            self.solids.fill(BG, rect)
+            self.window.fill(BG, rect)
             self.dirty.append(rect)
         if blank is not None:
             kept = self._scenes.pop((scene, tuple(blank)), None) if store else None
@@ -360,7 +328,7 @@ class Frame:
         self.window.set_clip(None)
         for part in uncovered(area, self._covered):
             if kept is BLANK:
-                self.solids.fill(BG, part)
+                self.window.fill(BG, part)
             else:
                 self.window.blit(kept.pixels, part, part.move(-area.x, -area.y))
         self.window.set_clip(clip)
@@ -492,7 +460,7 @@ class Frame:
         if self._putting is not None:
             self._covered.append(rect)      # blitted or drawn afresh, whole: no need of the scene's pixels
         if kept is not None:                # drawn before, elsewhere or before it left: blitted
-            kept.blit(self.solids, rect)
+            kept.blit(self.window, rect)
             if self._reusing:
                 self.mark(rect)
             self._shown[slot] = placed = moved(kept.shown, rect.x, rect.y)
@@ -504,11 +472,11 @@ class Frame:
         self.cache_misses += 1
         if self._reusing:
             if covers is None:
-                self.solids.fill(BG, rect)
+                self.window.fill(BG, rect)
             elif covers > 0:
                 for x, y in ((rect.x, rect.y), (rect.right - covers, rect.y), (rect.x, rect.bottom - covers),
                              (rect.right - covers, rect.bottom - covers)):
-                    self.solids.fill(BG, pygame.Rect(x, y, covers, covers).clip(rect))
+                    self.window.fill(BG, pygame.Rect(x, y, covers, covers).clip(rect))
             self.mark(rect)
         n_drawn, n_hits = len(self.painter.drawn), len(self.hits)
         panels, levels = dict(self.panels), dict(self.level_rects)
@@ -541,7 +509,7 @@ class Frame:
         panel's already. Whether it was drawn."""
         kept = self.store.get(full, rect.size) if self._storing else None
         if kept is not None:
-            kept.blit(self.solids, rect, area)
+            kept.blit(self.window, rect, area)
             return False
         shown = self._shown.get(slot)
         for (_scene, where), scene in self._scenes.items():
@@ -554,7 +522,7 @@ class Frame:
         self.window.set_clip(area)
         self._drawing += 1
         try:
-            self.solids.fill(BG, area)
+            self.window.fill(BG, area)
             draw()
         finally:
             self._drawing -= 1
@@ -569,9 +537,9 @@ class Frame:
         if not self._drawing:
             self.settle()
         if self._reusing:
-            self.solids.fill(color, rect)
+            self.window.fill(color, rect)
             self.mark(rect)
 
 
 
-__all__ = ["DieRoll", "Frame", "Kept", "PanelStore", "Scene", "Shown", "Solids", "commonest_color", "moved", "uncovered"]
+__all__ = ["DieRoll", "Frame", "Kept", "PanelStore", "Scene", "Shown", "commonest_color", "moved", "uncovered"]

@@ -13,7 +13,7 @@ import pytest
 from drivers.events import BUTTONS
 from table.config import parse_config
 from table.ui.display import X11_NARROW_COST, Display, whole_is_cheaper
-from table.ui.frame import DieRoll, Frame, Solids, uncovered
+from table.ui.frame import DieRoll, Frame, uncovered
 from table.ui.i18n import language as current_language
 from table.ui.keys import FKEYS, KEYS
 from table.ui.screen import NoScreen, ScreenPlan, headless_display
@@ -197,30 +197,6 @@ def test_a_screen_that_comes_back_is_put_back_as_it_was_left_and_its_panels_stay
     assert frame.window.get_at(two.center)[:3] == (0, 0, 90)            # at settle, not before
     frame.end()
     assert frame.window.get_at(two.center)[:3] == BG and frame.window.get_at(one.center)[:3] == (0, 0, 200)
-
-
-def test_solids_fill_the_pixels_surface_fill_does(frame: Frame) -> None:
-    """Flat colour blitted from bands (``Solids``): the pixels of ``Surface.fill``, inside the clip,
-    for rects taller than a band, off the edge, and more colours than it keeps bands for."""
-    window = frame.window
-    expected = pygame.Surface(window.get_size(), 0, window)
-    solids = Solids(window)
-    rects = [pygame.Rect(3, 5, 101, 3 * Solids.BAND + 5), pygame.Rect(-10, 200, 50, 80), pygame.Rect(390, 0, 40, 10),
-             pygame.Rect(7, 7, 0, 9)]
-    for clip in (None, pygame.Rect(20, 20, 100, 230)):
-        for n in range(Solids.KEPT + 3):
-            color = (n * 20, 255 - n * 7, (n * 53) % 256)
-            window.fill((1, 2, 3))
-            expected.fill((1, 2, 3))
-            window.set_clip(clip)
-            expected.set_clip(clip)
-            for rect in rects:
-                solids.fill(color, rect.move(n, n))
-                expected.fill(color, rect.move(n, n))
-            window.set_clip(None)
-            expected.set_clip(None)
-            assert pygame.image.tobytes(window, "RGB") == pygame.image.tobytes(expected, "RGB")
-    assert len(solids._bands) == Solids.KEPT
 
 
 def test_uncovered_is_the_area_less_the_covers_in_rectangles_apart() -> None:
