@@ -130,6 +130,15 @@ use_identity_as_username true
                 time.sleep(0.05)
         raise RuntimeError("mosquitto did not listen within 10 s")
 
+    def saved(self, text: str) -> bool:
+        """Whether the broker's saved data holds ``text`` (a topic). Mosquitto saves after each
+        change in its own loop, after it has acknowledged the message: a SIGKILL right after an
+        acknowledgement can come before that save, and the message is gone with the process."""
+        try:
+            return text.encode() in (self.where / "data" / "mosquitto.db").read_bytes()
+        except OSError:
+            return False
+
     def kill(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGKILL)

@@ -48,6 +48,7 @@ def test_the_broker_killed_mid_game_loses_nothing_and_gets_nothing_twice(tmp_pat
         box.play(ANN_WINS)
         until(lambda: box.waiting() == 0, what="game 1 acknowledged")
         first = box.table.controller.game_id
+        until(lambda: broker.saved(f"munchkin/friday/games/table-a/{first}"), what="game 1 in the broker's save")
         box.new_game()
         box.play(MID_GAME)
         broker.kill()                               # mid-game: SIGKILL, no goodbye
@@ -78,6 +79,7 @@ def test_a_box_restarted_from_its_journal_resends_only_what_was_not_acknowledged
     box.play(ANN_WINS)
     until(lambda: box.waiting() == 0, what="game 1 acknowledged")
     first = box.table.controller.game_id
+    until(lambda: broker.saved(f"munchkin/friday/games/table-a/{first}"), what="game 1 in the broker's save")
     broker.kill()
     box.new_game()
     box.play(BOB_WINS)
