@@ -586,9 +586,7 @@ class Records:
         summary = facts.summary(self.game, state, actions)
         brief, tally = brief_and_tally(summary)
         stored, entries = self._stored, facts.entries
-        same = 0
-        if stored is not None:
-            same = held_prefix(stored, entries)
+        same = held_prefix(stored, entries) if stored is not None else 0
         return [whole_row(self.game, status=summary["status"], started=summary["started"], ended=summary["ended"],
                           last=facts.last, actions=actions, brief=_json(brief), tally=_json(tally),
                           log_text=facts.stored_log()),

@@ -447,7 +447,7 @@ class Frame:
                 self._covered.append(rect)
             areas = self._damaged.pop(slot, [])
             self.cache_repaints += bool(areas)
-            drawn = [self._repaint(area, rect, slot, full, draw) for area in areas]
+            drawn = [self._repaint(area, rect, slot, shown, draw) for area in areas]
             if any(drawn) and self._storing and self.store.keeps(rect):
                 self._to_store.append((slot, shown))     # drawn again, if in part: for the store too
             self._replay(shown)
@@ -500,20 +500,19 @@ class Frame:
         self.panels.update(shown.panels)
         self.level_rects.update(shown.level_rects)
 
-    def _repaint(self, area: pygame.Rect, rect: pygame.Rect, slot: tuple[Any, ...], full: tuple[Any, ...],
+    def _repaint(self, area: pygame.Rect, rect: pygame.Rect, slot: tuple[Any, ...], shown: Shown,
                  draw: Callable[[], Any]) -> bool:
         """A kept panel (in ``rect``) put back inside ``area`` alone (an overlay lay there): blitted
         from the store when it is there, or from a kept scene that holds this very panel (the same
         record: not drawn since the scene was kept), else drawn again clipped to ``area``; the same
         pixels as before, since ``draw`` depends only on the key; what it records is the kept
-        panel's already. Whether it was drawn."""
-        kept = self.store.get(full, rect.size) if self._storing else None
+        panel's already (``shown``). Whether it was drawn."""
+        kept = self.store.get(shown.key, rect.size) if self._storing else None
         if kept is not None:
             kept.blit(self.window, rect, area)
             return False
-        shown = self._shown.get(slot)
         for (_scene, where), scene in self._scenes.items():
-            if shown is not None and scene.shown.get(slot) is shown:
+            if scene.shown.get(slot) is shown:
                 self.window.blit(scene.pixels, area, area.move(-where[0], -where[1]))
                 return False
         n_drawn, n_hits = len(self.painter.drawn), len(self.hits)

@@ -160,19 +160,11 @@ def test_under_x11_the_servers_socket_wakes_the_loop_once_until_it_has_pumped() 
     assert input_wake("x11", wake).pump_every == PUMP_S   # no connection known: pumped as before
 
 
-def test_the_loop_tidies_the_display_before_it_sleeps_never_while_the_die_tumbles(tmp_path: Path, monkeypatch) -> None:
-    """The panels a frame drew go to the store between frames (Display.tidy), off the frame a tap waits for."""
-    from table.ui.display import Display
-
+def run_past_a_roll(tmp_path: Path, monkeypatch) -> list[float]:  # type: ignore[no-untyped-def]
+    """The table run on three joins and a roll until it has slept IDLE_S five times after the die
+    tumbled (each sleep shortened); the timeouts it slept on."""
     config = parse_config({"storage": {"state_dir": str(tmp_path / "state")}, "display": {"sound": False}})
     monkeypatch.setattr(sys, "stdin", io.StringIO("tap player-1\ntap player-2\ntap player-3\npress roll\n"))
-    tidied: list[bool] = []
-    real_tidy = Display.tidy
-
-    def tidy(self: Display) -> None:
-        tidied.append(self.wants_frame())
-        real_tidy(self)
-
     real = table_app.sleep_until_woken
     sleeps: list[float] = []
 
@@ -182,9 +174,24 @@ def test_the_loop_tidies_the_display_before_it_sleeps_never_while_the_die_tumble
         if len(sleeps) > 600 or sleeps[-5:] == [table_app.IDLE_S] * 5 and table_app.ANIMATION_MS / 1000 in sleeps:
             table_app.stop()
 
-    monkeypatch.setattr(Display, "tidy", tidy)
     monkeypatch.setattr(table_app, "sleep_until_woken", sleep)
     assert table_app.run(config, sim=True) == 0
+    return sleeps
+
+
+def test_the_loop_tidies_the_display_before_it_sleeps_never_while_the_die_tumbles(tmp_path: Path, monkeypatch) -> None:
+    """The panels a frame drew go to the store between frames (Display.tidy), off the frame a tap waits for."""
+    from table.ui.display import Display
+
+    tidied: list[bool] = []
+    real_tidy = Display.tidy
+
+    def tidy(self: Display) -> None:
+        tidied.append(self.wants_frame())
+        real_tidy(self)
+
+    monkeypatch.setattr(Display, "tidy", tidy)
+    sleeps = run_past_a_roll(tmp_path, monkeypatch)
     assert table_app.ANIMATION_MS / 1000 in sleeps, "the die never tumbled"
     assert len(tidied) >= 5 and not any(tidied), "tidied while the die tumbled, or never"
 
@@ -193,8 +200,6 @@ def test_the_loop_runs_the_collector_while_idle_never_while_the_die_tumbles(tmp_
     """The collector's passes go between frames (heap.collect_while_idle), off the frame a tap waits for."""
     from table.ui.display import Display
 
-    config = parse_config({"storage": {"state_dir": str(tmp_path / "state")}, "display": {"sound": False}})
-    monkeypatch.setattr(sys, "stdin", io.StringIO("tap player-1\ntap player-2\ntap player-3\npress roll\n"))
     displays: list[Display] = []
     real_init = Display.__init__
 
@@ -209,18 +214,8 @@ def test_the_loop_runs_the_collector_while_idle_never_while_the_die_tumbles(tmp_
         collected.append(displays[-1].wants_frame())
         return real_collect()
 
-    real = table_app.sleep_until_woken
-    sleeps: list[float] = []
-
-    def sleep(woken: threading.Event, timeout: float, pump_every: float | None = PUMP_S) -> None:
-        sleeps.append(timeout)
-        real(woken, min(timeout, 0.02), pump_every)
-        if len(sleeps) > 600 or sleeps[-5:] == [table_app.IDLE_S] * 5 and table_app.ANIMATION_MS / 1000 in sleeps:
-            table_app.stop()
-
     monkeypatch.setattr(Display, "__init__", init)
     monkeypatch.setattr(table_app, "collect_while_idle", collect)
-    monkeypatch.setattr(table_app, "sleep_until_woken", sleep)
-    assert table_app.run(config, sim=True) == 0
+    sleeps = run_past_a_roll(tmp_path, monkeypatch)
     assert table_app.ANIMATION_MS / 1000 in sleeps, "the die never tumbled"
     assert len(collected) >= 5 and not any(collected), "collected while the die tumbled, or never"
