@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, is_dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields, is_dataclass
 from enum import Enum
 from typing import Any
 
@@ -156,36 +157,101 @@ def _clone(value: Any) -> Any:
 
     Tuples, strings, numbers, enums and frozen dataclasses are shared, which
     keeps ``apply`` cheap however long the game has run. What a type is to the
-    copy is worked out once per type (``_HOW``), not per value: a state is a few
-    hundred values, cloned on every action.
+    copy is worked out once per type, not per value: a shared type goes into
+    ``_SHARED``, a mutable one gets its copier in ``_COPIERS``. A state is a
+    few hundred values (most of them short lists of card ids), cloned on every
+    action, so a list whose items are all shared is copied whole, and an
+    unfrozen dataclass is copied by a copier made for its fields.
     """
-    how = _HOW.get(type(value))
-    if how is None:
-        how = _how(type(value))
-    if how is _SHARED:
+    kind = type(value)
+    if kind in _SHARED:
         return value
-    if how is _LIST:
-        return [v if _HOW.get(type(v)) is _SHARED else _clone(v) for v in value]
-    if how is _DICT:
-        return {k: v if _HOW.get(type(v)) is _SHARED else _clone(v) for k, v in value.items()}
-    new = object.__new__(type(value))
-    new.__dict__.update({k: v if _HOW.get(type(v)) is _SHARED else _clone(v) for k, v in value.__dict__.items()})
+    copier = _COPIERS.get(kind) or _copier(kind)
+    return copier(value)
+
+
+_SHARED: set[type] = set()
+_COPIERS: dict[type, Callable[[Any], Any]] = {}
+
+
+def _copier(kind: type) -> Callable[[Any], Any]:
+    """How ``_clone`` copies a value of type ``kind``: remembered in ``_COPIERS``, or ``kind`` in ``_SHARED``."""
+    copier: Callable[[Any], Any]
+    if issubclass(kind, list):
+        copier = _copy_list
+    elif issubclass(kind, dict):
+        copier = _copy_dict
+    elif is_dataclass(kind) and not getattr(kind, "__dataclass_params__").frozen:
+        copier = _fields_copier(kind)
+    else:
+        _SHARED.add(kind)
+        return _share
+    _COPIERS[kind] = copier
+    return copier
+
+
+def _share(value: Any) -> Any:
+    return value
+
+
+def _copy_list(value: list[Any]) -> list[Any]:
+    if _SHARED.issuperset(map(type, value)):
+        return list(value)
+    return [v if type(v) in _SHARED else _clone(v) for v in value]
+
+
+def _copy_dict(value: dict[Any, Any]) -> dict[Any, Any]:
+    new = dict(value)
+    for k, v in new.items():
+        if type(v) not in _SHARED:
+            new[k] = _clone(v)
     return new
 
 
-_SHARED, _LIST, _DICT, _FIELDS = "shared", "list", "dict", "fields"
-_HOW: dict[type, str] = {}
+def _copy_attributes(value: Any) -> Any:
+    """An unfrozen dataclass whose attributes are not just its fields, copied attribute by attribute."""
+    attributes = value.__dict__.copy()
+    for k, v in attributes.items():
+        if type(v) not in _SHARED:
+            attributes[k] = _clone(v)
+    new = object.__new__(type(value))
+    new.__dict__ = attributes
+    return new
 
 
-def _how(kind: type) -> str:
-    """How ``_clone`` copies a value of type ``kind`` (remembered in ``_HOW``)."""
-    if issubclass(kind, list):
-        how = _LIST
-    elif issubclass(kind, dict):
-        how = _DICT
-    elif is_dataclass(kind) and not getattr(kind, "__dataclass_params__").frozen:
-        how = _FIELDS
-    else:
-        how = _SHARED
-    _HOW[kind] = how
-    return how
+def _fields_copier(kind: type) -> Callable[[Any], Any]:
+    """A copier for the unfrozen dataclass ``kind``: its ``__dict__`` copied at once, then each field
+    whose value is not of a shared type cloned in place. Every field is looked at whatever its
+    annotation says; the fields annotated as lists are only looked at first, as lists."""
+    all_fields = fields(kind)
+    lists = tuple(f.name for f in all_fields if str(f.type).startswith("list"))
+    others = tuple(f.name for f in all_fields if f.name not in lists)
+    size = len(all_fields)
+    shared = _SHARED
+    new_object = object.__new__
+
+    def copy(value: Any) -> Any:
+        attributes = value.__dict__.copy()
+        if len(attributes) != size:
+            return _copy_attributes(value)
+        try:
+            for k in lists:
+                v = attributes[k]
+                if type(v) is list:
+                    if v:
+                        attributes[k] = v.copy() if shared.issuperset(map(type, v)) else _copy_list(v)
+                    else:
+                        attributes[k] = []
+                elif type(v) not in shared:
+                    attributes[k] = _clone(v)
+            for k in others:
+                v = attributes[k]
+                if type(v) not in shared:
+                    attributes[k] = _clone(v)
+        except KeyError:                # a field deleted and another attribute set in its place
+            return _copy_attributes(value)
+        new: Any = new_object(kind)
+        new.__dict__ = attributes
+        return new
+
+    return copy

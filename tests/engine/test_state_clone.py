@@ -3,11 +3,11 @@ and shares the rest; ``Ruleset.to_dict`` hands out a dict of its own each time."
 
 from __future__ import annotations
 
-from dataclasses import asdict, fields, is_dataclass
+from dataclasses import asdict, dataclass, fields, is_dataclass
 from typing import Any
 
 from engine.rules import Ruleset
-from engine.state import Combat, GameState, MonsterInPlay, Phase, Player
+from engine.state import Combat, Flight, GameState, MonsterInPlay, OneShot, PendingLoss, Phase, Player, Promise
 
 
 def mutable_ids(value: Any, out: dict[int, Any]) -> dict[int, Any]:
@@ -59,3 +59,65 @@ def test_a_rulesets_dict_is_its_fields_and_a_new_one_each_time() -> None:
     first["winning_level"] = 99
     assert rules.to_dict() == asdict(rules) and rules.to_dict() is not rules.to_dict()
     assert Ruleset.from_dict(rules.to_dict()) == rules
+
+
+@dataclass(frozen=True)
+class Stamp:                            # a frozen dataclass: shared, wherever it sits
+    label: str
+
+
+@dataclass
+class Note:                             # an unfrozen dataclass the engine does not know
+    text: str
+    marks: list[Any]
+
+
+def test_a_clone_copies_every_mutable_part_whatever_its_fields_annotation_says() -> None:
+    """The copier made for a dataclass looks at every field: lists first, but a list, dict or
+    dataclass in a field annotated otherwise is copied too, and a list holding mutable items is
+    copied item by item while one of shared items is copied whole."""
+    stamp = Stamp("x")
+    odd: list[Any] = ["helm-of-courage", stamp, ("a", 1)]
+    state = GameState(seed=5, phase=Phase.RUN_AWAY, players=[
+        Player("player-1", "Ann", carried=["huge-rock"], curses=[]), Player("player-2", "Bo", equipped=odd)])
+    setattr(state.players[0], "cheat_on", ["not", "a", "card"])        # annotated str | None
+    setattr(state.players[1], "specials", {"half-breed": ["elf"]})      # annotated list[str]
+    state.combat = Combat(monsters=[MonsterInPlay("net-troll")], fighters=["player-1", "player-2"],
+                          one_shots=[OneShot("flask-of-glue", "players", 2)], bonuses={"player-1": 1},
+                          backstabs=[("player-2", "player-1")], promises=[Promise("player-1", "huge-rock", "player-2")])
+    state.flight = Flight(pending=[("player-1", 0)], before_roll=state.clone(), bonus={"player-1": 1})
+    state.pending_loss = PendingLoss("player-2", "big", 1)
+    state.looting = {"body": "player-2", "items": [Note("taken", [stamp, ["deep"]])], "stamp": stamp}
+    setattr(state, "warnings", [["nested"], Note("w", [])])
+    copy: Any = state.clone()
+    assert copy == state
+    before, after = mutable_ids(state, {}), mutable_ids(copy, {})
+    assert len(after) == len(before) and not set(before) & set(after)
+    assert copy.players[1].equipped[1] is stamp and copy.looting["stamp"] is stamp
+    assert copy.looting["items"][0].marks[0] is stamp
+    assert copy.flight.before_roll.players[0].carried == ["huge-rock"]
+    copy.players[0].cheat_on.append("more")
+    copy.players[1].specials["half-breed"].append("dwarf")
+    copy.looting["items"][0].marks[1].append("deeper")
+    copy.warnings[0].append("more")
+    copy.flight.before_roll.players[0].carried.clear()
+    original: Any = state
+    assert original.players[0].cheat_on == ["not", "a", "card"]
+    assert original.players[1].specials == {"half-breed": ["elf"]}
+    assert original.looting["items"][0].marks[1] == ["deep"] and original.warnings[0] == ["nested"]
+    assert original.flight.before_roll.players[0].carried == ["huge-rock"]
+
+
+def test_a_dataclass_with_attributes_beside_its_fields_is_copied_attribute_by_attribute() -> None:
+    extra: Any = Player("player-1", "Ann", carried=["huge-rock"])
+    extra.seen = ["a"]
+    swapped: Any = Player("player-2", "Bo", carried=["stepladder"])
+    del swapped.curses                                                  # as many attributes as fields, not the same
+    swapped.seen = [["b"]]
+    state = GameState(seed=1, players=[extra, swapped])
+    copy: Any = state.clone()
+    for old, new in zip(state.players, copy.players):
+        assert type(new) is Player and vars(new) == vars(old)
+        assert new.carried is not old.carried and getattr(new, "seen") is not getattr(old, "seen")
+    assert copy.players[1].seen[0] is not swapped.seen[0]
+    assert not hasattr(copy.players[1], "curses")
