@@ -29,6 +29,8 @@ The Display begins each frame (``begin``: kept panels or a full redraw) and ends
 
 from __future__ import annotations
 
+import statistics
+import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -170,11 +172,78 @@ class Kept:
     shown: Shown
     bytes: int
 
-    def blit(self, window: pygame.Surface, rect: pygame.Rect, area: pygame.Rect | None = None) -> None:
-        """The panel at ``rect`` of ``window`` (only its part inside ``area``, when given)."""
+    def blit(self, solids: Solids, rect: pygame.Rect, area: pygame.Rect | None = None) -> None:
+        """The panel at ``rect`` of the window ``solids`` fills (only its part inside ``area``, when given)."""
         area = pygame.Rect(rect) if area is None else area
-        window.fill(self.flat, area)
-        window.blit(self.surface, area.topleft, area.move(-rect.x, -rect.y))
+        solids.fill(self.flat, area)
+        solids.surface.blit(self.surface, area.topleft, area.move(-rect.x, -rect.y))
+
+
+class Solids:
+    """Flat colour put on the window the faster of two ways on this machine: SDL's fill, or blits
+    from a band of that colour. SDL's fill writes with streaming stores that go past the cache;
+    which way is faster differs from machine to machine. On 2026-12-02, two machines of the same
+    kind gave opposite answers in the latency game at 1080p: on one, screen switches took 1.28-1.56
+    ms p50 with SDL's fill against 1.69-1.92 ms from bands; on the other, a kept panel's flat colour
+    filled by SDL and its encoded pixels over it took 93 us against ~45 us from bands, and the kept
+    frames' drawing p50 1.63 ms against 1.30-1.39 ms. So the first TRIALS fills of a rect of at
+    least TRIAL_PIXELS (inside the clip) alternate the two ways on the frames themselves, timed;
+    from then on the way with the lower median time per pixel is used (``way``). Smaller rects
+    are SDL's fill: a blit per band costs more than it could save there. The same pixels either way:
+    the band has the surface's format and no colour key or alpha."""
+
+    BAND = 16                           # rows of a band
+    KEPT = 8                            # colours with a band
+    TRIAL_PIXELS = 16384
+    TRIALS = 48                         # timed fills, half each way
+
+    def __init__(self, surface: pygame.Surface, *, clock: Callable[[], float] = time.perf_counter) -> None:
+        self.surface = surface
+        self.way: str | None = None     # "fill" or "bands" once measured
+        self._clock = clock
+        self._bands: dict[tuple[int, int, int], pygame.Surface] = {}
+        self._times: dict[str, list[float]] = {"fill": [], "bands": []}
+
+    def fill(self, color: Any, rect: Any) -> None:
+        """``rect`` of the surface (inside its clip, as ``Surface.fill``) in ``color``."""
+        rect = pygame.Rect(rect)
+        pixels = rect.clip(self.surface.get_clip())
+        if self.way == "fill" or pixels.w * pixels.h < self.TRIAL_PIXELS:
+            self.surface.fill(color, rect)
+            return
+        band = self._band(color)
+        if self.way == "bands":
+            self._by_bands(band, rect)
+            return
+        way = "fill" if len(self._times["fill"]) <= len(self._times["bands"]) else "bands"
+        started = self._clock()
+        if way == "fill":
+            self._by_fill(color, rect)
+        else:
+            self._by_bands(band, rect)
+        self._times[way].append((self._clock() - started) / (pixels.w * pixels.h))
+        if len(self._times["fill"]) + len(self._times["bands"]) >= self.TRIALS:
+            self.way = min(self._times, key=lambda w: statistics.median(self._times[w]))
+
+    def _by_fill(self, color: Any, rect: pygame.Rect) -> None:
+        self.surface.fill(color, rect)
+
+    def _by_bands(self, band: pygame.Surface, rect: pygame.Rect) -> None:
+        x, w, bottom = rect.x, rect.w, rect.bottom
+        self.surface.blits([(band, (x, y), (0, 0, w, min(self.BAND, bottom - y))) for y in range(rect.y, bottom, self.BAND)],
+                           doreturn=False)
+
+    def _band(self, color: Any) -> pygame.Surface:
+        color = pygame.Color(color)
+        key = (color.r, color.g, color.b)               # a Color or a 4-tuple keys as its RGB
+        band = self._bands.pop(key, None)
+        if band is None:
+            band = pygame.Surface((self.surface.get_width(), self.BAND), 0, self.surface)
+            band.fill(key)
+            while len(self._bands) >= self.KEPT:
+                self._bands.pop(next(iter(self._bands)))
+        self._bands[key] = band                         # most recently used last
+        return band
 
 
 def surface_bytes(surface: pygame.Surface) -> int:
@@ -236,6 +305,7 @@ class Frame:
         self.cache_repaints = 0             # hits repainted in part, under the last frame's overlay
         self.cache_moves = 0                # hits blitted from the store (the panel had left the screen)
         self.store = PanelStore(window, windows=self.STORE_WINDOWS)
+        self.solids = Solids(window)
         self._storing = False               # panels may come from the store, and go into it
         self._to_store: list[tuple[tuple[Any, ...], Shown]] = []   # drawn afresh: for the store, at ``tidy``
         self._shown: dict[tuple[Any, ...], Shown] = {}      # (kind, rect) -> what is there now
@@ -298,7 +368,7 @@ class Frame:
             return
         self.dirty = []
         for rect in stale:                  # the die the last frame showed: the background again
-            self.window.fill(BG, rect)
+            self.solids.fill(BG, rect)
             self.dirty.append(rect)
         if blank is not None:
             kept = self._scenes.pop((scene, tuple(blank)), None) if store else None
@@ -328,7 +398,7 @@ class Frame:
         self.window.set_clip(None)
         for part in uncovered(area, self._covered):
             if kept is BLANK:
-                self.window.fill(BG, part)
+                self.solids.fill(BG, part)
             else:
                 self.window.blit(kept.pixels, part, part.move(-area.x, -area.y))
         self.window.set_clip(clip)
@@ -460,7 +530,7 @@ class Frame:
         if self._putting is not None:
             self._covered.append(rect)      # blitted or drawn afresh, whole: no need of the scene's pixels
         if kept is not None:                # drawn before, elsewhere or before it left: blitted
-            kept.blit(self.window, rect)
+            kept.blit(self.solids, rect)
             if self._reusing:
                 self.mark(rect)
             self._shown[slot] = placed = moved(kept.shown, rect.x, rect.y)
@@ -472,7 +542,7 @@ class Frame:
         self.cache_misses += 1
         if self._reusing:
             if covers is None:
-                self.window.fill(BG, rect)
+                self.solids.fill(BG, rect)
             elif covers > 0:
                 for x, y in ((rect.x, rect.y), (rect.right - covers, rect.y), (rect.x, rect.bottom - covers),
                              (rect.right - covers, rect.bottom - covers)):
@@ -509,7 +579,7 @@ class Frame:
         panel's already (``shown``). Whether it was drawn."""
         kept = self.store.get(shown.key, rect.size) if self._storing else None
         if kept is not None:
-            kept.blit(self.window, rect, area)
+            kept.blit(self.solids, rect, area)
             return False
         for (_scene, where), scene in self._scenes.items():
             if scene.shown.get(slot) is shown:
@@ -521,7 +591,7 @@ class Frame:
         self.window.set_clip(area)
         self._drawing += 1
         try:
-            self.window.fill(BG, area)
+            self.solids.fill(BG, area)
             draw()
         finally:
             self._drawing -= 1
@@ -536,7 +606,7 @@ class Frame:
         if not self._drawing:
             self.settle()
         if self._reusing:
-            self.window.fill(color, rect)
+            self.solids.fill(color, rect)
             self.mark(rect)
 
 

@@ -13,7 +13,7 @@ import pytest
 from drivers.events import BUTTONS
 from table.config import parse_config
 from table.ui.display import X11_NARROW_COST, Display, whole_is_cheaper
-from table.ui.frame import DieRoll, Frame, uncovered
+from table.ui.frame import DieRoll, Frame, Solids, uncovered
 from table.ui.i18n import language as current_language
 from table.ui.keys import FKEYS, KEYS
 from table.ui.screen import NoScreen, ScreenPlan, headless_display
@@ -478,3 +478,64 @@ def test_without_a_display_server_the_rectangles_drawn_are_what_is_pushed() -> N
         assert display.pushed == [pygame.Rect(0, 0, 700, 400)]
     finally:
         display.close()
+
+
+@pytest.mark.parametrize("way", ["fill", "bands", None])
+def test_solids_fill_the_pixels_surface_fill_does_either_way(frame: Frame, way: str | None) -> None:
+    """Flat colour from ``Solids``, decided either way or still trying both: the pixels of
+    ``Surface.fill``, inside the clip, for rects taller than a band, off the edge, too small to
+    time, and more colours than it keeps bands for."""
+    window = frame.window
+    expected = pygame.Surface(window.get_size(), 0, window)
+    solids = Solids(window)
+    solids.way = way
+    rects = [pygame.Rect(3, 5, 201, 3 * Solids.BAND + 90), pygame.Rect(-10, 100, 250, 120), pygame.Rect(390, 0, 40, 10),
+             pygame.Rect(7, 7, 0, 9)]
+    for clip in (None, pygame.Rect(20, 20, 300, 200)):
+        for n in range(Solids.KEPT + 3):
+            color = (n * 20, 255 - n * 7, (n * 53) % 256)
+            window.fill((1, 2, 3))
+            expected.fill((1, 2, 3))
+            window.set_clip(clip)
+            expected.set_clip(clip)
+            for rect in rects:
+                solids.fill(color, rect.move(n, n))
+                expected.fill(color, rect.move(n, n))
+            window.set_clip(None)
+            expected.set_clip(None)
+            assert pygame.image.tobytes(window, "RGB") == pygame.image.tobytes(expected, "RGB")
+    assert len(solids._bands) == (0 if way == "fill" else Solids.KEPT)
+
+
+@pytest.mark.parametrize(("fill_cost", "band_cost", "chosen"), [(5.0, 2.0, "bands"), (2.0, 5.0, "fill")])
+def test_solids_keep_to_the_way_this_machine_fills_faster(frame: Frame, fill_cost: float, band_cost: float,
+                                                          chosen: str) -> None:
+    """The first TRIALS fills big enough to time alternate the two ways; then the faster one (per
+    pixel, median) is the only one used. Small rects are never timed."""
+    now = [0.0]
+    used: list[str] = []
+
+    class Timed(Solids):
+        def _by_fill(self, color, rect):  # type: ignore[no-untyped-def]
+            used.append("fill")
+            now[0] += fill_cost
+            super()._by_fill(color, rect)
+
+        def _by_bands(self, band, rect):  # type: ignore[no-untyped-def]
+            used.append("bands")
+            now[0] += band_cost
+            super()._by_bands(band, rect)
+
+    solids = Timed(frame.window, clock=lambda: now[0])
+    big, small = pygame.Rect(0, 0, 200, 100), pygame.Rect(0, 0, 20, 20)
+    for _ in range(Solids.TRIALS - 1):
+        solids.fill((9, 9, 9), small)
+        solids.fill((9, 9, 9), big)
+    assert solids.way is None and sorted(set(used)) == ["bands", "fill"]
+    assert abs(used.count("fill") - used.count("bands")) <= 1
+    solids.fill((9, 9, 9), big)
+    assert solids.way == chosen
+    used.clear()
+    for _ in range(10):
+        solids.fill((9, 9, 9), big)
+    assert used == ([chosen] * 10 if chosen == "bands" else [])      # decided: SDL's fill is called directly

@@ -250,7 +250,7 @@ def _draw_players_side(f: Frame, total: int, winning: bool, fighters: list[tuple
                        shots: list[tuple[bool, str, int]], part: pygame.Rect) -> None:
     """The players' total, each fighter's level and gear, the one-shots on their side."""
     s = f.s
-    f.window.fill(PANEL, part)
+    f.solids.fill(PANEL, part)
     f.panels["combat-players"] = part
     pl = pygame.Rect(part.x + int(10 * s), part.y, part.w - int(10 * s) - int(6 * s), part.h)
     big = 46
@@ -276,7 +276,7 @@ def _draw_monsters_side(f: Frame, total: int, winning: bool,
                         shots: list[tuple[bool, str, int]], part: pygame.Rect) -> None:
     """The monsters' total, each monster with its enhancers, treasures and bad stuff, their one-shots."""
     s = f.s
-    f.window.fill(PANEL, part)
+    f.solids.fill(PANEL, part)
     f.panels["combat-monsters"] = part
     pygame.draw.line(f.window, DIM, (part.x, part.y), (part.x, part.bottom - 1), 1)
     mo = pygame.Rect(part.x + int(6 * s), part.y, part.w - int(6 * s) - int(10 * s), part.h)
