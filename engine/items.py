@@ -18,11 +18,13 @@ BIG_LIMIT = "big-item-limit"
 
 def excess_big_items(player: Player, catalog: Catalog) -> int:
     """How many Big items ``player`` has beyond what they may carry (an item under Cheat! is free)."""
-    limit = big_limit(player, catalog)
-    if limit is None:
+    if "dwarf" in player.races:         # any number
         return 0
     bigs = sum(1 for i in [*player.equipped, *player.carried] if catalog[i].big and i != player.cheat_on)
-    return max(0, bigs - limit)
+    if bigs <= 1:                       # within any limit: the limit is never below 1
+        return 0
+    limit = big_limit(player, catalog)
+    return 0 if limit is None else max(0, bigs - limit)
 
 
 def enforce_big_limit(state: GameState, catalog: Catalog, events: list[GameEvent]) -> None:

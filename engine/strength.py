@@ -11,6 +11,7 @@ from engine.state import Combat, GameState, MonsterInPlay, Player
 
 HAND_SLOTS = {Slot.ONE_HAND: 1, Slot.TWO_HANDS: 2}
 SINGLE_SLOTS = (Slot.HEADGEAR, Slot.ARMOR, Slot.FOOTGEAR)
+_HAND_SLOT_KINDS = tuple(HAND_SLOTS)      # ``in`` a tuple is by identity; ``in`` the dict hashes the enum, in Python
 
 
 def traits(player: Player) -> set[str]:
@@ -48,17 +49,18 @@ def slot_problem(card: CardDef, player: Player, catalog: Catalog) -> str | None:
 
     An item with Cheat! on it is outside the limits: it may be worn beyond them and takes no room.
     """
-    if player.cheat_on == card.id:
+    slot = card.slot
+    if player.cheat_on == card.id or not (slot in SINGLE_SLOTS or slot in _HAND_SLOT_KINDS):
         return None
     worn = [catalog[c] for c in player.equipped if c != card.id and c != player.cheat_on]
-    if card.slot in SINGLE_SLOTS:
+    if slot in SINGLE_SLOTS:
         for other in worn:
-            if other.slot is card.slot:
-                return msg("{player} already wears {other} as {slot}", player=player, other=other, slot=card.slot)
-    if card.slot in HAND_SLOTS:
-        hands = sum(HAND_SLOTS.get(o.slot, 0) for o in worn if o.slot is not None)
-        if hands + HAND_SLOTS[card.slot] > 2:
-            return msg("{player}'s hands are full", player=player)
+            if other.slot is slot:
+                return msg("{player} already wears {other} as {slot}", player=player, other=other, slot=slot)
+        return None
+    hands = sum(HAND_SLOTS[o.slot] for o in worn if o.slot in _HAND_SLOT_KINDS)
+    if hands + HAND_SLOTS[slot] > 2:
+        return msg("{player}'s hands are full", player=player)
     return None
 
 

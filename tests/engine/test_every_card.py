@@ -17,8 +17,13 @@ import pytest
 
 from cards.loader import load_catalog
 from engine import commands as c
+from engine.cards import Kind, Slot
+from engine.items import excess_big_items
+from engine.messages import msg
 from engine.results import RejectCode, Rejected
 from engine.rules import Ruleset
+from engine.state import Player
+from engine.strength import HAND_SLOTS, SINGLE_SLOTS, big_limit, slot_problem
 
 from tests.engine.scenario import Table, scenario
 
@@ -1090,3 +1095,46 @@ def test_every_card_has_a_tested_behaviour_or_is_on_the_manual_list():
     assert not missing, f"cards with no tested behaviour and not on docs/manual-cards.md: {sorted(missing)}"
     assert set(MONSTERS) == set(LOSSES) == {i for i in CATALOG if CATALOG[i].kind.value == "monster"}
     assert set(ITEMS) == {i for i in CATALOG if CATALOG[i].kind.value == "item"}
+
+
+def _slot_problem_as_written(card: Any, player: Any) -> str | None:
+    """``slot_problem`` as it was before it looked only at slotted items (the oracle)."""
+    if player.cheat_on == card.id:
+        return None
+    worn = [CATALOG[i] for i in player.equipped if i != card.id and i != player.cheat_on]
+    if card.slot in SINGLE_SLOTS:
+        for other in worn:
+            if other.slot is card.slot:
+                return msg("{player} already wears {other} as {slot}", player=player, other=other, slot=card.slot)
+    if card.slot in HAND_SLOTS:
+        hands = sum(HAND_SLOTS.get(o.slot, 0) for o in worn if o.slot is not None)
+        if hands + HAND_SLOTS[card.slot] > 2:
+            return msg("{player}'s hands are full", player=player)
+    return None
+
+
+def test_the_slot_and_big_limits_answer_as_counted_out_for_every_item() -> None:
+    """``slot_problem`` looks only at slotted items, and ``excess_big_items`` asks the limit only past
+    one Big item: both still answer, for every item beside every other (two hand items too), what
+    counting everything worn and carried gives."""
+    items = sorted(i for i, card in CATALOG.items() if card.kind is Kind.ITEM)
+    hands = [i for i in items if CATALOG[i].slot in (Slot.ONE_HAND, Slot.TWO_HANDS)]
+    bigs = [i for i in items if CATALOG[i].big]
+    worn_sets = [[], *([i] for i in items), *([a, b] for a in hands for b in hands if a < b)]
+    answers = set()
+    for worn in worn_sets:
+        for cheat in (None, worn[0] if worn else None):
+            player = Player("player-1", "Ann", equipped=list(worn), cheat_on=cheat)
+            for card_id in items:
+                answer = slot_problem(CATALOG[card_id], player, CATALOG)
+                assert answer == _slot_problem_as_written(CATALOG[card_id], player), (worn, cheat, card_id)
+                answers.add(answer is None)
+    assert answers == {True, False}
+    for n in range(len(bigs) + 1):
+        for races in ([], ["dwarf"]):
+            for extra in ([], ["hireling"]):
+                for cheat in (None, bigs[0]):
+                    player = Player("player-1", "Ann", races=list(races), equipped=bigs[:n], carried=list(extra), cheat_on=cheat)
+                    limit = big_limit(player, CATALOG)
+                    counted = sum(1 for i in bigs[:n] if i != cheat)
+                    assert excess_big_items(player, CATALOG) == (0 if limit is None else max(0, counted - limit))
