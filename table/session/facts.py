@@ -32,7 +32,7 @@ from engine.events import (CombatEnd, CombatEnded, EscapeUndone, GameStarted, Ga
 from engine.game import new_game, replay_steps
 from engine.results import Event, Rejected
 from engine.rules import Ruleset
-from engine.state import GameState, Phase
+from engine.state import GameState, Phase, Player
 from engine.strength import combat_totals
 from table.storage.facts import (ABANDONED, FINISHED, FactsStore, FactsUnwritable, SETUP, UNFINISHED, fact_rows,
                                  touch_row, whole_row)
@@ -177,25 +177,28 @@ class GameFacts:
         start = tally.start
         seats: list[list[str]] = start[2]["players"] if start else [[p.id, p.name] for p in state.players]
         names = {pid: name for pid, name in seats}
+        at_table: dict[str, Player] = {}              # each seated player by id (the first, as ``state.player``)
         for seated in state.players:                  # before the start, the names as they are now
             names.setdefault(seated.id, seated.name)
+            at_table.setdefault(seated.id, seated)
         per: dict[str, dict[str, Any]] = {}
         for pid, _name in seats:
             counted = tally.players.get(pid, {})
+            player = at_table.get(pid)
             per[pid] = {"id": pid, "name": names[pid], "kills": counted.get("kills", 0), "deaths": counted.get("deaths", 0),
                         "runs": counted.get("runs", 0), "escaped": counted.get("escaped", 0),
                         "highest_level": counted.get("highest_level", 1), "helped": counted.get("helped", 0),
                         "won": pid in state.winners,
-                        "level": state.player(pid).level if state.has_player(pid) else None,
-                        "left": not state.has_player(pid)}
+                        "level": player.level if player is not None else None,
+                        "left": player is None}
         helps: dict[tuple[str, str], int] = {}
         for (helper, helped), n in tally.helps.items():
             if helper in per:
                 key = (names.get(helper, helper), names.get(helped, helped))
                 helps[key] = helps.get(key, 0) + n
         for pid, p in per.items():
-            if state.has_player(pid):
-                p["highest_level"] = max(p["highest_level"], state.player(pid).level)
+            if pid in at_table:
+                p["highest_level"] = max(p["highest_level"], at_table[pid].level)
         biggest = None
         if tally.biggest is not None:
             top = tally.biggest
@@ -227,8 +230,8 @@ class GameFacts:
         """``{"entries": [...], "started", "ended", "last", "abandoned"}``, compact: the same text as
         ``json.dumps`` of it, with the entries it encoded before taken from ``_encoded`` (the whole
         log in one text, as rows of older journals hold it; see ``stored_log``)."""
-        rest = json.dumps({"started": self.started, "ended": self.ended, "last": self.last,
-                           "abandoned": self.abandoned}, separators=(",", ":"))
+        rest = _COMPACT.encode({"started": self.started, "ended": self.ended, "last": self.last,
+                                "abandoned": self.abandoned})
         return '{"entries":[' + ",".join(self.entry_texts()) + "]," + rest[1:]
 
     def entry_texts(self, start: int = 0) -> list[str]:
@@ -251,8 +254,8 @@ class GameFacts:
     def stored_log(self) -> str:
         """The row's log as stored now: the times, and how many entries are stored as rows of their
         own (``game_fact``, see ``Records``): ``{"kept": n, "started", "ended", "last", "abandoned"}``."""
-        return json.dumps({"kept": len(self.entries), "started": self.started, "ended": self.ended, "last": self.last,
-                           "abandoned": self.abandoned}, separators=(",", ":"))
+        return _COMPACT.encode({"kept": len(self.entries), "started": self.started, "ended": self.ended,
+                                "last": self.last, "abandoned": self.abandoned})
 
     @classmethod
     def from_log(cls, text: str, entries: Callable[[int], list[str] | None] | None = None) -> GameFacts:
@@ -370,8 +373,14 @@ def held_prefix(stored: list[list[Any]], entries: list[list[Any]]) -> int:
     return same
 
 
+# ``json.dumps(data, separators=(",", ":"))`` (and with ``ensure_ascii=False``), without making an
+# encoder for every call: a summary is encoded on every action that changes the facts
+_COMPACT = json.JSONEncoder(separators=(",", ":"))
+_COMPACT_TEXT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+
+
 def _json(data: Any) -> str:
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    return _COMPACT_TEXT.encode(data)
 
 
 def _totals(state: GameState, combat: Any, catalog: Catalog) -> tuple[int, int]:

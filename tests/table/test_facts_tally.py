@@ -121,3 +121,27 @@ def test_the_summary_folded_as_the_game_goes_is_the_one_worked_out_from_scratch(
         if kind in ("summary", "add"):              # as the table does: a summary after each action's entries
             assert seen(facts.summary(1, state, n)) == from_scratch(facts, state), steps[:n]
     assert seen(facts.summary(1, state, len(steps))) == from_scratch(facts, state)
+
+
+def test_the_summary_takes_each_seat_level_from_the_table_and_marks_who_left() -> None:
+    """The seated players are looked up once per summary (by id, the first of that id as
+    ``state.player`` finds it); a seat whose player has left has no level and is marked as left."""
+    import json
+
+    from table.session.facts import _json, brief_and_tally
+
+    state = GameState(seed=1, players=[Player("player-1", "Ann", level=5), Player("player-3", "Zoë", level=2),
+                                       Player("player-3", "Second", level=9)])
+    facts = GameFacts(entries=[["start", 1, {"players": [["player-1", "Ann"], ["player-2", "Bo"], ["player-3", "Zoë"]]}],
+                               ["level", 2, {"player": "player-2", "to": 4}], ["level", 3, {"player": "player-1", "to": 3}]],
+                      started=1.0, last=2.0)
+    per = {p["id"]: p for p in facts.summary(1, state, 3)["per_player"]}
+    assert (per["player-1"]["level"], per["player-1"]["left"], per["player-1"]["highest_level"]) == (5, False, 5)
+    assert (per["player-2"]["level"], per["player-2"]["left"], per["player-2"]["highest_level"]) == (None, True, 4)
+    assert (per["player-3"]["level"], per["player-3"]["left"], per["player-3"]["highest_level"]) == (2, False, 2)
+    brief, tally = brief_and_tally(facts.summary(1, state, 3))
+    assert _json(tally) == json.dumps(tally, separators=(",", ":"), ensure_ascii=False) and "Zoë" in _json(brief)
+    assert json.loads(facts.log_json()) == {"entries": facts.entries, "started": 1.0, "ended": None, "last": 2.0, "abandoned": None}
+    assert facts.entry_texts() == [json.dumps(e, separators=(",", ":")) for e in facts.entries]
+    assert facts.stored_log() == json.dumps({"kept": 3, "started": 1.0, "ended": None, "last": 2.0, "abandoned": None},
+                                            separators=(",", ":"))
