@@ -244,8 +244,9 @@ class Display:
         last = self._layout
         same = layout is not None and layout == last
         switched = layout is not None and last is not None and layout[-1] == last[-1] and not same
+        # with the cache off the store still learns what changed, so it is warm when the cache is on again
         f.begin(reuse=self.cache_enabled and (same or switched), blank=self.laid_afresh(layout, last) if switched else None,
-                store=self.cache_enabled, scene=layout)
+                store=self.cache_enabled, scene=layout, learn=not self.cache_enabled)
         self._layout = layout
         self.compose(f, view)
         self._die_shown = self.animating()

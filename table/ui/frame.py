@@ -307,6 +307,7 @@ class Frame:
         self.store = PanelStore(window, windows=self.STORE_WINDOWS)
         self.solids = Solids(window)
         self._storing = False               # panels may come from the store, and go into it
+        self._learning = False              # a frame drawn in full feeds the store with what changed
         self._to_store: list[tuple[tuple[Any, ...], Shown]] = []   # drawn afresh: for the store, at ``tidy``
         self._shown: dict[tuple[Any, ...], Shown] = {}      # (kind, rect) -> what is there now
         self._reusing = False
@@ -341,7 +342,8 @@ class Frame:
         """Whether this frame is drawn over the last one, keeping its unchanged panels."""
         return self._reusing
 
-    def begin(self, *, reuse: bool, blank: pygame.Rect | None = None, store: bool = False, scene: Any = None) -> None:
+    def begin(self, *, reuse: bool, blank: pygame.Rect | None = None, store: bool = False, scene: Any = None,
+              learn: bool = False) -> None:
         """Start a frame: over the last one (``reuse``: its unchanged panels stay), or in full.
         ``blank``, over the last one: an area laid out afresh (the body, for another screen),
         pushed whole: the background, the panels that were in it gone; or, when that area was kept
@@ -349,8 +351,12 @@ class Frame:
         goes in as the screen draws: each panel drawn there covers its own place, and ``settle``
         fills in the rest. ``store``: a panel not on the screen is blitted from the store, and an
         area from its kept scene, when drawn before showing the same (off: every panel not kept on
-        the screen is drawn)."""
+        the screen is drawn). ``learn``, in a frame drawn in full without the store: the panels it
+        draws that the last frame did not show as they are now go into the store at the next ``tidy``,
+        as they would from a frame that keeps panels (where they are its misses); nothing is read
+        from the store."""
         self._storing = store
+        self._learning = learn and not store
         self._scene = scene
         self._putting = None
         self.painter.drawn = []
@@ -559,7 +565,8 @@ class Frame:
         self._shown[slot] = Shown(full, result, self.painter.drawn[n_drawn:], self.hits[n_hits:],
                                   {k: v for k, v in self.panels.items() if panels.get(k) != v},
                                   {k: v for k, v in self.level_rects.items() if levels.get(k) != v})
-        if self._storing and result is None and self.store.keeps(rect):
+        if (self._storing or self._learning and (shown is None or shown.key != full)) and result is None \
+                and self.store.keeps(rect):
             self._to_store.append((slot, self._shown[slot]))
         return result
 

@@ -539,3 +539,29 @@ def test_solids_keep_to_the_way_this_machine_fills_faster(frame: Frame, fill_cos
     for _ in range(10):
         solids.fill((9, 9, 9), big)
     assert used == ([chosen] * 10 if chosen == "bands" else [])      # decided: SDL's fill is called directly
+
+
+@pytest.mark.parametrize("learn", [True, False])
+def test_frames_drawn_in_full_with_learn_feed_the_store_with_what_changed(frame: Frame, learn: bool) -> None:
+    """Frames drawn in full that learn put into the store (at tidy) the panels they drew that the frame
+    before did not show as they are: a kept frame later blits one of those from the store, not drawn."""
+    here, there = pygame.Rect(10, 10, 100, 50), pygame.Rect(200, 100, 100, 50)
+    calls: list[int] = []
+
+    def draw() -> None:                         # a panel that returns nothing is one the store keeps
+        calls.append(1)
+        draw_box(frame, here, (0, 0, 200))
+
+    for key in (1, 2, 1, 1):                    # key 1 drawn, changed, back: the store keeps what is drawn twice
+        frame.begin(reuse=False, learn=learn)
+        frame.cached(("box", key), here, draw)
+        frame.end()
+        queued = len(frame._to_store)
+        frame.tidy()
+    assert queued == 0                          # the last frame showed box 1 there already: nothing new to learn
+    assert len(calls) == 4
+    frame.begin(reuse=True, store=True)
+    frame.cached(("box", 1), there, draw)
+    frame.end()
+    assert frame.cache_moves == (1 if learn else 0)
+    assert len(calls) == (4 if learn else 5)
