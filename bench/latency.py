@@ -20,7 +20,8 @@ Xvfb that half says "skipped: no Xvfb". The panel cache's hits, misses and repai
 drawn again inside an overlay's rectangle: counted against the hit rate) are per timed tap; of the
 hits, those blitted from the panel store (a panel that had left the screen, back showing the same)
 are also counted on their own, and so are the screens put back as they were left (a kept scene).
-Beside the disk's own fdatasync, the journal's commit of each accepted action of the timed taps
+The way the frame puts flat colour down on this machine (``Solids``: SDL's fill or blits from a band,
+measured on the first frames) is printed with the rest. Beside the disk's own fdatasync, the journal's commit of each accepted action of the timed taps
 (``Journal.append``: the action, its facts and their sync; a part of every tap, either way) is
 printed as p50 and p99.
 
@@ -182,13 +183,14 @@ def run(size: tuple[int, int]) -> dict[str, object]:
         cards = sum(len(pl.equipped) + len(pl.carried) + len(pl.curses) + len(pl.races) + len(pl.classes)
                     for pl in ctl.state.players)
         driver = pygame.display.get_driver()
+        solids = display.frame.solids.way
         display.close()
         table.journal.close()
         return {"kept": kept, "full": full, "cpu": cpu, "start_rss": start_rss, "cards": cards, "state": str(state),
                 "filesystem": filesystem_of(state), "hits": cache[0], "misses": cache[1], "repaints": cache[2], "moves": cache[3],
                 "scenes": cache[4],
                 "pushed": pushed, "redrawn": redrawn, "drawing": drawing, "accepted": accepted, "refused": refused, "driver": driver,
-                "syncs": syncs, "commits": commits}
+                "syncs": syncs, "commits": commits, "solids": solids}
     finally:
         shutil.rmtree(state, ignore_errors=True)
 
@@ -226,13 +228,14 @@ def main() -> None:
                "render_and_push_p99_ms": p([x * 1000 for x in r["drawing"][True]], 0.99),       # type: ignore[index]
                "baseline_render_and_push_p99_ms": p([x * 1000 for x in r["drawing"][False]], 0.99),  # type: ignore[index]
                "taps_flipped_in_full": sum(x >= 1.0 for x in pushed),
+               "flat_colour_by": r["solids"],
                "disk_fdatasync_p50_ms": p(r["syncs"], 0.5), "disk_fdatasync_p99_ms": p(r["syncs"], 0.99),  # type: ignore[arg-type]
                "journal_commit_p50_ms": p([x * 1000 for x in r["commits"]], 0.5),    # type: ignore[attr-defined]
                "journal_commit_p99_ms": p([x * 1000 for x in r["commits"]], 0.99)}   # type: ignore[attr-defined]
     label = f"{width}x{height}, {driver}"
     print(f"latency {label}: 6 players, {r['cards']} cards in play, journal on {r['filesystem']}, "
           f"{len(kept)} + {len(full)} taps; drawing and pushing alone p99 {details['render_and_push_p99_ms']:.2f} ms "
-          f"(full: {details['baseline_render_and_push_p99_ms']:.2f} ms), p50 share of the window pushed "
+          f"(full: {details['baseline_render_and_push_p99_ms']:.2f} ms), flat colour by {r['solids']}, p50 share of the window pushed "
           f"{details['window_share_pushed_p50']:.2f} (drawn {details['window_share_drawn_p50']:.2f}); the disk's own fdatasync p50 {details['disk_fdatasync_p50_ms']:.2f}, "
           f"p99 {details['disk_fdatasync_p99_ms']:.2f} ms; the journal's commit of an action p50 "
           f"{details['journal_commit_p50_ms']:.2f}, p99 {details['journal_commit_p99_ms']:.2f} ms")
