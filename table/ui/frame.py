@@ -229,6 +229,7 @@ class Solids:
         self.surface.fill(color, rect)
 
     def _by_bands(self, band: pygame.Surface, rect: pygame.Rect) -> None:
+        rect = rect.clip(self.surface.get_rect())       # a band is as wide as the surface, no wider
         x, w, bottom = rect.x, rect.w, rect.bottom
         self.surface.blits([(band, (x, y), (0, 0, w, min(self.BAND, bottom - y))) for y in range(rect.y, bottom, self.BAND)],
                            doreturn=False)

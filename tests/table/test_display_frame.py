@@ -490,7 +490,7 @@ def test_solids_fill_the_pixels_surface_fill_does_either_way(frame: Frame, way: 
     solids = Solids(window)
     solids.way = way
     rects = [pygame.Rect(3, 5, 201, 3 * Solids.BAND + 90), pygame.Rect(-10, 100, 250, 120), pygame.Rect(390, 0, 40, 10),
-             pygame.Rect(7, 7, 0, 9)]
+             pygame.Rect(7, 7, 0, 9), pygame.Rect(-30, 150, 500, 60)]      # the last wider than the window
     for clip in (None, pygame.Rect(20, 20, 300, 200)):
         for n in range(Solids.KEPT + 3):
             color = (n * 20, 255 - n * 7, (n * 53) % 256)
