@@ -30,7 +30,10 @@ through a renderer, which under a software GL (Xvfb, a Pi without a GPU driver) 
 a full upload of the window on every update, however small. Through that shared-memory image the
 X server copies a rectangle as wide as the window far faster than a narrower one: measured through
 Xvfb at 1920x1080, 0.16 ns a pixel for full-width rows against ~0.4 ns (X11_NARROW_COST); the
-phase's area of a screen switch alone (1301x748) took 0.41 ms, the whole window 0.35-0.38 ms. So
+phase's area of a screen switch alone (1301x748) took 0.41 ms, the whole window 0.35-0.38 ms (on
+another machine of the same kind that day, 0.37-0.41 ns a pixel full-width against 0.65-0.84 ns
+narrower: the phase's area 0.68 ms, the whole window 0.81 ms; 2.5 stays, and either way the
+switches are flipped whole). So
 under X11 a frame whose rectangles would cost the server more than the whole window flips it
 (``whole_is_cheaper``: screen switches and menus, ~65-76 % of the window in narrow rectangles);
 the rest push their rectangles. KMS/DRM has no framebuffer of its own:

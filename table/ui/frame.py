@@ -211,13 +211,13 @@ class Solids:
         if self.way == "fill" or pixels.w * pixels.h < self.TRIAL_PIXELS:
             self.surface.fill(color, rect)
             return
-        band = self._band(color)
         if self.way == "bands":
-            self._by_bands(band, rect)
+            self._by_bands(self._band(color), rect)
             return
         way = "fill" if len(self._times["fill"]) <= len(self._times["bands"]) else "bands"
+        band = self._band(color) if way == "bands" else None      # made (when new) before the clock starts
         started = self._clock()
-        if way == "fill":
+        if band is None:
             self._by_fill(color, rect)
         else:
             self._by_bands(band, rect)
@@ -553,7 +553,7 @@ class Frame:
             elif covers > 0:
                 for x, y in ((rect.x, rect.y), (rect.right - covers, rect.y), (rect.x, rect.bottom - covers),
                              (rect.right - covers, rect.bottom - covers)):
-                    self.window.fill(BG, pygame.Rect(x, y, covers, covers).clip(rect))
+                    self.solids.fill(BG, pygame.Rect(x, y, covers, covers).clip(rect))
             self.mark(rect)
         n_drawn, n_hits = len(self.painter.drawn), len(self.hits)
         panels, levels = dict(self.panels), dict(self.level_rects)
@@ -619,4 +619,4 @@ class Frame:
 
 
 
-__all__ = ["DieRoll", "Frame", "Kept", "PanelStore", "Scene", "Shown", "commonest_color", "moved", "uncovered"]
+__all__ = ["DieRoll", "Frame", "Kept", "PanelStore", "Scene", "Shown", "Solids", "commonest_color", "moved", "uncovered"]
