@@ -565,3 +565,29 @@ def test_frames_drawn_in_full_with_learn_feed_the_store_with_what_changed(frame:
     frame.end()
     assert frame.cache_moves == (1 if learn else 0)
     assert len(calls) == (4 if learn else 5)
+
+
+def test_bands_are_blitted_from_where_no_row_starts_on_16_bytes(frame: Frame) -> None:
+    """SDL copies a rect whose source rows start on 16 bytes (and the destination's too) with
+    streaming stores, as slow as its fill on some machines; a band is blitted from its second
+    column, so no source row starts there, for any rect, and it still reaches the window's right edge."""
+    window = frame.window
+    blitted: list[tuple[pygame.Surface, pygame.Rect]] = []
+
+    class Recording(pygame.Surface):
+        def blits(self, sequence, doreturn=True):  # type: ignore[no-untyped-def]
+            sequence = list(sequence)
+            blitted.extend((source, pygame.Rect(area)) for source, _at, area in sequence)
+            return super().blits(sequence, doreturn)
+
+    surface = Recording(window.get_size(), 0, window)
+    solids = Solids(surface)
+    for x in range(0, 16):
+        solids._by_bands(solids._band((10, 20, 30)), pygame.Rect(x * 4, 3, window.get_width() - x * 4, Solids.BAND * 2 + 5))
+    assert blitted
+    for band, area in blitted:
+        start = band._pixels_address + area.y * band.get_pitch() + area.x * band.get_bytesize()
+        assert start % 16 != 0
+        assert area.right <= band.get_width()
+    assert surface.get_at((window.get_width() - 1, 3))[:3] == (10, 20, 30)
+
