@@ -129,21 +129,22 @@ class PanelStore:
 
     def put(self, rect: pygame.Rect, shown: Shown) -> None:
         """The panel the window shows in ``rect`` now, which drawing ``shown`` recorded: kept if
-        it was drawn before, else remembered as drawn once."""
+        it was drawn before, else remembered as drawn once. One kept already (drawn again after it
+        went in: repainted under an overlay, or drawn by a frame that did not read the store) is
+        the same pixels: it only becomes the most recently used."""
         key = (shown.key, rect.size)
         if key not in self._seen:
             if len(self._seen) >= self.SEEN_KEPT:
                 self._seen.clear()
             self._seen.add(key)
             return
+        if self.get(*key) is not None:
+            return
         surface = self.window.subsurface(rect).copy()
         flat, share = commonest_color(surface)
         size = int(rect.w * rect.h * (1 - share)) * surface.get_bytesize() + rect.h * 8   # about what the encoding keeps
         surface.set_colorkey(flat, pygame.RLEACCEL)
         self.window.blit(surface, rect.topleft, pygame.Rect(0, 0, 1, 1))   # encoded now, for the window: its own pixel again
-        old = self._kept.pop(key, None)
-        if old is not None:
-            self.bytes -= old.bytes
         self._kept[key] = Kept(surface, flat, moved(shown, -rect.x, -rect.y), size)
         self.bytes += size
         while self.bytes > self.budget and self._kept:
@@ -171,6 +172,15 @@ class Kept:
     flat: tuple[int, int, int]
     shown: Shown
     bytes: int
+    last: tuple[tuple[int, int], Shown] | None = None     # where it was last placed, with its records there
+
+    def placed(self, at: tuple[int, int]) -> Shown:
+        """Its records moved to ``at``: those of its last placement when it comes back to the same
+        place (a soft key, a player's panel: most panels come back where they were), else moved
+        afresh. The same key shows the same records there, so one record serves every placement."""
+        if self.last is None or self.last[0] != at:
+            self.last = (at, moved(self.shown, *at))
+        return self.last[1]
 
     def blit(self, solids: Solids, rect: pygame.Rect, area: pygame.Rect | None = None) -> None:
         """The panel at ``rect`` of the window ``solids`` fills (only its part inside ``area``, when given)."""
@@ -547,7 +557,7 @@ class Frame:
             kept.blit(self.solids, rect)
             if self._reusing:
                 self.mark(rect)
-            self._shown[slot] = placed = moved(kept.shown, rect.x, rect.y)
+            self._shown[slot] = placed = kept.placed(rect.topleft)
             self._replay(placed)
             self.cache_hits += 1
             self.cache_moves += 1

@@ -591,3 +591,49 @@ def test_bands_are_blitted_from_where_no_row_starts_on_16_bytes(frame: Frame) ->
         assert area.right <= band.get_width()
     assert surface.get_at((window.get_width() - 1, 3))[:3] == (10, 20, 30)
 
+
+def test_a_panel_kept_already_and_drawn_again_stays_as_it_went_in_and_is_the_most_recent(frame: Frame) -> None:
+    """The same key at the same size is the same pixels: drawing it again (a frame drawn in full
+    that learns) does not copy and encode it again; it only moves to the end of the least-recently-used order."""
+    rects = [pygame.Rect(0, 0, 100, 50), pygame.Rect(100, 0, 100, 50)]
+    for _ in range(2):                                          # both kept
+        for n, rect in enumerate(rects):
+            frame.begin(reuse=False, store=True)
+            frame.cached(("box", n), rect, lambda rect=rect: draw_box(frame, rect, (30, 30, 30)) and None)  # type: ignore[misc]
+            frame.end()
+            frame.tidy()
+    store = frame.store
+    first = store.get((current_language(), "box", 0), (100, 50))
+    assert first is not None and len(store) == 2
+    used = store.bytes
+    store.get((current_language(), "box", 1), (100, 50))        # box 1 the most recent: box 0 would go first
+    frame.begin(reuse=False, learn=True)                        # box 0 drawn once more, as a frame in full draws
+    frame.cached(("box", 0), rects[0], lambda: draw_box(frame, rects[0], (30, 30, 30)) and None)  # type: ignore[func-returns-value]
+    frame.end()
+    frame.tidy()
+    assert store.get((current_language(), "box", 0), (100, 50)) is first and store.bytes == used
+    store.budget = used
+    store._seen.add(((current_language(), "box", 2), (100, 50)))    # drawn before: it goes in
+    frame.begin(reuse=False, store=True)                        # a third panel, with room for two
+    frame.cached(("box", 2), rects[1], lambda: draw_box(frame, rects[1], (30, 30, 30)) and None)  # type: ignore[func-returns-value]
+    frame.end()
+    frame.tidy()
+    assert store.get((current_language(), "box", 1), (100, 50)) is None      # box 1 went, not box 0
+    assert store.get((current_language(), "box", 0), (100, 50)) is first
+
+
+def test_a_stored_panel_placed_where_it_was_last_shares_its_records_and_elsewhere_they_move(frame: Frame) -> None:
+    first, there = pygame.Rect(10, 10, 100, 50), pygame.Rect(200, 150, 100, 50)
+    for _ in range(2):
+        frame.begin(reuse=False, store=True)
+        frame.cached(("box", 1), first, lambda: draw_box(frame, first, (200, 0, 0)) and None)  # type: ignore[func-returns-value]
+        frame.end()
+        frame.tidy()
+    kept = frame.store.get((current_language(), "box", 1), (100, 50))
+    assert kept is not None
+    here = kept.placed(there.topleft)
+    assert kept.placed(there.topleft) is here                   # the same place again: the same records
+    assert here.panels == {"box": there} and here.hits[0][0] == there
+    back = kept.placed(first.topleft)
+    assert back is not here and back.panels == {"box": first} and [d.box for d in back.drawn] == [first]
+    assert kept.shown.panels == {"box": pygame.Rect(0, 0, 100, 50)}           # the kept records stay at 0, 0
