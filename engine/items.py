@@ -11,17 +11,15 @@ from __future__ import annotations
 from engine.cards import Catalog
 from engine.events import GameEvent, ItemCarried, ItemToLoseAsked
 from engine.state import GameState, PendingLoss, Player
-from engine.strength import big_limit, restriction_problem, slot_problem
+from engine.strength import BIG_ITEMS, big_limit, restriction_problem, slot_problem
 
 BIG_LIMIT = "big-item-limit"
 
 
 def excess_big_items(player: Player, catalog: Catalog) -> int:
     """How many Big items ``player`` has beyond what they may carry (an item under Cheat! is free)."""
-    if "dwarf" in player.races:         # any number
-        return 0
     bigs = sum(1 for i in [*player.equipped, *player.carried] if catalog[i].big and i != player.cheat_on)
-    if bigs <= 1:                       # within any limit: the limit is never below 1
+    if bigs <= BIG_ITEMS:               # within any limit (none is below it): the cards need not be looked at
         return 0
     limit = big_limit(player, catalog)
     return 0 if limit is None else max(0, bigs - limit)

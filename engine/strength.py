@@ -64,11 +64,14 @@ def slot_problem(card: CardDef, player: Player, catalog: Catalog) -> str | None:
     return None
 
 
+BIG_ITEMS = 1                   # Big items anyone may have; a card can raise it, a dwarf has no limit
+
+
 def big_limit(player: Player, catalog: Catalog) -> int | None:
-    """How many Big items ``player`` may have; None: any number (dwarf)."""
+    """How many Big items ``player`` may have (never below BIG_ITEMS); None: any number (dwarf)."""
     if "dwarf" in player.races:
         return None
-    limit = 1
+    limit = BIG_ITEMS
     if any(catalog[c].has_effect("extra-big-item") for c in [*player.equipped, *player.carried]):
         limit += 1
     return limit
