@@ -462,3 +462,27 @@ def test_six_players_in_charity_each_gear_row_names_its_player_on_its_line(rig_f
             assert abs(names[0].rect.centery - others[0].rect.centery) <= 2 and names[0].rect.right < others[0].rect.x
         else:                               # room for more: the name heads the row
             assert names[0].rect.bottom <= others[0].rect.top + 2
+
+
+def test_the_charity_band_says_what_the_engine_does_with_the_extra_cards(rig_factory) -> None:
+    """Charity (rules.md 7; the dead get nothing): the giver tied for the lowest level discards the
+    extra cards; otherwise they go to the lowest-level living players. The band says what the
+    engine's charity says, not a rule of its own."""
+    rig = rig_factory((800, 480)).run(SCENES["table"] + "press next\npress next\n")
+    state = rig.table.controller.state
+    assert state.phase.value == "charity" and {p.level for p in state.players} == {1}
+    band = [d.text for d in drawn_in(rig.display, rig.display.panels["charity"])]
+    assert band == ["Charity: Player 1 keeps at most 5 cards", "you are lowest: discard the extra cards"]
+    charity = build_view(rig.table.controller).state["charity"]
+    assert charity["receivers"] == []
+
+
+def test_the_charity_band_names_the_lowest_living_players_and_not_the_dead(rig_factory) -> None:
+    """Player 1 at level 4 gives to the lowest-level living player (Player 3, level 2), not to the
+    dead elf at level 2 nor to Player 4 at 3."""
+    script = (Path(__file__).parents[1] / "golden" / "charity_skips_the_dead.txt").read_text()
+    rig = rig_factory((1920, 1080)).run(script)             # the elf's failed roll ends the turn: charity
+    assert rig.table.controller.state.phase.value == "charity"
+    assert [p.alive for p in rig.table.controller.state.players] == [True, False, True, True]
+    band = [d.text for d in drawn_in(rig.display, rig.display.panels["charity"])]
+    assert band == ["Charity: Player 1 keeps at most 5 cards", "extra cards go to: Player 3"]

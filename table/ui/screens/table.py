@@ -102,21 +102,21 @@ def _draw_gear(f: Frame, view: View, p: dict[str, Any], r: pygame.Rect, named: b
 
 
 def draw_charity(f: Frame, view: View, band: pygame.Rect) -> None:
-    """The charity band: who keeps how many cards, and where the extra go. Each line is a panel of
+    """The charity band: who keeps how many cards, and where the extra go, as the engine has them
+    (``state["charity"]``: the lowest-level living players, or no one when the giver is lowest or
+    tied for it and discards them). Each line is a panel of
     its own, kept while it says the same (the first comes back with the turn's player, the second
     changes with the levels)."""
     s, state = f.s, view.state
     active = next((p for p in state["players"] if p["id"] == state["active_player"]), None)
-    limit = state["ruleset"]["hand_limit"] + (1 if active and "dwarf" in active["races"] else 0)
-    others = [p for p in state["players"] if p["id"] != state["active_player"]]
-    low = min((p["level"] for p in state["players"]), default=1)
-    receivers = [shown_name(p["name"]) for p in others if p["level"] == low]
-    if active and active["level"] == low and not receivers:
-        to = _("you are lowest: discard the extra cards")
-    else:
-        lowest = min((p["level"] for p in others), default=low)
-        receivers = [shown_name(p["name"]) for p in others if p["level"] == lowest]
+    charity = state.get("charity") or {}       # the engine's: the giver's hand limit, who gets the extra
+    limit = charity.get("hand_limit", state["ruleset"]["hand_limit"])
+    names = {p["id"]: shown_name(p["name"]) for p in state["players"]}
+    receivers = [names.get(player, player) for player in charity.get("receivers", [])]
+    if receivers:
         to = _("extra cards go to: {names}").format(names=", ".join(receivers))
+    else:                                       # lowest or tied for it (the engine names no one): discarded
+        to = _("you are lowest: discard the extra cards")
     name = shown_name(active["name"]) if active else ""
     keeps = _("Charity: {name} keeps at most {n} cards").format(name=name, n=limit)
     f.panels["charity"] = band
