@@ -486,3 +486,23 @@ def test_the_charity_band_names_the_lowest_living_players_and_not_the_dead(rig_f
     assert [p.alive for p in rig.table.controller.state.players] == [True, False, True, True]
     band = [d.text for d in drawn_in(rig.display, rig.display.panels["charity"])]
     assert band == ["Charity: Player 1 keeps at most 5 cards", "extra cards go to: Player 3"]
+
+
+def test_the_player_menu_offers_only_the_level_corrections_the_engine_takes(rig_factory) -> None:
+    """At level 1 (the floor) RUN's "Level −1" is off and no "level 1 → 1" is shown; one short of
+    the winning level HELP's "Level +1" is off (level 10 comes only from a kill), RUN's is on."""
+    from table.ui.scenes import open_player_menu
+
+    rig = rig_factory((1920, 1080)).run(SCENES["table"])
+    view = open_player_menu(rig.table.controller, "en", "player-2")
+    assert view.soft_keys["run"] == "" and view.soft_keys["help"] == "Level +1"
+    rig.display.render(view)
+    texts = [d.text for d in rig.display.drawn]
+    assert "level 1 → 2" in texts and "level 1 → 1" not in texts and "level 1 → 0" not in texts
+    rig.run("press help\n" * 8)                       # the menu stays open while it is used: level 9
+    assert rig.table.controller.state.player("player-2").level == 9
+    view = build_view(rig.table.controller)
+    assert view.soft_keys["help"] == "" and view.soft_keys["run"] == "Level −1"
+    rig.display.render(view)
+    texts = [d.text for d in rig.display.drawn]
+    assert "level 9 → 8" in texts and "level 9 → 10" not in texts

@@ -211,7 +211,7 @@ def draw_player_menu(f: Frame, view: View, body: pygame.Rect) -> None:
     other = "female" if pm["sex"] == "male" else "male"
     what = {"roll": _("switch to {sex}").format(sex=_(other)),
             "help": _("level {a} → {b}").format(a=pm["level"], b=pm["level"] + 1),
-            "run": _("level {a} → {b}").format(a=pm["level"], b=max(1, pm["level"] - 1)),
+            "run": _("level {a} → {b}").format(a=pm["level"], b=pm["level"] - 1),     # shown while the engine takes it
             "next": _("{name} leaves the game").format(name=shown_name(pm["name"])),
             "undo": _("close this menu")}
     row_h = max(lh, int(min((inner.bottom - y) / 5, lh * 1.6)))
