@@ -63,11 +63,37 @@ def report(bench: str, figures: list[Figure], *, quiet: bool = False, command: s
     except (OSError, ValueError):
         data = {}
     data.setdefault("figures", {})
-    data["machine"] = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    data["machine"] = machine()
     data["figures"][bench] = {"measured": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
                               "command": command or f"./go shell python bench/{bench}.py",
+                              "machine": machine(), "load_average": _load(),
                               "figures": [_clean(asdict(f)) for f in figures]}
     RESULTS.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def machine(cpuinfo: Path = Path("/proc/cpuinfo")) -> str:
+    """The machine a figure was measured on: its architecture, processor model and cores, and the
+    Python. Machines of one kind can differ several times over in speed (the same 2-core x86-64
+    kind gave a 1080p baseline of 19 ms one day and 5 ms another), so each bench's entry says which."""
+    model = platform.processor() or ""
+    try:
+        for line in cpuinfo.read_text(encoding="utf-8", errors="replace").splitlines():
+            name, _, value = line.partition(":")
+            if name.strip() in ("model name", "Model", "Hardware") and value.strip():
+                model = value.strip()
+                break
+    except OSError:
+        pass
+    return ", ".join(x for x in (platform.machine(), model, f"{os.cpu_count()} cores",
+                                 f"Python {platform.python_version()}") if x)
+
+
+def _load() -> list[float] | None:
+    """The load averages (1, 5, 15 minutes) as the figure was recorded; None where there are none."""
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except OSError:
+        return None
 
 
 def _clean(value: Any) -> Any:

@@ -64,3 +64,17 @@ def test_per_thread_cpu_is_read_for_every_thread() -> None:
         assert cpu[os.getpid()] > 0
     finally:
         done.set()
+
+
+def test_each_bench_entry_says_which_machine_and_what_load_it_was_measured_on(tmp_path: Path, monkeypatch) -> None:
+    """Machines of one kind differ in speed several times over: each bench's entry names the
+    processor model and the load, not only the last run's architecture and cores."""
+    monkeypatch.setattr(_report, "RESULTS", tmp_path / "results.json")
+    cpuinfo = tmp_path / "cpuinfo"
+    cpuinfo.write_text("processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel name\t: AMD EPYC 7B13\n\nprocessor\t: 1\n")
+    assert "AMD EPYC 7B13" in _report.machine(cpuinfo)
+    monkeypatch.setattr(_report, "machine", lambda: "x86_64, Test CPU 9000, 2 cores, Python 3.11.7")
+    _report.report("latency", [_report.figure("f", 1.0, "ms", baseline=2.0, baseline_is="b", target="t", met=True)])
+    entry = json.loads((tmp_path / "results.json").read_text())["figures"]["latency"]
+    assert entry["machine"] == "x86_64, Test CPU 9000, 2 cores, Python 3.11.7"
+    assert len(entry["load_average"]) == 3 and all(x >= 0 for x in entry["load_average"])
