@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from engine import commands as c
 from engine.cards import Catalog, Kind
 from engine.effects import remove_item
@@ -9,7 +11,7 @@ from engine.events import GameEvent, ItemsSold
 from engine.flow import acting, card_of, holder_of, refuse, require_active, require_phase, set_level
 from engine.messages import Seq
 from engine.results import RejectCode
-from engine.state import GameState, Phase
+from engine.state import GameState, Phase, Player
 
 
 GOLD_PER_LEVEL = 1000          # selling: this much gold buys a level, and no change is given
@@ -30,6 +32,17 @@ def gold_short_of_a_level(gold: int) -> int:
     return GOLD_PER_LEVEL - gold % GOLD_PER_LEVEL
 
 
+def sells_double(state: GameState, player: Player) -> bool:
+    """Whether ``player``'s dearest item in a sale now fetches twice its price: a Halfling, once a turn."""
+    return "halfling" in player.races and player.sold_double_turn != state.turn
+
+
+def sale_value(state: GameState, player: Player, cards: Iterable[str], catalog: Catalog) -> int:
+    """The gold ``cards`` fetch if ``player`` sells them now (a card without a price fetches nothing)."""
+    values = [catalog[card].gold or 0 for card in cards]
+    return sum(values) + (max(values) if values and sells_double(state, player) else 0)
+
+
 def do_sell(state: GameState, cmd: c.Sell, catalog: Catalog, events: list[GameEvent]) -> None:
     player = acting(state, cmd)
     require_active(state, cmd, "sell items")
@@ -46,8 +59,8 @@ def do_sell(state: GameState, cmd: c.Sell, catalog: Catalog, events: list[GameEv
         if holder is not None and holder.id != player.id:
             raise refuse(RejectCode.NOT_IN_HAND, "{card} belongs to {holder}", card=card, holder=holder)
         values.append(card.gold)
-    double = ("halfling" in player.races and player.sold_double_turn != state.turn)
-    total = sum(values) + (max(values) if double else 0)
+    double = sells_double(state, player)
+    total = sale_value(state, player, cmd.cards, catalog)
     levels = levels_for_gold(total)
     names = Seq((catalog[i] for i in cmd.cards), "list")
     if levels < 1:

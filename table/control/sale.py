@@ -6,14 +6,25 @@ from __future__ import annotations
 from typing import Any
 
 from engine import commands as c
-from engine.cards import CardDef
+from engine.cards import CardDef, Catalog
 from engine.legal import sellable
 from engine.messages import Seq, msg, word
+from engine.selling import sale_value
+from engine.state import GameState
 from table.control.prompts import Desk, Keys, Outcome, Prompt, PromptKind
 
 
+def basket_value(state: GameState, catalog: Catalog, cards: list[str]) -> int:
+    """What ``cards`` fetch if the seller (the turn's player) sells them now, as the engine values
+    the sale: a Halfling's dearest item twice, once a turn."""
+    seller = state.active_player or ""
+    if not state.has_player(seller):
+        return sum(catalog[i].gold or 0 for i in cards)
+    return sale_value(state, state.player(seller), cards, catalog)
+
+
 def gold(desk: Desk) -> int:
-    return sum(desk.catalog[i].gold or 0 for i in desk.basket)
+    return basket_value(desk.state, desk.catalog, desk.basket)
 
 
 def open_sale(desk: Desk) -> Outcome:

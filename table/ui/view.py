@@ -13,7 +13,7 @@ from engine.selling import levels_for_gold
 from engine.serialize import state_to_json
 from engine.state import Phase
 from engine.strength import Part, fighter_parts, monster_parts
-from table.control import pads, records as records_menu
+from table.control import pads, records as records_menu, sale
 from table.control.controller import Controller
 from table.control.prompts import Message, PromptKind
 from table.ui import i18n
@@ -106,7 +106,7 @@ def build_view(ctl: Controller, *, entry: str = "", language: str = "en") -> Vie
     standing = ctl.standing_prompt()
     basket: list[dict[str, Any]] = [{"card": cid, "name": catalog[cid].name_in(language), "gold": catalog[cid].gold or 0}
                                     for cid in ctl.basket if cid in catalog]
-    basket_gold = sum(item["gold"] for item in basket)
+    basket_gold = sale.basket_value(state, catalog, [item["card"] for item in basket])   # a Halfling's dearest twice
     monsters, breakdown, run_needs = _fight(ctl, language)
     return View(
         state=state_to_json(state, catalog),

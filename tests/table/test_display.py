@@ -506,3 +506,23 @@ def test_the_player_menu_offers_only_the_level_corrections_the_engine_takes(rig_
     rig.display.render(view)
     texts = [d.text for d in rig.display.drawn]
     assert "level 9 → 8" in texts and "level 9 → 10" not in texts
+
+
+def test_a_halflings_basket_is_valued_as_the_engine_sells_it(rig_factory) -> None:
+    """A Halfling sells the dearest item of the turn's first sale at double price: the basket, its
+    soft key and its band say so (800 gold fetches 1,600: a level); the turn's second sale does not."""
+    lines = (Path(__file__).parents[1] / "golden" / "halfling_double_price_sale.txt").read_text().splitlines()
+    setup = "\n".join(lines[:lines.index("tap staff-of-napalm", 10)]) + "\n"
+    rig = rig_factory((800, 480)).run(setup + "tap staff-of-napalm\npress help\n")
+    view = build_view(rig.table.controller)
+    assert [item["card"] for item in view.basket] == ["staff-of-napalm"] and view.basket[0]["gold"] == 800
+    assert (view.basket_gold, view.basket_levels) == (1600, 1)
+    assert view.soft_keys["next"] == "Sell 1600 gold"
+    rig.render()
+    texts = [d.text for d in rig.display.drawn]
+    assert any("1,600 gold" in t for t in texts) and any("buys 1 level" in t for t in texts), texts
+    rig.run("tap sneaky-bastard-sword\npress help\npress next\n")        # sold: 800 x 2 + 400, two levels
+    assert rig.table.controller.state.player("player-1").level == 3
+    rig.run("tap tuba-of-charm\npress help\n")
+    view = build_view(rig.table.controller)
+    assert (view.basket_gold, view.basket_levels) == (300, 0)           # the double price is spent this turn
