@@ -30,7 +30,7 @@ from engine.rules import Ruleset
 from engine.run_away import do_roll, do_run_away
 from engine.selling import do_sell
 from engine.setup import SEXES, do_choose_first, do_join, do_leave, do_rename, do_start
-from engine.state import GameState, Phase
+from engine.state import GameState, Phase, Player
 from engine.strength import players_win
 from engine.turns import do_end_phase
 
@@ -47,15 +47,22 @@ def do_set_sex(state: GameState, cmd: c.SetSex, catalog: Catalog, events: list[G
     events.append(SexChanged(player=player.id, sex=cmd.sex))
 
 
+def corrects_level(state: GameState, player: Player, delta: int) -> bool:
+    """Whether a manual correction of ``player``'s level by ``delta`` is taken: not below the
+    floor, and never to the winning level (that comes only from a kill)."""
+    return state.ruleset.level_floor <= player.level + delta < state.ruleset.winning_level
+
+
 def do_adjust_level(state: GameState, cmd: c.AdjustLevel, catalog: Catalog, events: list[GameEvent]) -> None:
     player = acting(state, cmd)
     target = player.level + cmd.delta
+    if corrects_level(state, player, cmd.delta):
+        set_level(state, player, target, events, why="correction")
+        return
     if target >= state.ruleset.winning_level:
         raise refuse(RejectCode.ILLEGAL_PLAY,
                      "a correction cannot take {player} to level {target}: the winning level comes only from a kill", player=player, target=target)
-    if target < state.ruleset.level_floor:
-        raise refuse(RejectCode.ILLEGAL_PLAY, "{player} is already at level {level}, the lowest", player=player, level=player.level)
-    set_level(state, player, target, events, why="correction")
+    raise refuse(RejectCode.ILLEGAL_PLAY, "{player} is already at level {level}, the lowest", player=player, level=player.level)
 
 
 HANDLERS: dict[type[c.Command], Callable[..., None]] = {

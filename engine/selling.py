@@ -50,7 +50,6 @@ def do_sell(state: GameState, cmd: c.Sell, catalog: Catalog, events: list[GameEv
     if not cmd.cards or len(set(cmd.cards)) != len(cmd.cards):
         raise refuse(RejectCode.ILLEGAL_PLAY, "the basket is empty (or names a card twice): "
                                               "add items with the card menu, then NEXT")
-    values = []
     for card_id in cmd.cards:
         card = card_of(catalog, card_id)
         holder = holder_of(state, card_id)
@@ -58,7 +57,6 @@ def do_sell(state: GameState, cmd: c.Sell, catalog: Catalog, events: list[GameEv
             raise refuse(RejectCode.ILLEGAL_PLAY, "{card} has no gold value and cannot be sold", card=card)
         if holder is not None and holder.id != player.id:
             raise refuse(RejectCode.NOT_IN_HAND, "{card} belongs to {holder}", card=card, holder=holder)
-        values.append(card.gold)
     double = sells_double(state, player)
     total = sale_value(state, player, cmd.cards, catalog)
     levels = levels_for_gold(total)

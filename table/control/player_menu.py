@@ -6,8 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine import commands as c
-from engine.game import apply
-from engine.results import Accepted
+from engine.game import corrects_level
 from engine.messages import msg, word
 from table.control.prompts import Desk, Keys, Outcome, Prompt, PromptKind
 
@@ -46,11 +45,6 @@ def soft_keys(desk: Desk, prompt: Prompt) -> Keys | None:
     p = desk.state.player(prompt.player)
     leave = word("Leave: sure?") if prompt.value else word("Leave game")
     make = word("Make female") if p.sex == "male" else word("Make male")
-    return {"roll": make, "help": word("Level +1") if _corrects(desk, p.id, 1) else "",
-            "run": word("Level −1") if _corrects(desk, p.id, -1) else "", "next": leave, "undo": word("Back")}
-
-
-def _corrects(desk: Desk, player: str, delta: int) -> bool:
-    """Whether the engine takes a correction of ``player``'s level by ``delta`` now (not below the
-    floor, not to the winning level): its key is off otherwise."""
-    return isinstance(apply(desk.state, c.AdjustLevel(player=player, delta=delta, at=desk.now), desk.catalog), Accepted)
+    state = desk.state          # a level key is off where the engine would refuse the correction
+    return {"roll": make, "help": word("Level +1") if corrects_level(state, p, 1) else "",
+            "run": word("Level −1") if corrects_level(state, p, -1) else "", "next": leave, "undo": word("Back")}

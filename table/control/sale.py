@@ -16,11 +16,9 @@ from table.control.prompts import Desk, Keys, Outcome, Prompt, PromptKind
 
 def basket_value(state: GameState, catalog: Catalog, cards: list[str]) -> int:
     """What ``cards`` fetch if the seller (the turn's player) sells them now, as the engine values
-    the sale: a Halfling's dearest item twice, once a turn."""
+    the sale: a Halfling's dearest item twice, once a turn (nothing while no one has a turn)."""
     seller = state.active_player or ""
-    if not state.has_player(seller):
-        return sum(catalog[i].gold or 0 for i in cards)
-    return sale_value(state, state.player(seller), cards, catalog)
+    return sale_value(state, state.player(seller), cards, catalog) if state.has_player(seller) else 0
 
 
 def gold(desk: Desk) -> int:

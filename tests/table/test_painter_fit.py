@@ -22,21 +22,14 @@ from table.ui.view import build_view
 
 
 def fit_measuring_every_step(p: Painter, text: str, size: int, width: int, shrink: float) -> tuple[str, int]:
-    """The fit as it is defined: each step measured, the first that fits taken."""
+    """The fit as it is defined: each step measured, the first that fits taken (then the painter's own cut)."""
     smallest = max(8, int(size * shrink))
     sz = size
     while sz > smallest and p.width(text, sz) > width:
         sz = max(smallest, int(sz * 0.9))
     if p.width(text, sz) <= width:
         return text, sz
-    lo, hi = 0, len(text)
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if p.width(text[:mid].rstrip() + "…", sz) <= width:
-            lo = mid
-        else:
-            hi = mid - 1
-    return (text[:lo].rstrip() + "…") if lo else "", sz
+    return p.cut(text, sz, width), sz                   # the ellipsis is the same either way
 
 
 def game_messages(tmp: Path, language: str, lines: int = 260) -> list[str]:

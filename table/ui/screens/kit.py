@@ -147,14 +147,18 @@ class Painter:
                     break
         if self.width(text, sz) <= width:
             return text, sz
+        return self.cut(text, sz, width), sz
+
+    def cut(self, text: str, size: int, width: int) -> str:
+        """The longest start of ``text`` that fits ``width`` at ``size`` with an ellipsis ("" if none)."""
         lo, hi = 0, len(text)
         while lo < hi:
             mid = (lo + hi + 1) // 2
-            if self.width(text[:mid].rstrip() + "…", sz) <= width:
+            if self.width(text[:mid].rstrip() + "…", size) <= width:
                 lo = mid
             else:
                 hi = mid - 1
-        return (text[:lo].rstrip() + "…") if lo else "", sz
+        return (text[:lo].rstrip() + "…") if lo else ""
 
     def text(self, text: str, size: float, color: tuple[int, int, int], box: pygame.Rect, *,
              x: int | None = None, y: int | None = None, align: str = "left", shrink: float = 0.7) -> pygame.Rect:
