@@ -27,16 +27,16 @@ tumbles on the display's own clock and pushes its own rectangle only; it stops.
 Under X11 the window's surface is SDL's own shared-memory image (``SDL_FRAMEBUFFER_ACCELERATION=0``
 unless the environment says otherwise): SDL's default there puts the surface in an OpenGL texture
 through a renderer, which under a software GL (Xvfb, a Pi without a GPU driver) costs ~110 MB and
-a full upload of the window on every update, however small. Through that shared-memory image the
-X server copies a rectangle as wide as the window far faster than a narrower one: measured through
-Xvfb at 1920x1080, 0.16 ns a pixel for full-width rows against ~0.4 ns (X11_NARROW_COST); the
-phase's area of a screen switch alone (1301x748) took 0.41 ms, the whole window 0.35-0.38 ms (on
-another machine of the same kind that day, 0.37-0.41 ns a pixel full-width against 0.65-0.84 ns
-narrower: the phase's area 0.68 ms, the whole window 0.81 ms; 2.5 stays, and either way the
-switches are flipped whole). So
-under X11 a frame whose rectangles would cost the server more than the whole window flips it
-(``whole_is_cheaper``: screen switches and menus, ~65-76 % of the window in narrow rectangles);
-the rest push their rectangles. KMS/DRM has no framebuffer of its own:
+a full upload of the window on every update, however small. How much more a pixel costs the X
+server in a rectangle narrower than the window than in full-width rows differs from machine to
+machine: through Xvfb at 1920x1080, 0.16 ns against ~0.4 ns on one machine (the phase's area of a
+screen switch alone, 1301x748, 0.41 ms; the whole window 0.35-0.38 ms), and on 2026-12-02, on an
+Intel Xeon of 2 cores, 0.53 ns against 0.64-0.81 ns (the phase's area 0.75 ms, the whole window
+1.06-1.11 ms). So the window, once open, times its own pushes (``measure_narrow_cost``: the whole
+window and a rectangle narrower than it, PUSH_TRIALS times each in turn, the medians per pixel),
+and a frame whose rectangles would cost the server more than the whole window flips it
+(``whole_is_cheaper``: screen switches and menus where narrow rectangles are dear); the rest push
+their rectangles. KMS/DRM has no framebuffer of its own:
 SDL always goes through a renderer's texture there.
 
 A new screen: a module in table/ui/screens with ``draw_NAME(f: Frame, view: View, body)``, called
@@ -51,6 +51,7 @@ import ctypes
 import ctypes.util
 import logging
 import os
+import statistics
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -88,7 +89,10 @@ class Display:
         strip = int(SIM_STRIP * self.s) if sim_strip else 0
         self.window = pygame.display.set_mode((w, h + strip), flags)
         # what a narrow rectangle costs the display server per pixel against a full-width one
-        self.narrow_cost = X11_NARROW_COST if pygame.display.get_driver() == "x11" else None
+        self.narrow_cost: float | None = None
+        if pygame.display.get_driver() == "x11":
+            self.narrow_cost = measure_narrow_cost(self.window.get_size())
+            log.info("under X11 a pixel in a narrow rectangle costs %.2f times one in full-width rows", self.narrow_cost)
         pygame.display.set_caption(title)
         if fullscreen:
             pygame.mouse.set_visible(False)
@@ -343,7 +347,39 @@ def draw_body(f: Frame, view: View, body: pygame.Rect) -> None:
         notice.draw_damage_notice(f, view, body)
 
 
-X11_NARROW_COST = 2.5                   # a narrow rectangle's pixel against a full-width one's (Xvfb, measured)
+X11_NARROW_COST = 2.5                   # what measure_narrow_cost gives when the clock cannot tell (Xvfb, measured)
+NARROW_COSTS = (0.5, 5.0)               # what a measurement is kept within: past them, a stall rather than a cost
+PUSH_TRIALS = 5                         # pushes each way (after one each unmeasured), for their medians
+
+
+def measure_narrow_cost(size: tuple[int, int], *, flip: Callable[[], Any] | None = None,
+                        update: Callable[[list[pygame.Rect]], Any] | None = None,
+                        clock: Callable[[], float] = time.perf_counter, trials: int = PUSH_TRIALS) -> float:
+    """What a pixel pushed in a rectangle narrower than the window (``size``) costs the display
+    server against one in full-width rows: the whole window (``flip``) and a rectangle two thirds
+    of it each way, about a screen switch's phase area (``update``), pushed in turn, one each
+    first to warm up, then ``trials`` each, timed; the ratio of their median times per pixel,
+    within NARROW_COSTS. X11_NARROW_COST when the clock saw no time pass for the whole window."""
+    flip = flip or pygame.display.flip
+    update = update or pygame.display.update
+    w, h = size
+    narrow = pygame.Rect(w - w * 2 // 3, h // 6, w * 2 // 3, h * 2 // 3)
+    whole: list[float] = []
+    part: list[float] = []
+    for n in range(trials + 1):
+        started = clock()
+        flip()
+        flipped = clock()
+        update([narrow])
+        done = clock()
+        if n:
+            whole.append((flipped - started) / (w * h))
+            part.append((done - flipped) / (narrow.w * narrow.h))
+    per_pixel = statistics.median(whole)
+    if per_pixel <= 0:
+        return X11_NARROW_COST
+    low, high = NARROW_COSTS
+    return min(high, max(low, statistics.median(part) / per_pixel))
 
 
 def whole_is_cheaper(rects: list[pygame.Rect], size: tuple[int, int], narrow_cost: float) -> bool:
@@ -389,5 +425,5 @@ def use_headless_drivers() -> None:
     os.environ["SDL_AUDIODRIVER"] = "dummy"
 
 
-__all__ = ["Display", "X11_NARROW_COST", "draw_body", "keep_large_allocations_apart", "merged", "use_headless_drivers",
-           "whole_is_cheaper"]
+__all__ = ["Display", "NARROW_COSTS", "PUSH_TRIALS", "X11_NARROW_COST", "draw_body", "keep_large_allocations_apart", "measure_narrow_cost",
+           "merged", "use_headless_drivers", "whole_is_cheaper"]
