@@ -17,7 +17,8 @@ A screen never sees the ``Display`` (the window's owner and its frame loop): it 
   rest (an area with no kept scene is blanked the same way: each panel covers its own place);
 - what changed on the glass: ``dirty``, the rectangles this frame drew (None: the whole window),
   which the Display pushes with ``pygame.display.update``. A miss, a ``clear`` and an ``overlay``
-  add theirs; anything else drawn over kept panels says where with ``mark``;
+  add theirs (a bare panel's miss, text on the background such as the message line, only the box
+  around its old and new text); anything else drawn over kept panels says where with ``mark``;
 - ``overlay``: something drawn over the panels for this frame only (the die, a menu): the next
   frame puts the background back there and repaints the kept panels under it inside that area
   alone, from the store or from a kept scene that holds the very panel, else by drawing it (which
@@ -80,6 +81,7 @@ class Shown:
     hits: list[Hit]
     panels: dict[str, pygame.Rect] = field(default_factory=dict)
     level_rects: dict[str, pygame.Rect] = field(default_factory=dict)
+    bare: bool = False                  # text on the background and nothing else (``Frame.cached``'s ``bare``)
 
 
 def moved(shown: Shown, dx: int, dy: int) -> Shown:
@@ -87,7 +89,7 @@ def moved(shown: Shown, dx: int, dy: int) -> Shown:
     return Shown(shown.key, shown.result, [Drawn(d.text, d.rect.move(dx, dy), d.box.move(dx, dy)) for d in shown.drawn],
                  [(rect.move(dx, dy), action) for rect, action in shown.hits],
                  {k: v.move(dx, dy) for k, v in shown.panels.items()},
-                 {k: v.move(dx, dy) for k, v in shown.level_rects.items()})
+                 {k: v.move(dx, dy) for k, v in shown.level_rects.items()}, shown.bare)
 
 
 class PanelStore:
@@ -267,6 +269,13 @@ class Solids:
 def surface_bytes(surface: pygame.Surface) -> int:
     """What ``surface``'s pixels take."""
     return surface.get_width() * surface.get_height() * surface.get_bytesize()
+
+
+def text_box(drawn: list[Drawn], rect: pygame.Rect) -> pygame.Rect:
+    """The box around the text boxes of ``drawn`` inside ``rect`` (an empty rect for none)."""
+    boxes = [d.rect.clip(rect) for d in drawn]
+    boxes = [b for b in boxes if b.w > 0 and b.h > 0]
+    return boxes[0].unionall(boxes[1:]) if boxes else pygame.Rect(rect.x, rect.y, 0, 0)
 
 
 def uncovered(area: pygame.Rect, covers: list[pygame.Rect]) -> list[pygame.Rect]:
@@ -517,7 +526,8 @@ class Frame:
                 return action
         return None
 
-    def cached(self, key: tuple[Any, ...], rect: pygame.Rect, draw: Callable[[], T], *, covers: int | None = None) -> T:
+    def cached(self, key: tuple[Any, ...], rect: pygame.Rect, draw: Callable[[], T], *, covers: int | None = None,
+               bare: bool = False) -> T:
         """Leave the panel ``draw`` draws inside ``rect`` as it is on the screen when the last frame
         had it there for the same ``key`` (its kind, ``key[0]``, and the data it shows); otherwise
         clear ``rect`` and draw it.
@@ -527,8 +537,11 @@ class Frame:
         what it records (text, panels, touch targets, level rects) is replayed while it stays.
         ``covers``: ``draw`` starts by filling all of ``rect`` but a square of ``covers`` pixels at
         each corner (``corner`` for a rounded panel; 0: all of it), so only those are cleared first.
-        Whatever is drawn over a kept panel must clear its own area first (see ``clear``); frames
-        with overlays (menus, the banner, the die over the body) are drawn in full.
+        ``bare``: ``draw`` puts text on the background (``Frame.t``) and nothing else (the message
+        line, the turn): over a bare panel of its own that is on the screen whole, only the boxes
+        of that panel's text are cleared, and only those and the new text's go to the glass, not
+        all of ``rect``. Whatever is drawn over a kept panel must clear its own area first (see
+        ``clear``); frames with overlays (menus, the banner, the die over the body) are drawn in full.
         """
         slot = (key[0], tuple(rect))
         full = (current_language(), *key)
@@ -548,7 +561,7 @@ class Frame:
             self.cache_hits += 1
             result: T = shown.result
             return result
-        self._damaged.pop(slot, None)
+        damaged = self._damaged.pop(slot, None)
         kept = self.store.get(full, rect.size) if self._storing else None
         self._unplaced.discard(slot)
         if self._putting is not None:
@@ -564,14 +577,9 @@ class Frame:
             stored: T = placed.result
             return stored
         self.cache_misses += 1
+        text = self._old_text(slot, shown, rect) if bare and self._reusing and not damaged else None
         if self._reusing:
-            if covers is None:
-                self.solids.fill(BG, rect)
-            elif covers > 0:
-                for x, y in ((rect.x, rect.y), (rect.right - covers, rect.y), (rect.x, rect.bottom - covers),
-                             (rect.right - covers, rect.bottom - covers)):
-                    self.solids.fill(BG, pygame.Rect(x, y, covers, covers).clip(rect))
-            self.mark(rect)
+            self._clear_for_miss(rect, covers, text)
         n_drawn, n_hits = len(self.painter.drawn), len(self.hits)
         panels, levels = dict(self.panels), dict(self.level_rects)
         self._drawing += 1
@@ -582,11 +590,38 @@ class Frame:
         self._slots.add(slot)
         self._shown[slot] = Shown(full, result, self.painter.drawn[n_drawn:], self.hits[n_hits:],
                                   {k: v for k, v in self.panels.items() if panels.get(k) != v},
-                                  {k: v for k, v in self.level_rects.items() if levels.get(k) != v})
+                                  {k: v for k, v in self.level_rects.items() if levels.get(k) != v}, bare)
+        if text is not None:
+            changed = text_box(self._shown[slot].drawn, rect)
+            self.mark(changed.union(text) if text.w and text.h else changed)
         if (self._storing or self._learning and (shown is None or shown.key != full)) and result is None \
                 and self.store.keeps(rect):
             self._to_store.append((slot, self._shown[slot]))
         return result
+
+    def _clear_for_miss(self, rect: pygame.Rect, covers: int | None, text: pygame.Rect | None) -> None:
+        """Over a kept frame, what a panel drawn afresh in ``rect`` is drawn onto: the background
+        where its drawing does not cover (``covers``, see ``cached``), or only over the box of the
+        old text (``text``) of a bare panel there."""
+        if text is not None:                # a bare panel over a bare one: its text alone goes
+            if text.w and text.h:
+                self.solids.fill(BG, text)
+            return
+        if covers is None:
+            self.solids.fill(BG, rect)
+        elif covers > 0:
+            for x, y in ((rect.x, rect.y), (rect.right - covers, rect.y), (rect.x, rect.bottom - covers),
+                         (rect.right - covers, rect.bottom - covers)):
+                self.solids.fill(BG, pygame.Rect(x, y, covers, covers).clip(rect))
+        self.mark(rect)
+
+    def _old_text(self, slot: tuple[Any, ...], shown: Shown | None, rect: pygame.Rect) -> pygame.Rect | None:
+        """Where the text of the bare panel on the screen in ``slot`` is (an empty rect for none),
+        when all else of ``rect`` is the background; None when it is not known to be (no panel
+        there, one that is not bare, or one whose kept scene is not back yet)."""
+        if shown is None or not shown.bare or (self._putting is not None and self._putting_area.colliderect(rect)):
+            return None
+        return text_box(shown.drawn, rect)
 
     def _replay(self, shown: Shown) -> None:
         """What drawing a kept panel recorded, recorded again for this frame."""
@@ -636,4 +671,5 @@ class Frame:
 
 
 
-__all__ = ["DieRoll", "Frame", "Kept", "PanelStore", "Scene", "Shown", "Solids", "commonest_color", "moved", "uncovered"]
+__all__ = ["DieRoll", "Frame", "Kept", "PanelStore", "Scene", "Shown", "Solids", "commonest_color", "moved", "text_box",
+           "uncovered"]

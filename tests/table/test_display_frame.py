@@ -686,3 +686,55 @@ def test_a_stalled_or_blind_measure_of_narrow_rectangles_stays_within_reason() -
     assert measure_narrow_cost(size, flip=cheap.flip, update=cheap.update, clock=cheap) == NARROW_COSTS[0]
     still = ServerClock(size, 1.0, per_pixel=0.0, stall=0.0)        # a clock too coarse to see a push
     assert measure_narrow_cost(size, flip=still.flip, update=still.update, clock=still) == X11_NARROW_COST
+
+
+def test_a_bare_panel_over_a_bare_one_clears_and_pushes_only_the_text(frame: Frame) -> None:
+    """Text on the background alone (``bare``, the message line): the next text clears the last
+    one's box, not the whole line, and only the two boxes go to the glass; the pixels are those of
+    the new text drawn on a blank line. Over a panel that is not bare (a refusal's), or one an
+    overlay lay over, the whole line is cleared and pushed."""
+    line = pygame.Rect(0, 200, 400, 30)
+
+    def say(text: str, *, bare: bool = True) -> None:
+        def draw() -> None:
+            if not bare:
+                frame.window.fill((120, 30, 30), line)
+            frame.t(text, 30, (255, 255, 255), line)
+        frame.cached(("message", text, bare), line, draw, bare=bare)
+
+    def blank_with(text: str) -> bytes:
+        frame.window.fill(BG, line)
+        frame.t(text, 30, (255, 255, 255), line)
+        return pygame.image.tobytes(frame.window.subsurface(line), "RGB")
+
+    frame.begin(reuse=False)
+    say("a long message about the fight")
+    frame.end()
+    old = [d.rect for d in frame.drawn]
+    frame.begin(reuse=True)
+    say("short")
+    frame.end()
+    new = [d.rect for d in frame.drawn]
+    assert frame.dirty == [old[0].union(new[0])] and frame.dirty[0].w < line.w
+    shown = pygame.image.tobytes(frame.window.subsurface(line), "RGB")
+    assert shown == blank_with("short")
+
+    frame.begin(reuse=True)
+    say("refused", bare=False)
+    frame.end()
+    frame.begin(reuse=True)
+    say("after a refusal")                                      # over a panel that was not bare: all of it
+    frame.end()
+    assert frame.dirty == [line]
+    assert pygame.image.tobytes(frame.window.subsurface(line), "RGB") == blank_with("after a refusal")
+
+    frame.begin(reuse=True)
+    say("under a menu")
+    frame.overlay(pygame.Rect(100, 150, 100, 80))               # something over the line this frame
+    frame.window.fill((0, 0, 200), pygame.Rect(100, 150, 100, 80))
+    frame.end()
+    frame.begin(reuse=True)
+    say("the menu went")
+    frame.end()
+    assert line in frame.dirty
+    assert pygame.image.tobytes(frame.window.subsurface(line), "RGB") == blank_with("the menu went")

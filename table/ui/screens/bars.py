@@ -3,6 +3,7 @@ the soft keys and the simulator's strip of buttons, typed entry and suggestions.
 
 from __future__ import annotations
 
+from functools import partial
 
 import pygame
 
@@ -18,7 +19,7 @@ from table.ui.view import View
 
 
 def draw_top(f: Frame, view: View, bar: pygame.Rect) -> None:
-    """The phases (left on the screen while the phase stays), the turn and the reader's state."""
+    """The phases (each chip left on the screen while it stays), the turn and the reader's state."""
     s, state = f.s, view.state
     x = int(8 * s)
     chip_h = int(28 * s)
@@ -33,30 +34,42 @@ def draw_top(f: Frame, view: View, bar: pygame.Rect) -> None:
         status_w = int(bar.w * 0.3)
         strip = pygame.Rect(x, y, bar.w - status_w - x, chip_h)
         status = pygame.Rect(bar.w - status_w, 0, status_w - int(10 * s), bar.h)
-    f.cached(("phases", phase), strip, lambda: _draw_phases(f, phase, strip))
+    draw_phases(f, phase, strip)
     _draw_top_status(f, view, status)
 
 
-def _draw_phases(f: Frame, phase: str, strip: pygame.Rect) -> None:
-    """The turn's phases as chips, the current one lit."""
+def draw_phases(f: Frame, phase: str, strip: pygame.Rect) -> None:
+    """The turn's phases as chips, the current one lit. Each chip, with the arrow after it, is a
+    panel of its own (the strip's rest another), so a new phase redraws the chips whose light
+    moved, not the strip; the chips after one whose label changes ("Run away") move with it."""
     s = f.s
     x, y, chip_h = strip.x, strip.y, strip.h
-    for i, (phases, label) in enumerate(_phases()):
+    chips = _phases()
+    for i, (phases, label) in enumerate(chips):
         on = phase in phases
         if phase == "run-away" and on:
             label = _("Run away")
-        tw = f.painter.width(label, int(20 * s))
-        rect = pygame.Rect(x, y, tw + int(16 * s), chip_h)
-        if rect.right > strip.right:
+        chip = pygame.Rect(x, y, f.painter.width(label, int(20 * s)) + int(16 * s), chip_h)
+        if chip.right > strip.right:
             break
-        if on:
-            f.painter.panel(rect, ACTIVE)
-        f.t(label, 20, BG if on else DIM, rect, x=rect.x + int(8 * s), y=rect.y + int(2 * s))
-        x = rect.right + int(4 * s)
-        if i < 3:
-            arrow = pygame.Rect(x, y, int(18 * s), chip_h)
-            f.t("→", 20, DIM, arrow, y=rect.y + int(2 * s))
-            x = arrow.right + int(2 * s)
+        arrow = pygame.Rect(chip.right + int(4 * s), y, int(18 * s), chip_h) if i < len(chips) - 1 else None
+        if arrow is not None and arrow.right > strip.right:
+            arrow = None
+        end = arrow.right + int(2 * s) if arrow is not None else chip.right + int(4 * s)
+        tile = pygame.Rect(x, y, min(end, strip.right) - x, chip_h)
+        f.cached(("phase", label, on, arrow is not None), tile, partial(_draw_chip, f, label, on, chip, arrow))
+        x = tile.right
+    if x < strip.right:
+        f.cached(("phase-rest",), pygame.Rect(x, y, strip.right - x, chip_h), lambda: None)
+
+
+def _draw_chip(f: Frame, label: str, on: bool, chip: pygame.Rect, arrow: pygame.Rect | None) -> None:
+    s = f.s
+    if on:
+        f.painter.panel(chip, ACTIVE)
+    f.t(label, 20, BG if on else DIM, chip, x=chip.x + int(8 * s), y=chip.y + int(2 * s))
+    if arrow is not None:
+        f.t("→", 20, DIM, arrow, y=chip.y + int(2 * s))
 
 
 def _draw_top_status(f: Frame, view: View, status: pygame.Rect) -> None:
@@ -69,7 +82,7 @@ def _draw_top_status(f: Frame, view: View, status: pygame.Rect) -> None:
     else:
         right = _("Turn {n}").format(n=view.state["turn"])
     reader = {True: (_("reader ok"), GOOD), False: (_("READER OFFLINE"), BAD), None: ("", DIM)}[view.reader_online]
-    f.cached(("status", right, reader), status, lambda: _draw_status(f, right, reader, status))
+    f.cached(("status", right, reader), status, lambda: _draw_status(f, right, reader, status), bare=True)
 
 
 def _draw_status(f: Frame, right: str, reader: tuple[str, tuple[int, int, int]], status: pygame.Rect) -> None:
@@ -92,7 +105,7 @@ def draw_message(f: Frame, view: View, r: pygame.Rect) -> None:
         text, color = view.prompt, ACTIVE
     elif view.message_kind == "refusal":
         refusal = True
-    f.cached(("message", text, color, refusal), r, lambda: _draw_message(f, text, color, refusal, r))
+    f.cached(("message", text, color, refusal), r, lambda: _draw_message(f, text, color, refusal, r), bare=not refusal)
     f.panels["message"] = r
 
 
