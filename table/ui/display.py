@@ -32,8 +32,8 @@ server in a rectangle narrower than the window than in full-width rows differs f
 machine: through Xvfb at 1920x1080, 0.16 ns against ~0.4 ns on one machine (the phase's area of a
 screen switch alone, 1301x748, 0.41 ms; the whole window 0.35-0.38 ms), and on 2026-12-02, on an
 Intel Xeon of 2 cores, 0.53 ns against 0.64-0.81 ns (the phase's area 0.75 ms, the whole window
-1.06-1.11 ms). So the window, once open, times its own pushes (``measure_narrow_cost``: the whole
-window and a rectangle narrower than it, PUSH_TRIALS times each in turn, the medians per pixel),
+1.06-1.11 ms). So the window, once open, times its own pushes (``measure_narrow_cost``: a band as wide as the
+window and a narrower rectangle of as many pixels, PUSH_TRIALS times each in turn, the medians),
 and a frame whose rectangles would cost the server more than the whole window flips it
 (``whole_is_cheaper``: screen switches and menus where narrow rectangles are dear); the rest push
 their rectangles. KMS/DRM has no framebuffer of its own:
@@ -352,30 +352,30 @@ NARROW_COSTS = (0.5, 5.0)               # what a measurement is kept within: pas
 PUSH_TRIALS = 5                         # pushes each way (after one each unmeasured), for their medians
 
 
-def measure_narrow_cost(size: tuple[int, int], *, flip: Callable[[], Any] | None = None,
-                        update: Callable[[list[pygame.Rect]], Any] | None = None,
+def measure_narrow_cost(size: tuple[int, int], *, update: Callable[[list[pygame.Rect]], Any] | None = None,
                         clock: Callable[[], float] = time.perf_counter, trials: int = PUSH_TRIALS) -> float:
     """What a pixel pushed in a rectangle narrower than the window (``size``) costs the display
-    server against one in full-width rows: the whole window (``flip``) and a rectangle two thirds
-    of it each way, about a screen switch's phase area (``update``), pushed in turn, one each
-    first to warm up, then ``trials`` each, timed; the ratio of their median times per pixel,
-    within NARROW_COSTS. X11_NARROW_COST when the clock saw no time pass for the whole window."""
-    flip = flip or pygame.display.flip
+    server against one in full-width rows: a band as wide as the window, a third of its height,
+    and a rectangle of as many pixels two thirds of its width (about a screen switch's phase
+    area), pushed in turn with ``update``, one each first to warm up, then ``trials`` each, timed;
+    the ratio of their median times, within NARROW_COSTS. X11_NARROW_COST when the clock saw no
+    time pass for the band."""
     update = update or pygame.display.update
     w, h = size
-    narrow = pygame.Rect(w - w * 2 // 3, h // 6, w * 2 // 3, h * 2 // 3)
-    whole: list[float] = []
+    band = pygame.Rect(0, h // 3, w, h // 3)
+    narrow = pygame.Rect(w - w * 2 // 3, h // 4, w * 2 // 3, h // 2)
+    wide: list[float] = []
     part: list[float] = []
     for n in range(trials + 1):
         started = clock()
-        flip()
-        flipped = clock()
+        update([band])
+        banded = clock()
         update([narrow])
         done = clock()
         if n:
-            whole.append((flipped - started) / (w * h))
-            part.append((done - flipped) / (narrow.w * narrow.h))
-    per_pixel = statistics.median(whole)
+            wide.append((banded - started) / (band.w * band.h))
+            part.append((done - banded) / (narrow.w * narrow.h))
+    per_pixel = statistics.median(wide)
     if per_pixel <= 0:
         return X11_NARROW_COST
     low, high = NARROW_COSTS
