@@ -355,7 +355,7 @@ class GameSession:
         if self.storage_fault is not None:
             self.storage_fault = None
             log.info("the journal can be written again")
-        self.history.push(cmd, result.state)
+        self.history.push(cmd, result.state, snapshot[2] if snapshot is not None else None)
         before, self.state = self.state, result.state
         self.facts().stored(folded, len(self.history), before, result.events, self.state)
         return Saved(before, result.events, reopened)

@@ -152,7 +152,7 @@ class History:
         self.catalog = catalog
         self.commands: Commands = Commands()
         self.snapshots: dict[int, GameState] = {0: new_game(seed, ruleset)}
-        self.stored: dict[int, bytes] = {}       # snapshots from the journal, decoded when undo needs them
+        self.stored: dict[int, bytes] = {}       # snapshots as stored in the journal, decoded when undo needs them
         self.state = self.snapshots[0]
         self.recent: dict[int, GameState] = {0: self.state}   # command count -> the state after it
         self.from_snapshot = 0                   # the stored snapshot the last load started from
@@ -160,14 +160,32 @@ class History:
     def __len__(self) -> int:
         return len(self.commands)
 
-    def push(self, cmd: c.Command, state: GameState) -> None:
-        """Record an accepted command and the state it led to (``apply`` never mutates states)."""
+    def push(self, cmd: c.Command, state: GameState, encoded: bytes | None = None) -> None:
+        """Record an accepted command and the state it led to (``apply`` never mutates states).
+        ``encoded``: that state as stored in the journal, when it was (a snapshot's turn). Then
+        it is the newest snapshot, kept live, and the live ones before it (but the first state) are
+        kept as their stored bytes alone, decoded when an undo reaches them: every state holds the
+        players' level histories whole, so keeping each snapshot live grew with actions times turns."""
         self.commands.append(cmd)
         self.state = state
         n = len(self.commands)
         if n % SNAPSHOT_EVERY == 0:
             self.snapshots[n] = state
+            if encoded is not None:
+                self.stored[n] = encoded
+                for k in [k for k in self.snapshots if 0 < k < n and k in self.stored]:
+                    del self.snapshots[k]
         self._remember(n, state)
+
+    def _base(self, n: int) -> tuple[int, GameState]:
+        """The newest snapshot at or before command ``n``, live or decoded from its stored bytes
+        (those that do not decode passed over), changing nothing."""
+        base = max(k for k in self.snapshots if k <= n)
+        for seq in sorted((k for k in self.stored if base < k <= n), reverse=True):
+            state = decode_state(self.stored[seq])
+            if state is not None:
+                return seq, state
+        return base, self.snapshots[base]
 
     def _remember(self, n: int, state: GameState) -> None:
         self.recent[n] = state
@@ -213,8 +231,7 @@ class History:
         if n in self.recent:
             return self.recent[n]
         self.prepare_pop()
-        base = max(k for k in self.snapshots if k <= n)
-        state = self.snapshots[base]
+        base, state = self._base(n)
         for _cmd, state in replayed(state, self.commands[base:n], self.catalog):
             pass
         return state

@@ -36,7 +36,8 @@ def played(tmp_path: Path, actions: int):  # type: ignore[no-untyped-def]
 def test_undo_matches_a_full_replay_across_snapshots(tmp_path: Path) -> None:
     table = played(tmp_path, 3 * SNAPSHOT_EVERY + 7)
     ctl = table.controller
-    assert len(ctl.history.snapshots) >= 4
+    assert len(set(ctl.history.snapshots) | set(ctl.history.stored)) >= 4
+    assert set(ctl.history.snapshots) == {0, 3 * SNAPSHOT_EVERY}    # the older ones as their stored bytes
     for _ in range(2 * SNAPSHOT_EVERY):       # back across two snapshot boundaries
         ctl.undo()
         full = replay(table.catalog, ctl.game.ruleset, ctl.game.seed, ctl.history.commands)
@@ -88,3 +89,37 @@ def test_undo_of_the_last_few_actions_replays_nothing(tmp_path: Path, monkeypatc
     assert 0 < len(applied) < SNAPSHOT_EVERY + RECENT + 20
     full = replay(table.catalog, ctl.game.ruleset, ctl.game.seed, ctl.history.commands)
     assert as_json(ctl.state, table.catalog) == as_json(full, table.catalog)
+
+
+def test_the_state_before_the_last_action_replays_from_the_nearest_snapshot_kept_as_bytes(tmp_path: Path,
+                                                                                           monkeypatch) -> None:
+    """Resumed right at a snapshot, what an undo will leave (the facts read it) is not among the
+    last few states: it comes from the snapshot before, kept as the bytes stored in the journal,
+    replaying the actions after it alone, and changes nothing."""
+    import table.session.history as history_module
+
+    table = played(tmp_path, 2 * SNAPSHOT_EVERY)
+    while table.controller.history_len > 2 * SNAPSHOT_EVERY:
+        table.controller.undo()
+    table.journal.close()
+    again = build_table(Config(storage=StorageConfig(state_dir=str(tmp_path))), ManualClock(), seed_source=lambda: 4)
+    history = again.controller.history
+    assert len(history) == 2 * SNAPSHOT_EVERY
+    assert set(history.snapshots) == {0, 2 * SNAPSHOT_EVERY} and SNAPSHOT_EVERY in history.stored
+    applied = []
+    real_steps = history_module.replay_steps
+
+    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        for step in real_steps(*args, **kwargs):
+            applied.append(1)
+            yield step
+
+    monkeypatch.setattr(history_module, "replay_steps", counted)
+    live = dict(history.snapshots)
+    before = history.before_last()
+    assert history.snapshots == live and len(history) == 2 * SNAPSHOT_EVERY
+    assert len(applied) == SNAPSHOT_EVERY - 1          # from the snapshot at SNAPSHOT_EVERY, not from the start
+    full = replay(again.catalog, again.controller.game.ruleset, again.controller.game.seed,
+                  list(history.commands[:2 * SNAPSHOT_EVERY - 1]))
+    assert as_json(before, again.catalog) == as_json(full, again.catalog)
+    again.journal.close()
