@@ -1,4 +1,5 @@
-"""The accepted commands of the current game in memory, with a state snapshot every few commands.
+"""The accepted commands of the current game in memory, with a state snapshot every few commands
+(the first and the newest live, the others as the bytes stored in the journal).
 
 The journal is the durable copy; this is the fast one. Undo goes back to the
 nearest snapshot and replays the few commands after it, so taking back an
