@@ -251,17 +251,10 @@ class History:
         if n in self.recent:                     # one of the last few: nothing to replay
             self.state = self.recent[n]
             return self.state
-        base = max(self.snapshots)
-        better = [k for k in self.stored if k > base]
-        while better:
-            seq = max(better)
-            state = decode_state(self.stored.pop(seq))
-            if state is not None:
-                self.snapshots[seq] = state
-                base = seq
-                break
-            better = [k for k in self.stored if k > base]
-        state = self.snapshots[base]
+        base, state = self._base(n)
+        self.snapshots[base] = state             # live until the next snapshot (its bytes stay stored)
+        for key in [k for k in self.stored if base < k <= n]:
+            del self.stored[key]                 # newer than the base: they did not decode
         self.recent = {base: state}
         k = base
         for k, (_cmd, state) in enumerate(replayed(state, self.commands[base:], self.catalog), start=base + 1):

@@ -123,3 +123,25 @@ def test_the_state_before_the_last_action_replays_from_the_nearest_snapshot_kept
                   list(history.commands[:2 * SNAPSHOT_EVERY - 1]))
     assert as_json(before, again.catalog) == as_json(full, again.catalog)
     again.journal.close()
+
+
+def test_a_snapshot_an_undo_decoded_goes_back_to_its_bytes_at_the_next_snapshot(tmp_path: Path) -> None:
+    """Undo back past the newest snapshot and the last few states decodes the snapshot before and
+    keeps it live while it is the newest; once play reaches the next snapshot again it is kept as
+    its stored bytes again, so only the first and the newest snapshot stay live."""
+    from table.session.history import RECENT
+
+    table = played(tmp_path, 2 * SNAPSHOT_EVERY)
+    ctl = table.controller
+    history = ctl.history
+    back = 2 * SNAPSHOT_EVERY - RECENT - 5
+    again = list(history.commands[back:2 * SNAPSHOT_EVERY])
+    while len(history) > back:
+        ctl.undo()
+    assert set(history.snapshots) == {0, SNAPSHOT_EVERY} and SNAPSHOT_EVERY in history.stored
+    for cmd in again:                                   # the same actions played again
+        ctl.session.submit(cmd)
+    assert len(history) == 2 * SNAPSHOT_EVERY
+    assert set(history.snapshots) == {0, 2 * SNAPSHOT_EVERY}
+    full = replay(table.catalog, ctl.game.ruleset, ctl.game.seed, history.commands)
+    assert as_json(ctl.state, table.catalog) == as_json(full, table.catalog)
