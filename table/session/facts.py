@@ -126,8 +126,13 @@ class GameFacts:
         del self.entries[count:]
 
     def undo_to(self, n: int, state: GameState, at: float) -> None:
-        """Every action after number ``n`` was taken back."""
-        self.entries = [e for e in self.entries if e[1] <= n]
+        """Every action after number ``n`` was taken back. The list stays the same list, and stays
+        as it is when those actions left no entry (most do not): the tally of it then still holds,
+        and the next summary folds nothing again (made afresh, it went over the whole game's entries:
+        ~0.9 ms of an undo in the latency game)."""
+        kept = [e for e in self.entries if e[1] <= n]
+        if len(kept) < len(self.entries):
+            self.entries[:] = kept
         if state.phase is not Phase.GAME_OVER:
             self.ended = None
         if not any(e[0] == "start" for e in self.entries):

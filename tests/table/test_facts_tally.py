@@ -145,3 +145,24 @@ def test_the_summary_takes_each_seat_level_from_the_table_and_marks_who_left() -
     assert facts.entry_texts() == [json.dumps(e, separators=(",", ":")) for e in facts.entries]
     assert facts.stored_log() == json.dumps({"kept": 3, "started": 1.0, "ended": None, "last": 2.0, "abandoned": None},
                                             separators=(",", ":"))
+
+
+def test_an_undo_of_an_action_that_left_no_entry_folds_nothing_again(monkeypatch) -> None:
+    """Most actions leave no fact: taking one back keeps the tally, so the summary after it folds no
+    entry again (made afresh it would go over the whole game's entries at every such undo)."""
+    from table.session import facts as facts_module
+
+    state = GameState(seed=1, players=[Player("player-1", "Ann"), Player("player-2", "Bo")])
+    facts = GameFacts(entries=[made("start", 1, ["player-1", "player-2"])])
+    facts.entries += [made("run", n, ("player-1", n % 2 == 0)) for n in range(2, 400)]
+    before = seen(facts.summary(1, state, 420))
+    folded: list[Any] = []
+    real_fold = facts_module.Tally.fold
+    monkeypatch.setattr(facts_module.Tally, "fold", lambda self, entry: (folded.append(entry), real_fold(self, entry))[1])
+    facts.undo_to(419, state, 5.0)              # actions 400-420 left no entry
+    assert seen(facts.summary(1, state, 419)) == before == from_scratch(facts, state)
+    assert folded == []
+    facts.undo_to(398, state, 6.0)              # action 399 left one: the tally is made again, and right
+    assert len(facts.entries) == 398
+    assert seen(facts.summary(1, state, 398)) == from_scratch(facts, state)
+    assert len(folded) == 398
