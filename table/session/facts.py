@@ -126,13 +126,16 @@ class GameFacts:
         del self.entries[count:]
 
     def undo_to(self, n: int, state: GameState, at: float) -> None:
-        """Every action after number ``n`` was taken back. The list stays the same list, and stays
-        as it is when those actions left no entry (most do not): the tally of it then still holds,
-        and the next summary folds nothing again (made afresh, it went over the whole game's entries:
-        ~0.9 ms of an undo in the latency game)."""
-        kept = [e for e in self.entries if e[1] <= n]
-        if len(kept) < len(self.entries):
-            self.entries[:] = kept
+        """Every action after number ``n`` was taken back: the entries past it, the last ones (they
+        are in the order of their actions), cut from the same list. When those actions left no entry
+        (most do not) the list stays as it is, and so does its tally: the next summary folds nothing
+        again (made afresh, it went over the whole game's entries: ~0.9 ms of an undo in the latency
+        game)."""
+        entries = self.entries
+        keep = len(entries)
+        while keep and entries[keep - 1][1] > n:
+            keep -= 1
+        del entries[keep:]
         if state.phase is not Phase.GAME_OVER:
             self.ended = None
         if not any(e[0] == "start" for e in self.entries):

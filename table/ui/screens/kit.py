@@ -66,7 +66,7 @@ def scale(width: int, height: int) -> float:
 class Painter:
     """Fonts, fitted text and the record of what was drawn where, on one surface.
 
-    Every size is drawn from one pygame.freetype Font, its size given per call. pygame.freetype
+    Every size is drawn from one pygame.freetype Font, its size set per call (``font``). pygame.freetype
     keeps at most two faces open for all its Font objects together (FreeType's cache manager at
     its defaults), and a Font is a face of its own: with a Font per size (a dozen in a frame), most
     text drawn or measured opened its face again from the file, reading its tables through C stdio
@@ -112,9 +112,9 @@ class Painter:
         level in a few edge pixels at the smallest sizes), so no rendered text is kept either."""
         clip = self.surface.get_clip()
         if clip == self.surface.get_rect():
-            self.font(size).render_to(self.surface, at, text, color, size=size)
+            self.font(size).render_to(self.surface, at, text, color)
         elif clip.w > 0 and clip.h > 0:         # FreeType ignores the clip: drawn onto that part alone
-            self.font(size).render_to(self.surface.subsurface(clip), (at[0] - clip.x, at[1] - clip.y), text, color, size=size)
+            self.font(size).render_to(self.surface.subsurface(clip), (at[0] - clip.x, at[1] - clip.y), text, color)
 
     def has_glyph(self, char: str, size: int) -> bool:
         """Whether the font draws ``char`` (the CJK fonts have no ✗, say), rather than a box."""
@@ -130,7 +130,7 @@ class Painter:
         if wh is None:
             if len(self._sizes) >= self.SIZES_KEPT:
                 self._sizes.clear()
-            wh = self._sizes[key] = self.font(size).get_rect(text, size=size).size
+            wh = self._sizes[key] = self.font(size).get_rect(text).size
         return wh
 
     def width(self, text: str, size: int) -> int:
