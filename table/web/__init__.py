@@ -26,6 +26,7 @@ from table.web.addresses import lan_address, lan_addresses
 from table.ui.i18n import player_name
 from table.web.hub import Hub
 from table.web.pages import page_context
+from table.web.server import WebApp, WebServer
 
 __all__ = ["lan_address", "lan_addresses", "join_url", "base_url", "web_key", "read_key", "rotate_key", "start_web",
            "WebView", "board_payload"]
@@ -188,8 +189,6 @@ class WebView:
 
 def start_web(config: Any, catalog: Any, language: str, *, first: Any = None, league: Any = None) -> WebView:
     """Start the web view the config describes; raises OSError (a busy port, an unusable key file)."""
-    from table.web.server import WebApp, WebServer     # Starlette and uvicorn are loaded only when the web view is on
-
     key = web_key(config.state_dir, config.web.key)
     hub = Hub()
     if first is not None:
