@@ -17,6 +17,7 @@ from table.ui.frame import DieRoll, Frame, Solids, uncovered
 from table.ui.i18n import language as current_language
 from table.ui.keys import FKEYS, KEYS
 from table.ui.screen import NoScreen, ScreenPlan, headless_display
+from table.ui.screens.bars import draw_phases
 from table.ui.screens.kit import BG, DIE_MS, Painter
 from table.ui.fonts import FontChoice
 
@@ -736,3 +737,20 @@ def test_a_bare_panel_over_a_bare_one_clears_and_pushes_only_the_text(frame: Fra
     frame.end()
     assert line in frame.dirty
     assert pygame.image.tobytes(frame.window.subsurface(line), "RGB") == blank_with("the menu went")
+
+
+def test_a_new_phase_redraws_and_pushes_only_the_chips_whose_light_moved(frame: Frame) -> None:
+    strip = pygame.Rect(4, 4, 392, 14)
+    frame.begin(reuse=False)
+    draw_phases(frame, "kick-open-the-door", strip)
+    frame.end()
+    frame.begin(reuse=True)
+    misses = frame.cache_misses
+    draw_phases(frame, "look-for-trouble", strip)
+    frame.end()
+    assert frame.cache_misses - misses == 2                     # "Kick" goes dark, "Trouble / Loot" lights up
+    dirty = frame.dirty
+    assert dirty is not None and dirty
+    boxes = {d.text: d.rect for d in frame.drawn}
+    assert boxes["Kick"].collidelist(dirty) != -1 and boxes["Trouble / Loot"].collidelist(dirty) != -1
+    assert boxes["Combat"].collidelist(dirty) == -1 and boxes["Charity"].collidelist(dirty) == -1
