@@ -22,7 +22,7 @@ catalogs() {
     for po in table/locale/*/LC_MESSAGES/*.po; do
         mo="${po%.po}.mo"
         if [ ! -f "$mo" ] || [ "$po" -nt "$mo" ]; then
-            "$VENV/bin/python" -m table.ui.catalogs compile >/dev/null \
+            "$VENV/bin/python" -m table.words.catalogs compile >/dev/null \
                 || echo "go: could not compile the translations; the screen shows English" >&2
             return
         fi
@@ -48,7 +48,7 @@ setup() {
     # Off the Pi the tests run its real code behind fake spidev and RPi.GPIO modules.
     "$VENV/bin/python" -m pip install -q --no-deps "mfrc522==0.0.7"
     "$VENV/bin/python" -m pip install -q -e ".[$extras]"
-    "$VENV/bin/python" -m table.ui.catalogs compile >/dev/null || echo "go: could not compile the translations; the screen shows English" >&2
+    "$VENV/bin/python" -m table.words.catalogs compile >/dev/null || echo "go: could not compile the translations; the screen shows English" >&2
     fonts
     touch "$stamp"
 }

@@ -24,8 +24,8 @@ NOTES = """## Notes
 
 - **Language**: `[display] language = "en" | "es" | "zh"`. Catalogs are
   `table/locale/<lang>/LC_MESSAGES/munchkin_table.po`, kept with Babel; `./go` compiles them
-  (`python -m table.ui.catalogs compile`). The engine and the controller hand over messages as
-  templates with values; `table/ui/i18n.py` turns them into words in the screen's language.
+  (`python -m table.words.catalogs compile`). The engine and the controller hand over messages as
+  templates with values; `table/words/i18n.py` turns them into words in the screen's language.
 - **Chinese font**: `python -m table.ui.fonts` shows the font per language. `./go` installs
   `fonts-wqy-microhei` with apt when it may; otherwise the subset of Noto Sans SC shipped in
   `table/assets/fonts` is used (SIL Open Font License). Noto Sans CJK SC (`fonts-noto-cjk`, face 2 of the .ttc) is

@@ -244,7 +244,7 @@ else
     change "pip install mfrc522 (without RPi.GPIO)" pip --no-deps "mfrc522==0.0.7"
     # The catalogs are compiled (with Babel) in the copied tree before the install, so the .mo files go with it.
     change "compile the translations" sh -c 'cd "$2" && "$1" -m pip install -q --disable-pip-version-check "Babel>=2.14" \
-        && "$1" -m table.ui.catalogs compile >/dev/null 2>&1 || echo "   could not compile the translations: the screen shows English" >&2' \
+        && "$1" -m table.words.catalogs compile >/dev/null 2>&1 || echo "   could not compile the translations: the screen shows English" >&2' \
         - "$ROOT$PREFIX/.venv/bin/python" "$ROOT$PREFIX"
     if [ "$PI_OS" = 1 ]; then
         change "pip install the table into $PREFIX/.venv" pip "$ROOT$PREFIX"

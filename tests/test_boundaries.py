@@ -55,7 +55,7 @@ def test_the_walker_sees_imports(tmp_path: Path) -> None:
 # --- table/ as layers -------------------------------------------------------------------------
 # Each layer may import the layers before it in this list, and itself; nothing imports upward.
 # table/config.py sits under them all; table/__main__.py is the command line's.
-LAYERS = ("config", "storage", "session", "control", "league", "ui", "web", "sim", "app", "cli")
+LAYERS = ("config", "storage", "session", "control", "words", "league", "ui", "web", "sim", "app", "cli")
 SQLITE_LAYERS = {"storage"}
 PYGAME_LAYERS = {"ui", "app"}
 PAHO_LAYERS = {"league"}
@@ -97,7 +97,7 @@ def import_graph() -> dict[str, set[str]]:
                 else:
                     root = node.module or ""
                 targets = [f"{root}.{alias.name}" for alias in node.names] + [root]
-                # ``from table.ui import i18n`` names the module table.ui.i18n, not only the package
+                # ``from table.words import i18n`` names the module table.words.i18n, not only the package
                 targets = [t for t in targets if t in modules] or [root]
             for target in targets:
                 if target.startswith("table"):
@@ -131,6 +131,13 @@ def test_no_table_module_imports_a_layer_above_its_own() -> None:
     upward = sorted(f"{a} -> {b}" for a, targets in import_graph().items() for b in targets
                     if LAYERS.index(layer_of(b)) > LAYERS.index(layer_of(a)))
     assert upward == []
+
+
+def test_the_pages_do_not_import_the_screen() -> None:
+    """The words (catalogs, plural forms, names shown) sit below both: the phones' pages need no pygame layer."""
+    edges = sorted(f"{a} -> {b}" for a, targets in import_graph().items() for b in targets
+                   if layer_of(a) == "web" and layer_of(b) == "ui")
+    assert edges == []
 
 
 def find_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -183,8 +190,8 @@ def test_the_graph_sees_imports_inside_functions_and_from_package_imports() -> N
     graph = import_graph()
     assert "table.control.controller" in graph and "table.cli" in graph
     assert any(targets for targets in graph.values())
-    # ``from table.ui import i18n`` inside a function is an edge to table.ui.i18n
-    assert any("table.ui.i18n" in targets for name, targets in graph.items() if name.startswith("table.web"))
+    # ``from table.words import i18n`` inside a function is an edge to table.words.i18n
+    assert any("table.words.i18n" in targets for name, targets in graph.items() if name.startswith("table.web"))
 
 
 def _imports_module(path: Path, top: str) -> bool:

@@ -108,7 +108,7 @@ def test_every_refusal_along_a_game_is_a_template_with_its_values(tmp_path: Path
 def test_simulate_says_its_rejections_in_english_whatever_the_table_speaks(tmp_path: Path) -> None:
     import io
 
-    from table.ui import i18n
+    from table.words import i18n
     from table.config import parse_config
     from table.sim.simulate import simulate
 

@@ -61,7 +61,7 @@ import pygame
 
 from table.ui.fonts import find_font
 from table.ui.frame import DieRoll, Frame, Hit
-from table.ui.i18n import set_language
+from table.words.i18n import set_language
 from table.ui.screens import bars, combat, die, game_over, menus, notice, players, records, setup, table
 from table.ui.screens.kit import BANNER_PROMPTS, SIM_STRIP, Drawn, Painter, scale
 from table.ui.view import View

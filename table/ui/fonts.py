@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cards.names import shipped_path
-from table.ui.catalogs import po_path
+from table.words.catalogs import po_path
 
 log = logging.getLogger(__name__)
 

@@ -39,7 +39,7 @@ from typing import Any, TypeVar
 
 import pygame
 
-from table.ui.i18n import language as current_language
+from table.words.i18n import language as current_language
 from table.ui.screens.kit import BG, DIE_MS, Drawn, Painter
 
 T = TypeVar("T")

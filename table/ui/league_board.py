@@ -8,7 +8,7 @@ from typing import Any
 
 import pygame
 
-from table.ui.i18n import _, ngettext, shown_name
+from table.words.i18n import _, ngettext, shown_name
 from table.ui.screens.kit import ACTIVE, BAD, BG, DIM, GOOD, PANEL, TEXT, Painter
 
 ROWS = 12           # the standings' rows at 480 lines (more on a taller screen)

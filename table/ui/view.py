@@ -16,8 +16,8 @@ from engine.strength import Part, fighter_parts, monster_parts
 from table.control import pads, records as records_menu, sale
 from table.control.controller import Controller
 from table.control.prompts import Message, PromptKind
-from table.ui import i18n
-from table.ui.i18n import _, text as translate_message
+from table.words import i18n
+from table.words.i18n import _, text as translate_message
 
 ROLL_EVENTS = (RunAwaySucceeded, RunAwayFailed, FirstPlayerChosen)      # the events that show the die rolling
 

@@ -9,7 +9,8 @@ pages, records and server never import this package (only checks.py, the
 doctor's, uses its ``lan_address``).
 
 May import: engine, cards, drivers, table.config, table.storage, table.session, table.control,
-table.league (the /league page's standings) and table.ui (its words and the view model, never pygame). Never the command line.
+table.words (its words) and table.league (the /league page's standings). Never the screen (table.ui) nor
+the command line.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from table.web.addresses import lan_address, lan_addresses
-from table.ui.i18n import player_name
+from table.words.i18n import player_name
 from table.web.hub import Hub
 from table.web.pages import page_context
 from table.web.server import WebApp, WebServer

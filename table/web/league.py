@@ -14,7 +14,7 @@ from typing import Any
 
 from table.league.model import League
 from table.league.standings import standings, table_rows
-from table.ui.i18n import _, shown_name
+from table.words.i18n import _, shown_name
 from table.web.records import _page, _row, players_table
 
 RELOAD_SECONDS = 3

@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass, field
 
 from engine.cards import Catalog
-from table.ui.i18n import _
+from table.words.i18n import _
 
 
 @dataclass

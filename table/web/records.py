@@ -17,7 +17,7 @@ from engine.errors import MunchkinError
 from table.storage.paths import JOURNAL_FILE
 from table.session.facts import history_rows, stats
 from table.storage.facts import FactsUnreadable, read_saved
-from table.ui.i18n import _, ngettext, shown_name
+from table.words.i18n import _, ngettext, shown_name
 
 
 class RecordsError(MunchkinError):

@@ -117,7 +117,7 @@ def test_the_picker_finds_a_card_by_any_of_its_names() -> None:
 
 def test_a_spanish_table_shows_the_imported_name(tmp_path: Path) -> None:
     from drivers.base import ManualClock
-    from table.ui import i18n
+    from table.words import i18n
     from table.config import parse_config
     from table.ui.view import build_view
     from table.control.assembly import build_table

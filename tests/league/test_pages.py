@@ -9,7 +9,7 @@ import pytest
 
 from table.league.standings import standings
 from table.league.watch import LeagueWatch
-from table.ui.i18n import set_language
+from table.words.i18n import set_language
 from table.web.hub import Hub
 from table.web.league import league_data, league_page
 from table.web.pages import page_context

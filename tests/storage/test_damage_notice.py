@@ -12,7 +12,7 @@ import pygame
 import pytest
 
 from table.storage.paths import JOURNAL_FILE
-from table.ui import i18n
+from table.words import i18n
 from table.ui.view import build_view
 from tests.table.storage_helpers import close_table, play_game
 from tests.table.test_display import Rig

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 from table.cli import main
-from table.ui import i18n
+from table.words import i18n
 from tests.table.test_controller_edges import START, Driven
 
 

@@ -14,7 +14,7 @@ from drivers.events import BUTTONS
 from table.config import parse_config
 from table.ui.display import X11_NARROW_COST, Display, whole_is_cheaper
 from table.ui.frame import DieRoll, Frame, Solids, uncovered
-from table.ui.i18n import language as current_language
+from table.words.i18n import language as current_language
 from table.ui.keys import FKEYS, KEYS
 from table.ui.screen import NoScreen, ScreenPlan, headless_display
 from table.ui.screens.bars import draw_phases
@@ -452,7 +452,7 @@ def test_screens_never_import_the_display_or_the_app() -> None:
 
 
 TYPED = ["table/ui/frame.py", "table/ui/screen.py", "table/ui/keys.py", "table/ui/display.py", "table/ui/screens", "table/ui/picker.py",
-         "table/ui/fonts.py", "table/ui/sound.py", "table/ui/qr.py", "table/ui/catalogs.py", "table/ui/i18n.py",
+         "table/ui/fonts.py", "table/ui/sound.py", "table/ui/qr.py", "table/words/catalogs.py", "table/words/i18n.py",
          "table/ui/scenes.py", "table/app"]
 
 

@@ -10,8 +10,8 @@ import pytest
 
 from engine.messages import msg, nmsg
 from engine.results import Rejected, RejectCode
-from table.ui import catalogs
-from table.ui import i18n
+from table.words import catalogs
+from table.words import i18n
 from table.ui.sound import RATE, Sounds, synth_die, synth_victory
 
 PLACEHOLDER = re.compile(r"\{(\w+)[^}]*\}")

@@ -13,7 +13,7 @@ from cards.enroll import say
 from drivers.events import ReaderStatus
 from engine.cards import Kind
 from table.app import enroll as table_enroll
-from table.ui import i18n
+from table.words import i18n
 from table.config import parse_config
 from table.app.enroll import EnrollApp
 from table.ui.screens import enroll as enroll_screen
@@ -56,7 +56,7 @@ def test_the_code_is_read_for_its_strings() -> None:
 
 @pytest.mark.parametrize("lang", ["es", "zh"])
 def test_every_wizard_string_is_translated_with_the_same_placeholders(lang: str) -> None:
-    from table.ui import catalogs
+    from table.words import catalogs
 
     catalog = catalogs.read(lang)
     messages = {m.id: m.string for m in catalog if m.id and not isinstance(m.id, tuple) and m.string}

@@ -12,7 +12,7 @@ import pytest
 
 from cards.names import shipped_path
 from table.ui import fonts
-from table.ui.catalogs import po_path
+from table.words.catalogs import po_path
 
 
 @pytest.fixture

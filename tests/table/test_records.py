@@ -414,7 +414,7 @@ def test_json_and_csv_exclude_each_other() -> None:
 
 def test_what_these_flows_say_is_translated(tmp_path: Path) -> None:
     """Every message, prompt and soft key of the names, standings, past games and resume flows, in es and zh."""
-    from table.ui import i18n
+    from table.words import i18n
 
     table = controller(tmp_path)
     run(table, "tap player-1\ntap player-2\ntap player-3\npress next\n")
@@ -562,7 +562,7 @@ def test_history_reads_while_the_table_plays(tmp_path: Path, capsys) -> None:
 
 
 def test_web_pages_and_api_carry_the_same_facts(tmp_path: Path, capsys) -> None:
-    from table.ui import i18n
+    from table.words import i18n
     from table.web.records import api_json, history_data, history_page, stats_data, stats_page
 
     config = setup_dir(tmp_path)

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from table.ui import catalogs
-from table.ui import i18n
+from table.words import catalogs
+from table.words import i18n
 from table.ui.screens.kit import Painter
 from table.ui.scenes import SCENES
 

@@ -135,7 +135,7 @@ def test_the_board_speaks_the_tables_language(browser, running_table) -> None:
     browser.get(table.page("/"))
     wait_for(browser, "return !!document.getElementById('phase')", 10)
     assert browser.find_element("tag name", "html").get_attribute("lang") == "es"
-    from table.ui.i18n import set_language, _
+    from table.words.i18n import set_language, _
 
     set_language("es")
     try:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from table.ui.i18n import set_language
+from table.words.i18n import set_language
 from table.web.records import history_page, stats_page
 
 ROW = {"id": 1, "started": "2026-12-01T20:00:00", "ended": None, "status": "finished",
@@ -50,7 +50,7 @@ def test_the_board_gives_each_players_name_as_the_screen_shows_it(language) -> N
 
 
 def test_the_catalog_check_fails_on_an_f_string_handed_to_gettext(tmp_path: Path) -> None:
-    from table.ui.catalogs import f_string_messages
+    from table.words.catalogs import f_string_messages
 
     probe = tmp_path / "probe.py"
     probe.write_text('def f(n, m):\n    return _(f"{n} turns, {m} min") + ngettext("a", f"{n} b", n) + _("ok {n}")\n',
@@ -61,7 +61,7 @@ def test_the_catalog_check_fails_on_an_f_string_handed_to_gettext(tmp_path: Path
 
 
 def test_a_message_inside_an_f_string_is_in_the_template_so_the_check_sees_it() -> None:
-    from table.ui.catalogs import _calls_babel_misses, extract
+    from table.words.catalogs import _calls_babel_misses, extract
 
     misses = {m for _f, _l, m in _calls_babel_misses()}
     assert "Game" in misses                                 # f'<a ...>{html.escape(_("Game"))}</a>' in records.py

@@ -106,7 +106,7 @@ def test_publish_after_the_web_loop_closed_is_harmless() -> None:
 
 @pytest.mark.parametrize("language", ["es", "zh"])
 def test_every_word_of_the_web_page_is_translated(catalog, language: str) -> None:
-    from table.ui.i18n import set_language
+    from table.words.i18n import set_language
     from table.web.pages import page_context
 
     set_language("en")

@@ -8,7 +8,7 @@ from functools import partial
 import pygame
 
 from drivers.events import BUTTONS
-from table.ui.i18n import _, text as translate_label
+from table.words.i18n import _, text as translate_label
 from table.ui.picker import as_uid
 from table.ui.keys import FKEYS
 from table.ui.screens.kit import (ACTIVE, BAD, BANNER_PROMPTS, BG, BUTTON_COLORS, DIM, GOOD, KEY, KEY_OFF, PANEL, REFUSAL,

@@ -6,7 +6,7 @@ from typing import Any
 
 import pygame
 
-from table.ui.i18n import _, ngettext, shown_name
+from table.words.i18n import _, ngettext, shown_name
 from table.ui.screens import players, run_away
 from table.ui.screens.kit import ACTIVE, BAD, DIM, GOOD, KEY_OFF, PANEL, TEXT
 

@@ -15,7 +15,7 @@ import pygame
 
 from cards.enroll import EnrollmentSession, Say, SingleCardSession
 from engine.cards import CardDef
-from table.ui.i18n import _, text as i18n_text
+from table.words.i18n import _, text as i18n_text
 from table.ui.screens import bars
 from table.ui.screens.kit import ACTIVE, BAD, BG, DIM, GOOD, KEY_OFF, PANEL, REFUSAL, TEXT
 

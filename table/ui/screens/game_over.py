@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pygame
 
-from table.ui.i18n import _, shown_name
+from table.words.i18n import _, shown_name
 from table.ui.screens.kit import ACTIVE, DIM, KEY, KEY_OFF, TEXT, player_color
 from table.ui.screens.records import draw_game_facts
 

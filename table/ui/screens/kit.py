@@ -15,7 +15,7 @@ import pygame
 import pygame.freetype
 
 from table.ui.fonts import FontChoice
-from table.ui.i18n import _
+from table.words.i18n import _
 
 log = logging.getLogger("table.ui.display")
 

@@ -8,7 +8,7 @@ import pygame
 
 from drivers.events import BUTTONS
 from engine.selling import gold_left_over, gold_short_of_a_level
-from table.ui.i18n import _, ngettext, shown_name, text as translate_label
+from table.words.i18n import _, ngettext, shown_name, text as translate_label
 from table.ui.screens.join import draw_join, join_room
 from table.ui.screens.kit import ACTIVE, BG, BUTTON_COLORS, DIM, GOOD, PANEL_HI, TEXT, player_color
 

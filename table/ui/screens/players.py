@@ -9,7 +9,7 @@ from typing import Any
 
 import pygame
 
-from table.ui.i18n import _, shown_name
+from table.words.i18n import _, shown_name
 from table.ui.screens.kit import ACTIVE, DIM, GOOD, PANEL, PANEL_HI, TEXT, player_color
 
 from table.ui.frame import Frame

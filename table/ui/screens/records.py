@@ -7,7 +7,7 @@ from typing import Any
 
 import pygame
 
-from table.ui.i18n import _, ngettext, shown_name
+from table.words.i18n import _, ngettext, shown_name
 from table.ui.screens.kit import ACTIVE, BAD, DIM, GOOD, KEY, PANEL_HI, TEXT
 
 from table.ui.frame import Frame

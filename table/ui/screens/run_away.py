@@ -6,7 +6,7 @@ from __future__ import annotations
 import pygame
 
 from engine.run_away import ESCAPE_ON
-from table.ui.i18n import _, shown_name
+from table.words.i18n import _, shown_name
 from table.ui.screens.die import draw_die
 from table.ui.screens.kit import ACTIVE, BAD, GOOD, PANEL, TEXT
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pygame
 
-from table.ui.i18n import _, shown_name
+from table.words.i18n import _, shown_name
 from table.ui.screens.join import draw_join, join_room
 from table.ui.screens.kit import ACTIVE, DIM, GOOD, PANEL, PLAYER_COLORS, TEXT
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import pygame
 
-from table.ui.i18n import _, shown_name
+from table.words.i18n import _, shown_name
 from table.ui.screens import menus, players
 from table.ui.screens.kit import ACTIVE, BAD, DIM, GOOD, PANEL, PANEL_HI, TEXT, player_color
 

@@ -1,7 +1,7 @@
 """Screen text in English, Spanish or Chinese, through gettext.
 
 The catalogs are ``table/locale/<lang>/LC_MESSAGES/munchkin_table.po``, kept up to date and
-compiled to ``.mo`` by Babel (``python -m table.ui.catalogs``, which ``./go`` runs at set-up).
+compiled to ``.mo`` by Babel (``python -m table.words.catalogs``, which ``./go`` runs at set-up).
 
 The engine and the controller hand over messages as data (``engine.messages.Msg``: an English
 template, which is the msgid, and named values). ``text()`` is the one place that turns such a
@@ -21,7 +21,7 @@ from engine.messages import CardRef, Msg, PlayerRef, Seq, Word, render_value
 from engine.players import default_token, is_default_name, token_number
 from table.config import LANGUAGES
 from table.control.said import from_driver
-from table.ui.catalogs import DOMAIN, LOCALE_DIR, po_path
+from table.words.catalogs import DOMAIN, LOCALE_DIR, po_path
 
 log = logging.getLogger(__name__)
 

@@ -1,9 +1,9 @@
 """The translation catalogs' toolchain, on Babel (a development dependency).
 
-    python -m table.ui.catalogs extract   write table/locale/munchkin_table.pot from the code
-    python -m table.ui.catalogs update    extract, then merge the template into each language's .po
-    python -m table.ui.catalogs compile   compile every .po to the .mo that gettext reads (./go does this)
-    python -m table.ui.catalogs check     exit 1 when a message has no translation, a translation's
+    python -m table.words.catalogs extract   write table/locale/munchkin_table.pot from the code
+    python -m table.words.catalogs update    extract, then merge the template into each language's .po
+    python -m table.words.catalogs compile   compile every .po to the .mo that gettext reads (./go does this)
+    python -m table.words.catalogs check     exit 1 when a message has no translation, a translation's
                                        placeholders differ from the original's, or the code hands
                                        gettext an f-string (``_(f"...")``: Babel skips it, so it is
                                        never translated, and no catalog would match it anyway)
@@ -231,7 +231,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(line)
             return 1 if found else 0
         else:
-            print("usage: python -m table.ui.catalogs extract|update|compile|check", file=sys.stderr)
+            print("usage: python -m table.words.catalogs extract|update|compile|check", file=sys.stderr)
             return 2
     except ImportError:
         print("catalogs: Babel is not installed (pip install -e '.[dev]')", file=sys.stderr)
