@@ -143,8 +143,9 @@ class System:
             return f"sudo apt-get install python3-{package}"
         return f"{pip} {package}"
 
-    def install_font(self) -> str:
-        return "sudo apt-get install fonts-noto-cjk (or fonts-wqy-microhei), or set [display] font"
+    def install_font(self, package: str = "fonts-noto-cjk (or fonts-wqy-microhei)") -> str:
+        """The command that installs the font ``package`` (the Chinese one unless named)."""
+        return f"sudo apt-get install {package}, or set [display] font"
 
 
 def check_libraries(modules: Sequence[str], system: System,

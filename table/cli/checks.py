@@ -10,7 +10,7 @@ from typing import Any
 
 from drivers.doctor import Check, System, run_checks
 from table.config import Config
-from table.ui.fonts import find_font
+from table.ui.fonts import NAMES, FontChoice, catalog_characters, find_font, install_hint, is_cjk, lacking
 from table.ui.framebuffer import FramebufferError, choose_output, drm_drivers, read_geometry
 from table.app.drivers import uses_gpio
 
@@ -82,10 +82,20 @@ def display_checks(config: Config, *, needs_drm: bool, dev_dir: Path = Path("/de
         checks.append(Check("screen", False, f"no display: no DISPLAY or WAYLAND_DISPLAY, {why}, no SDL_VIDEODRIVER",
                             f"run it in a desktop session, or {fix}"))
     language = config.display.language
-    font = find_font(language, config.display.font)
-    if language == "zh" and not font.has_cjk:
-        checks.append(Check("font", False, "no font with Chinese glyphs: Chinese would show as boxes", system.install_font()))
-    else:
-        checks.append(Check("font", True, f"{font.path or 'pygame built-in'} for {language}"))
+    checks.append(font_check(language, find_font(language, config.display.font), system))
     return checks
+
+
+def font_check(language: str, font: FontChoice, system: System) -> Check:
+    """The font the screen would use draws every character of ``language``'s catalog."""
+    fix = system.install_font(install_hint(language))
+    if is_cjk(language) and not font.has_cjk:
+        name = NAMES[language]
+        return Check("font", False, f"no font with {name} glyphs: {name} would show as boxes", fix)
+    missing = lacking(font, catalog_characters(language))
+    if missing:
+        shown = missing if len(missing) <= 12 else f"{missing[:12]}…"
+        return Check("font", False, f"{font} has no glyph for {len(missing)} characters of the {language} "
+                     f"catalog ({shown}): they would show as boxes", fix)
+    return Check("font", True, f"{font.path or 'pygame built-in'} for {language}")
 
