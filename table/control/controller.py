@@ -27,10 +27,10 @@ from engine.events import GameEvent
 from engine.results import Rejected
 from engine.rules import Ruleset
 from engine.state import GameState, Phase
-from table.control import buttons, card_menu, choices, enrolment, pads, player_menu, sale
+from table.control import buttons, card_menu, choices, enrolment, explain, pads, player_menu, sale
 from table.control import records as records_menu
 from table.control.prompts import KEPT_OPEN, Desk, Keys, Message, Outcome, PlayerDefaults, Prompt, PromptKind
-from table.control.state_json import standing_prompt, state_json
+from table.control.state_json import can, standing_prompt, state_json
 from table.session.describe import describe_events
 from table.session.game import (RETRY_SECONDS, Damaged, EmptyButKept, GameSession, NothingToUndo, NotSaved,
                                 ResumeNotice)
@@ -59,7 +59,8 @@ KEYS: dict[PromptKind, Callable[[Desk, Prompt], "Keys | None"]] = {
 
 # What the screen shows: a change to any of these is a new revision (the run loop redraws).
 SHOWN = frozenset({"message", "prompt", "basket", "acting_override", "reader_online", "reader_message",
-                   "roll_against", "last_events", "pads", "seats"})
+                   "roll_against", "last_events", "pads", "seats", "explaining"})
+
 
 
 class Controller:
@@ -94,6 +95,7 @@ class Controller:
         self.last_events: tuple[GameEvent, ...] = ()
         self.basket: list[str] = []           # items chosen for selling; NEXT sells them (never changed in place)
         self.roll_against: int | None = None       # running away: the monster the next ROLL is against
+        self.explaining = False                    # the "what can I do now" panel is open (a long press of HELP)
         self.window_retry_at: float | None = None  # the window's close could not be saved: not again before this
         self.session = GameSession(catalog, journal, clock, ruleset=self.ruleset, wall=wall,
                                    seed_source=seed_source or (lambda: random.SystemRandom().randrange(2**31)),
@@ -316,13 +318,15 @@ class Controller:
         if isinstance(event, Tap):
             return self.handle_tap(event) if event.seat is None else pads.tap(self, event)
         if isinstance(event, Press):
-            # A held press already acted when the button went down; holding it on must not act again.
-            return None if event.held else self.handle_press(event.button)
+            if event.held or self.explaining:
+                return explain.press(self, event.button, held=event.held)
+            return self.handle_press(event.button)
         if isinstance(event, ReaderStatus):
             return pads.status(self, event)
         return None             # a Release
 
     def handle_tap(self, tap: Tap) -> Outcome:
+        self.explaining = False
         prompt = self.prompt
         if prompt is not None and prompt.kind is PromptKind.ENROLL:
             enrolled = enrolment.tap(self, prompt, tap)
@@ -451,7 +455,7 @@ class Controller:
 
     def state_json(self) -> dict[str, Any]:
         """The state JSON (design §4) with the open prompt, and the seats on a box with a pad at each."""
-        return pads.with_seats(state_json(self), self)
+        return pads.with_seats(state_json(self, can(self)), self)
 
     def standing_prompt(self) -> tuple[str, Any]:
         """(kind, text) of what the game itself waits for when no prompt is open: an item to lose, a looter."""
