@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from drivers.doctor import Check
 from engine.cards import Catalog
 from engine.events import (GameEvent, GameStarted, GameWon, LevelGained, LevelLost, MonstersKilled, PlayerDied, RunAwayFailed,
                            RunAwaySucceeded, TurnEnded)
@@ -66,6 +67,28 @@ def _sentence(event: GameEvent, state: GameState, catalog: Catalog) -> Msg | str
 def espeak() -> str | None:
     """The espeak-ng program, or None where it is not installed."""
     return shutil.which("espeak-ng")
+
+
+def voice_check(config: VoiceConfig, language: str) -> Check:
+    """The doctor's look at the voice: off, or espeak-ng there with a voice for the table's language."""
+    if not config.enabled:
+        return Check("voice", True, "off ([voice] enabled = false)")
+    program = espeak()
+    if program is None:
+        return Check("voice", False, "[voice] is enabled but espeak-ng is not installed",
+                     "sudo apt-get install espeak-ng (or set [voice] enabled = false)")
+    voice = VOICES.get(language, "en")
+    try:
+        done = subprocess.run([program, "-v", voice, "-q", "--", "ok"], capture_output=True, timeout=SYNTH_SECONDS,
+                              check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return Check("voice", False, f"espeak-ng did not run: {exc}", "reinstall it: sudo apt-get install --reinstall espeak-ng")
+    if done.returncode != 0 or done.stderr.strip():
+        said = done.stderr.decode(errors="replace").strip().splitlines()
+        return Check("voice", False, f"espeak-ng has no voice {voice!r} for [display] language = {language!r}: "
+                     f"{said[0] if said else done.returncode}", "sudo apt-get install espeak-ng-data")
+    return Check("voice", True, f"espeak-ng speaks {language} (voice {voice}), volume {config.volume:g}, "
+                 f"{config.rate} words a minute")
 
 
 class Voice:
@@ -202,4 +225,4 @@ def for_mixer(frames: bytes, rate: int, channels: int) -> bytes:
     return samples.tobytes()
 
 
-__all__ = ["SPOKEN", "VOICES", "Voice", "announcement", "espeak", "for_mixer"]
+__all__ = ["SPOKEN", "VOICES", "Voice", "announcement", "espeak", "for_mixer", "voice_check"]
