@@ -48,6 +48,8 @@ SPOKEN = (GameStarted, TurnEnded, MonstersKilled, RunAwaySucceeded, RunAwayFaile
 VOICES = {"en": "en", "es": "es", "zh": "cmn", "de": "de", "fr": "fr-fr", "it": "it", "pt": "pt-br", "ru": "ru",
           "pl": "pl", "ja": "ja", "ko": "ko"}
 
+# espeak-ng runs below the table's priority: a frame a tap waits for comes before a sentence.
+NICE = ["nice", "-n", "10"] if shutil.which("nice") else []
 SYNTH_SECONDS = 20          # an espeak-ng that takes longer than this is stuck: that announcement is dropped
 
 
@@ -181,8 +183,8 @@ class Voice:
         with tempfile.TemporaryDirectory(prefix="munchkin-voice-") as tmp:
             out = Path(tmp) / "said.wav"
             try:
-                done = subprocess.run([self._program, "-v", self._voice, "-s", str(self._rate), "-w", str(out), "--", words],
-                                      capture_output=True, timeout=SYNTH_SECONDS, check=False)
+                done = subprocess.run([*NICE, self._program, "-v", self._voice, "-s", str(self._rate), "-w", str(out), "--",
+                                       words], capture_output=True, timeout=SYNTH_SECONDS, check=False)
             except (OSError, subprocess.TimeoutExpired) as exc:
                 log.warning("espeak-ng failed: %s", exc)
                 return None
