@@ -16,19 +16,24 @@ from table.words.i18n import _, shown_name
 
 SIZES = (22, 20, 18, 17, 16, 15, 14, 13, 12, 11, 10)     # per 480 lines, tried largest first
 TITLE = 26
+GAP = 5             # between rows, per 480 lines
 
 
-def rows_at(f: Frame, rows: list[tuple[str, str]], width: int, height: int) -> tuple[list[list[str]], int]:
-    """Each row's text broken into lines that fit ``width``, at the largest size at which all rows fit
-    ``height`` with their marks; (lines per row, size in pixels)."""
+def _layout(f: Frame, rows: list[tuple[str, str]], area: pygame.Rect, columns: int,
+            mark: int) -> tuple[list[list[str]], int]:
+    """Each row's text broken into lines, in ``columns`` columns of ``area``, at the largest size at which
+    every column's rows fit its height with their marks; (lines per row, size in pixels)."""
     painter, s = f.painter, f.s
+    width = area.w // columns - mark - int(16 * s)
+    per_column = -(-len(rows) // columns)
     lines: list[list[str]] = []
     size = 8
     for points in SIZES:
         size = max(8, int(points * s))
         lines = [painter.wrap_lines(what, size, width, max_lines=3) for _how, what in rows]
-        tall = sum(max(1, len(row)) * painter.line_height(size) + int(6 * s) for row in lines)
-        if tall <= height and all(painter.width(line, size) <= width for row in lines for line in row):
+        heights = [max(1, len(row)) * painter.line_height(size) + int(GAP * s) for row in lines]
+        tallest = max((sum(heights[i:i + per_column]) for i in range(0, len(heights), per_column)), default=0)
+        if tallest <= area.h and all(painter.width(line, size) <= width for row in lines for line in row):
             break
     return lines, size
 
@@ -46,17 +51,23 @@ def draw_explain(f: Frame, view: View, body: pygame.Rect) -> None:
     f.t(title, TITLE, ACTIVE, inner)
     y = inner.y + f.painter.line_height(int(TITLE * s)) + int(6 * s)
     mark = int(28 * s)
-    text_x = inner.x + mark + int(10 * s)
     rows = [(how, f"{_(how[6:].upper())}: {what}" if how[6:] in BUTTON_COLORS and how.startswith("press ") else what)
             for how, what in rows]
-    lines, size = rows_at(f, rows, inner.right - text_x, inner.bottom - y - f.painter.line_height(int(14 * s)))
+    area = pygame.Rect(inner.x, y, inner.w, inner.bottom - y - f.painter.line_height(int(14 * s)))
+    columns = max((1, 2), key=lambda n: _layout(f, rows, area, n, mark)[1])     # two when the type is larger so
+    lines, size = _layout(f, rows, area, columns, mark)
     lh = f.painter.line_height(size)
-    for (how, _what), row_lines in zip(rows, lines):
+    per_column = -(-len(rows) // columns)
+    width = area.w // columns
+    for n, ((how, _what), row_lines) in enumerate(zip(rows, lines)):
+        if n % per_column == 0:
+            x, y = area.x + (n // per_column) * width, area.y
         row_h = max(1, len(row_lines)) * lh
-        _mark(f, how, pygame.Rect(inner.x, y, mark, min(row_h, lh)))
-        for n, line in enumerate(row_lines):
-            f.painter.text(line, size, TEXT, pygame.Rect(text_x, y + n * lh, inner.right - text_x, lh))
-        y += row_h + int(6 * s)
+        _mark(f, how, pygame.Rect(x, y, mark, min(row_h, lh)))
+        text_x = x + mark + int(10 * s)
+        for k, line in enumerate(row_lines):
+            f.painter.text(line, size, TEXT, pygame.Rect(text_x, y + k * lh, x + width - text_x, lh))
+        y += row_h + int(GAP * s)
     f.t(_("any button closes this"), 14, DIM, pygame.Rect(inner.x, inner.bottom - f.painter.line_height(int(14 * s)),
                                                            inner.w, f.painter.line_height(int(14 * s))), align="right")
 
@@ -69,6 +80,7 @@ def _mark(f: Frame, how: str, cell: pygame.Rect) -> None:
     if verb == "press" and what in BUTTON_COLORS:
         pygame.draw.circle(f.window, BUTTON_COLORS[what], centre, max(4, r - 1))
         return
-    card = pygame.Rect(0, 0, max(6, int(cell.h * 0.62)), max(8, cell.h - 2))
+    card = pygame.Rect(0, 0, max(6, int(cell.h * 0.72)), max(8, cell.h))
     card.center = centre
-    pygame.draw.rect(f.window, TEXT, card, width=max(1, int(2 * f.s)), border_radius=max(1, int(3 * f.s)))
+    pygame.draw.rect(f.window, DIM, card, border_radius=max(1, int(3 * f.s)))           # a card, face down
+    pygame.draw.rect(f.window, TEXT, card, width=max(1, int(1.5 * f.s)), border_radius=max(1, int(3 * f.s)))
