@@ -59,6 +59,15 @@ class SimButtons(Started):
         self.sink.put(Press(button, now, held))
         self.sink.put(Release(button, now))
 
+    def hold(self, button: str) -> None:
+        """A long press, as the real buttons report one: the press, then the hold, then the release."""
+        if button not in BUTTONS:
+            raise ValueError(f"unknown button {button!r}; buttons are {', '.join(BUTTONS)}")
+        now = self.clock.monotonic()
+        self.sink.put(Press(button, now))
+        self.sink.put(Press(button, now, True))
+        self.sink.put(Release(button, now))
+
     def close(self) -> None:
         self.is_open = False
 

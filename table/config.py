@@ -104,6 +104,13 @@ class DisplayConfig:
 
 
 @dataclass
+class VoiceConfig:
+    enabled: bool = False       # announcements spoken through espeak-ng (turns, fights, levels, deaths, the winner)
+    volume: float = 0.8         # 0 (mute) to 1
+    rate: int = 150             # words a minute (espeak-ng's -s)
+
+
+@dataclass
 class TableConfig:
     token_seconds: float = 8.0  # a tapped player token acts for this long
 
@@ -184,7 +191,7 @@ SECTIONS: dict[str, type] = {
     "reader": ReaderConfig, "buttons": ButtonsConfig, "feedback": FeedbackConfig,
     "storage": StorageConfig, "display": DisplayConfig, "table": TableConfig,
     "cards": CardsConfig, "web": WebConfig,
-    "league": LeagueConfig,
+    "league": LeagueConfig, "voice": VoiceConfig,
 }
 
 
@@ -199,6 +206,7 @@ class Config:
     cards: CardsConfig = field(default_factory=CardsConfig)
     web: WebConfig = field(default_factory=WebConfig)
     league: LeagueConfig = field(default_factory=LeagueConfig)
+    voice: VoiceConfig = field(default_factory=VoiceConfig)
     rules: Ruleset = field(default_factory=Ruleset)
     players: dict[str, PlayerConfig] = field(default_factory=dict)
     source: str = "(defaults)"
@@ -244,6 +252,7 @@ RANGES: dict[str, dict[str, tuple[float, float]]] = {
     "table": {"token_seconds": (0, 600)},
     "web": {"port": (0, 65535)},
     "league": {"state_per_second": (0.1, 50)},
+    "voice": {"volume": (0, 1), "rate": (80, 450)},
     "rules": {"starting_hand": (1, 10), "winning_level": (2, 99), "min_players": (2, 6), "max_players": (2, 6),
               "hand_limit": (1, 99), "interference_seconds": (0, 60), "level_floor": (1, 1)},
 }

@@ -36,10 +36,11 @@ from table.control.controller import Controller
 from table.sim.script import ScriptError, ScriptNotice, parse_script, tap_or_press
 from table.storage.paths import hold_table_lock
 from table.ui.display import Display
-from table.ui.keys import KEYS
+from table.ui.keys import EXPLAIN_KEY, KEYS
 from table.ui.picker import Picker, as_uid
 from table.ui.screen import NoScreen, ScreenPlan, pointer_position
 from table.ui.sound import Sounds
+from table.ui.voice import Voice, announcement
 from table.ui.view import View, build_view
 from table.web import WebView, start_web
 
@@ -107,6 +108,9 @@ def run(config: Config, *, sim: bool) -> int:
         return 2
 
     display.sounds = Sounds(config.display.sound)
+    display.voice = Voice(config.voice, config.display.language)
+    if display.voice.notice:
+        table.controller.say(display.voice.notice, "refusal")
     return TableLoop(config, table, drivers, display, clock, reader_type=reader_type).run()
 
 
@@ -123,6 +127,7 @@ class TableLoop:
         self.reader_type = reader_type
         self.language = config.display.language
         self.sim_strip = isinstance(self.buttons, SimButtons)
+        self.said_at = self.ctl.history_len      # the actions the voice has had its say on
         # Driver events wake the loop through a threading.Event, not pygame.event.wait: SDL's
         # wait polls every millisecond on drivers without a native wait (dummy, KMSDRM), which
         # alone costs about 1% of a core. Keys and touches are pumped PUMP_S apart instead.
@@ -200,6 +205,7 @@ class TableLoop:
                         self.web.publish(frame)      # after the frame: the table never waits on the web
                     if self.league is not None and ctl.revision != shown:
                         self.league.publisher.state(ctl.state, frame.state)   # after the frame, its JSON reused
+                    self.speak()
                     shown = ctl.revision
                 if self.league is not None:
                     notice = self.league.notice()    # the broker refused or went away: said once, the game goes on
@@ -265,6 +271,14 @@ class TableLoop:
                 self.ctl.handle(item)
         self.ctl.tick()
 
+    def speak(self) -> None:
+        """After the frame that shows it: a new accepted action's turn, verdict, levels, deaths or winner,
+        said aloud (``[voice]``); an undo says nothing."""
+        done = self.ctl.history_len
+        if self.display.voice is not None and done > self.said_at:
+            self.display.voice.say(announcement(self.ctl.last_events, self.ctl.state, self.ctl.catalog))
+        self.said_at = done
+
     def ping_watchdog(self) -> None:
         now = time.monotonic()
         if self.watchdog and now - self.last_ping >= self.watchdog / 2:
@@ -283,6 +297,8 @@ class TableLoop:
         self.buttons.close()
         self.feedback.close()
         self.table.journal.close()
+        if self.display.voice is not None:
+            self.display.voice.close()
         self.display.close()
 
 
@@ -322,6 +338,9 @@ def _key(event: Any, picker: Picker, reader: SimReader, buttons: SimButtons, ctl
     name = pygame.key.name(event.key)
     if name in KEYS:
         buttons.press(KEYS[name])
+        return True
+    if name == EXPLAIN_KEY:
+        buttons.hold("help")
         return True
 
     if event.key == pygame.K_ESCAPE:

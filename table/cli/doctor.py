@@ -13,6 +13,7 @@ from table.config import ConfigError
 from table.storage.doctor import check_journal
 from table.storage.paths import JOURNAL_FILE
 from table.ui.screen import wants_fullscreen
+from table.ui.voice import voice_check
 from table.web.checks import web_check
 
 
@@ -39,6 +40,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     checks += display_checks(config, needs_drm=wants_fullscreen(config))
     checks.append(Check("saved games", *check_journal(config.state_dir / JOURNAL_FILE)))
     checks.append(web_check(config))
+    checks.append(voice_check(config.voice, config.display.language))
     if config.league.enabled:
         from table.league.doctor import league_check     # paho-mqtt is loaded only when [league] names a broker
 

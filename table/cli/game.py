@@ -19,6 +19,7 @@ from table.storage.faults import JournalError
 from table.storage.journal import Journal
 from table.storage.paths import JOURNAL_FILE, hold_table_lock
 from table.storage.repair import kept_copies
+from table.words.i18n import set_language, use_catalog_names, worded
 
 
 def _empty_table(config: Config) -> int:
@@ -37,7 +38,9 @@ def cmd_state(args: argparse.Namespace) -> int:
     if not (config.state_dir / JOURNAL_FILE).exists():
         return _empty_table(config)         # no game was ever played here: nothing is created
     table = build_table(config, SystemClock(), read_only=True)      # looks only: nothing is moved or repaired
-    print(json.dumps(table.controller.state_json(), indent=2, ensure_ascii=False))
+    set_language(config.display.language)
+    use_catalog_names(table.controller.catalog)
+    print(json.dumps(worded(table.controller.state_json()), indent=2, ensure_ascii=False))
     message = table.controller.message
     if message is not None and message.kind == "refusal":
         print(f"munchkin-table state: {message.text}", file=sys.stderr)

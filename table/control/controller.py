@@ -27,10 +27,10 @@ from engine.events import GameEvent
 from engine.results import Rejected
 from engine.rules import Ruleset
 from engine.state import GameState, Phase
-from table.control import buttons, card_menu, choices, enrolment, pads, player_menu, sale
+from table.control import buttons, card_menu, choices, enrolment, explain, pads, player_menu, sale
 from table.control import records as records_menu
-from table.control.prompts import KEPT_OPEN, Desk, Keys, Message, Outcome, PlayerDefaults, Prompt, PromptKind
-from table.control.state_json import standing_prompt, state_json
+from table.control.prompts import KEPT_OPEN, Desk, Keys, Message, Outcome, PlayerDefaults, Prompt, PromptKind, Shown
+from table.control.state_json import can, standing_prompt, state_json
 from table.session.describe import describe_events
 from table.session.game import (RETRY_SECONDS, Damaged, EmptyButKept, GameSession, NothingToUndo, NotSaved,
                                 ResumeNotice)
@@ -57,15 +57,25 @@ KEYS: dict[PromptKind, Callable[[Desk, Prompt], "Keys | None"]] = {
     **{kind: choices.soft_keys for kind in (PromptKind.VALUE, PromptKind.MONSTER, PromptKind.SIDE, PromptKind.ITEM)},
     **{kind: records_menu.soft_keys for kind in records_menu.PROMPTS}}
 
-# What the screen shows: a change to any of these is a new revision (the run loop redraws).
-SHOWN = frozenset({"message", "prompt", "basket", "acting_override", "reader_online", "reader_message",
-                   "roll_against", "last_events", "pads", "seats"})
-
-
 class Controller:
-    """Input in context -> commands; the ``Desk`` the prompt families act through."""
+    """Input in context -> commands; the ``Desk`` the prompt families act through.
+
+    Long: it is the Desk (prompts.Desk) whole, and declares what the screen shows one attribute a line;
+    what each prompt family does is in its own module already."""
 
     RETRY_SECONDS = RETRY_SECONDS       # how often a journal the disk refused is tried again
+    # What the screen shows: setting any of these is a new revision (the run loop redraws).
+    message: Shown[Message | None] = Shown()
+    prompt: Shown[Prompt | None] = Shown()
+    basket: Shown[list[str]] = Shown()
+    acting_override: Shown[tuple[str, float] | None] = Shown()
+    reader_online: Shown[bool | None] = Shown()
+    reader_message: Shown[Any] = Shown()
+    roll_against: Shown[int | None] = Shown()
+    last_events: Shown[tuple[GameEvent, ...]] = Shown()
+    pads: Shown[dict[str, pads.Pad]] = Shown()
+    seats: Shown[dict[int, str]] = Shown()
+    explaining: Shown[bool] = Shown()
 
     def __init__(self, catalog: Catalog, journal: Journal, registry: TagRegistry, clock: Clock, *,
                  ruleset: Ruleset | None = None, feedback: Feedback | None = None, token_seconds: float = 8.0,
@@ -94,6 +104,7 @@ class Controller:
         self.last_events: tuple[GameEvent, ...] = ()
         self.basket: list[str] = []           # items chosen for selling; NEXT sells them (never changed in place)
         self.roll_against: int | None = None       # running away: the monster the next ROLL is against
+        self.explaining = False                    # the "what can I do now" panel is open (a long press of HELP)
         self.window_retry_at: float | None = None  # the window's close could not be saved: not again before this
         self.session = GameSession(catalog, journal, clock, ruleset=self.ruleset, wall=wall,
                                    seed_source=seed_source or (lambda: random.SystemRandom().randrange(2**31)),
@@ -103,11 +114,6 @@ class Controller:
             self._resume_notice()
         if storage_fault:
             self.say(msg("the game cannot be saved: {why}", why=storage_fault), "refusal")
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in SHOWN:
-            object.__setattr__(self, "revision", getattr(self, "revision", 0) + 1)
-        object.__setattr__(self, name, value)
 
     def _notice(self, notice: ResumeNotice | None) -> None:
         if isinstance(notice, Damaged):
@@ -316,13 +322,15 @@ class Controller:
         if isinstance(event, Tap):
             return self.handle_tap(event) if event.seat is None else pads.tap(self, event)
         if isinstance(event, Press):
-            # A held press already acted when the button went down; holding it on must not act again.
-            return None if event.held else self.handle_press(event.button)
+            if event.held or self.explaining:
+                return explain.press(self, event.button, held=event.held)
+            return self.handle_press(event.button)
         if isinstance(event, ReaderStatus):
             return pads.status(self, event)
         return None             # a Release
 
     def handle_tap(self, tap: Tap) -> Outcome:
+        self.explaining = False
         prompt = self.prompt
         if prompt is not None and prompt.kind is PromptKind.ENROLL:
             enrolled = enrolment.tap(self, prompt, tap)
@@ -451,7 +459,7 @@ class Controller:
 
     def state_json(self) -> dict[str, Any]:
         """The state JSON (design §4) with the open prompt, and the seats on a box with a pad at each."""
-        return pads.with_seats(state_json(self), self)
+        return pads.with_seats(state_json(self, can(self)), self)
 
     def standing_prompt(self) -> tuple[str, Any]:
         """(kind, text) of what the game itself waits for when no prompt is open: an item to lose, a looter."""

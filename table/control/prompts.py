@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar, overload
 
 from cards.tags import TagRegistry
 from drivers.base import Feedback
@@ -97,6 +97,33 @@ class PlayerDefaults:
 Keys = dict[str, Any]       # button -> its soft-key label (a message), "" where it does nothing
 
 
+T = TypeVar("T")
+
+
+class Shown(Generic[T]):
+    """An attribute the screen shows: each time it is set, its owner's ``revision`` goes up by one, so
+    the run loop knows to draw a new frame. A change inside the value (an item added to a list) is
+    not seen: the controller sets a new value instead."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, obj: None, owner: type) -> Shown[T]: ...
+    @overload
+    def __get__(self, obj: object, owner: type) -> T: ...
+
+    def __get__(self, obj: object | None, owner: type) -> Shown[T] | T:
+        if obj is None:
+            return self
+        value: T = obj.__dict__[self.name]
+        return value
+
+    def __set__(self, obj: Any, value: T) -> None:
+        obj.__dict__[self.name] = value
+        obj.revision += 1
+
+
 class Desk(Protocol):
     """What a prompt family may use: the game as it stands, the open prompt, and the ways to act."""
 
@@ -110,6 +137,7 @@ class Desk(Protocol):
     roll_against: int | None
     forced_die: int | None
     message: Message | None
+    explaining: bool                 # the "what can I do now" panel is open
 
     @property
     def prompt(self) -> Prompt | None: ...
@@ -132,3 +160,6 @@ class Desk(Protocol):
     def start_new_game(self) -> None: ...
     def token_name(self, token: str) -> Any: ...
     def standing_prompt(self) -> tuple[str, Any]: ...
+    def soft_keys(self) -> Keys: ...
+    @property
+    def history_len(self) -> int: ...

@@ -5,10 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.hints import hints
 from engine.items import BIG_LIMIT
 from engine.messages import msg
 from engine.serialize import standing_prompt_json, state_to_json
 from table.control.prompts import EXPECTS, Desk, PromptKind
+
+# How a prompt's awaited tap is done at the table (``can``), by what it expects; the words say what for.
+TAP_FOR = {"player-token": "tap a player token", "item": "tap an item", "monster": "tap a monster",
+           "card-or-button": "tap a card", "card-or-next": "tap an item"}
 
 
 def prompt_json(desk: Desk) -> dict[str, Any] | None:
@@ -33,11 +38,36 @@ def prompt_json(desk: Desk) -> dict[str, Any] | None:
     return data
 
 
-def state_json(desk: Desk) -> dict[str, Any]:
-    """The state JSON with the open prompt."""
+def state_json(desk: Desk, can_now: list[dict[str, Any]]) -> dict[str, Any]:
+    """The state JSON with the open prompt and what can be done now (``can``, see ``can``)."""
     data: dict[str, Any] = state_to_json(desk.state, desk.catalog)
     data["prompt"] = prompt_json(desk)
+    data["can"] = can_now
     return data
+
+
+def can(desk: Desk) -> list[dict[str, Any]]:
+    """What the acting player can do now, each ``{"how", "what"}`` (``what`` a message the words layer
+    says in the table's language): with a prompt open, what the prompt takes (its soft keys, and the tap
+    it waits for); else what the engine would accept (``engine.hints``), the table's own use of HELP
+    (selling), and UNDO where there is something to take back. The "what can I do" panel shows it."""
+    keys, undo = desk.soft_keys(), desk.history_len > 0
+    prompt = desk.prompt
+    if prompt is not None and (prompt.until is None or prompt.until > desk.now):
+        found = [{"how": f"press {button}", "what": label} for button, label in keys.items() if label and button != "undo"]
+        tap = TAP_FOR.get(EXPECTS.get(prompt.kind, "button"))
+        if tap is not None:
+            found.insert(0, {"how": tap, "what": prompt.text})
+        if keys.get("undo"):
+            found.append({"how": "press undo", "what": keys["undo"]})
+        return found
+    player = desk.acting_player() or desk.state.active_player or ""
+    found = [{"how": hint.how, "what": hint.what} for hint in hints(desk.state, desk.catalog, player, desk.now)]
+    if keys.get("help") and not any(item["how"] == "press help" for item in found):
+        found.append({"how": "press help", "what": keys["help"]})    # the table's own use of HELP: selling
+    if undo:
+        found.append({"how": "press undo", "what": msg("take back the last action")})
+    return found
 
 
 def standing_prompt(desk: Desk) -> tuple[str, Any]:

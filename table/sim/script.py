@@ -3,6 +3,7 @@
     tap CARD_ID | tap player-2 | tap uid:04A1B2C3D4E5F6
     tap@3 CARD_ID  # the same taps on seat 3's pad (a box with a reader at every seat)
     press roll|help|run|next|undo
+    hold help      # a long press (HELP: the "what can I do now" panel)
     die N          # the next die roll shows N (simulation only)
     wait SECONDS   # advance the simulated clock
 
@@ -38,7 +39,7 @@ class ScriptError(MunchkinError, ValueError):
     """A table script line that cannot be understood."""
 
 
-ACTIONS = ("tap", "press", "die", "wait")
+ACTIONS = ("tap", "press", "hold", "die", "wait")
 SEAT_TAP = re.compile(r"tap@([1-6])", re.ASCII)     # tap@N: a tap on seat N's pad
 DIE_FACE = re.compile(r"[1-6]", re.ASCII)
 MAX_WAIT = 86400.0                  # a day: longer is a typo
@@ -94,7 +95,7 @@ def parse_script(text: str, catalog: Catalog, *, source: str = "<script>", first
                 raise fail("a seat's tap is tap@N with a seat from 1 to 6, like 'tap@3 net-troll'")
             verb, seat = "tap", int(found.group(1))
         if verb not in ACTIONS:
-            raise fail(f"unknown action {verb!r}; actions are tap, press, die, wait (and tap@N for seat N's pad)")
+            raise fail(f"unknown action {verb!r}; actions are tap, press, hold, die, wait (and tap@N for seat N's pad)")
         if verb == "tap" and args and args[0].lower().startswith("uid:"):
             args = ["".join(args)]          # a UID written in bytes: tap uid:04 A1 B2 C3
         if len(args) != 1:
@@ -113,7 +114,7 @@ def parse_script(text: str, catalog: Catalog, *, source: str = "<script>", first
                 arg = arg.lower()           # card ids are lowercase; TAP NET-TROLL means net-troll
             else:
                 raise fail(f"no card or player token {arg!r}{_did_you_mean(arg, catalog)}")
-        elif verb == "press":
+        elif verb in ("press", "hold"):
             arg = arg.lower()
             if arg not in BUTTONS:
                 raise fail(f"no button {arg!r}; buttons are {', '.join(BUTTONS)}")
@@ -128,7 +129,7 @@ def parse_script(text: str, catalog: Catalog, *, source: str = "<script>", first
             if not 0 <= seconds <= MAX_WAIT:        # also refuses nan and inf
                 raise fail(f"wait takes 0 to {MAX_WAIT:.0f} seconds")
         else:
-            raise fail(f"unknown action {verb!r}; actions are tap, press, die, wait")
+            raise fail(f"unknown action {verb!r}; actions are tap, press, hold, die, wait")
         actions.append(Action(n, verb, arg, raw.strip(), seat))
     return actions
 
@@ -157,6 +158,9 @@ def tap_or_press(action: Action, reader: SimReader, buttons: SimButtons) -> bool
         return True
     if action.verb == "press":
         buttons.press(action.arg)
+        return True
+    if action.verb == "hold":
+        buttons.hold(action.arg)
         return True
     return False
 

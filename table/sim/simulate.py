@@ -21,8 +21,11 @@ from table.storage.paths import TableBusy, hold_table_lock
 from table.ui.display import use_headless_drivers
 from table.ui.display import Display
 from table.ui.view import build_view
+from table.ui.voice import Voice, announcement
+from table.words.i18n import set_language, use_catalog_names, worded
 
 SIMULATION_SEED = 1
+VOICE_WAIT = 30.0           # seconds simulate waits, at most, for the voice to finish speaking
 
 
 def story_line(action: Action, outcomes: list[Outcome]) -> str:
@@ -89,7 +92,7 @@ class Screenshots:
 
 
 def play(sim: SimTable, actions: list[Action], err: TextIO, *, story: bool,
-         screenshots: Screenshots | None) -> str | None:
+         screenshots: Screenshots | None, voice: Voice | None = None) -> str | None:
     """Perform ``actions``: each refusal (and with ``story`` each line's words) on ``err``.
 
     Returns why the run had to stop (a screenshot that could not be saved), or None.
@@ -101,6 +104,9 @@ def play(sim: SimTable, actions: list[Action], err: TextIO, *, story: bool,
             print(f"rejected: {action.line}: {message.text}", file=err)
         if story and not refused:
             print(story_line(action, outcomes), file=err)
+        if voice is not None:
+            ctl = sim.controller
+            voice.say(announcement([e for o in outcomes if o.accepted for e in o.events], ctl.state, ctl.catalog))
         if screenshots is not None:
             problem = screenshots.take(number, sim.controller)
             if problem is not None:
@@ -161,15 +167,22 @@ def simulate(script: Path | str, config: Config, *, screenshots: Path | None = N
                 print(f"script error: {exc}", file=err)
                 return 2
             shots = Screenshots(screenshots, config) if screenshots is not None else None
+            set_language(config.display.language)
+            voice = Voice(config.voice, config.display.language) if config.voice.enabled else None
             try:
-                problem = play(sim, actions, err, story=story, screenshots=shots)
+                problem = play(sim, actions, err, story=story, screenshots=shots, voice=voice)
             finally:
+                if voice is not None:
+                    voice.wait(VOICE_WAIT)          # what was said is heard before the table goes
+                    voice.close()
                 if shots is not None:
                     shots.close()
             if problem is not None:
                 print(f"munchkin-table simulate: {problem}", file=err)
                 return 2
-            state = sim.controller.state_json()
+            set_language(config.display.language)
+            use_catalog_names(sim.controller.catalog)
+            state = worded(sim.controller.state_json())
             if story:
                 print(summary_line(state), file=err)
             print(json.dumps(state, indent=2, ensure_ascii=False), file=out)

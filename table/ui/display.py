@@ -62,7 +62,7 @@ import pygame
 from table.ui.fonts import find_font
 from table.ui.frame import DieRoll, Frame, Hit
 from table.words.i18n import set_language
-from table.ui.screens import bars, combat, die, game_over, menus, notice, players, records, setup, table
+from table.ui.screens import bars, combat, die, explain, game_over, menus, notice, players, records, setup, table
 from table.ui.screens.kit import BANNER_PROMPTS, SIM_STRIP, Drawn, Painter, scale
 from table.ui.view import View
 
@@ -106,6 +106,7 @@ class Display:
         self.painter.s = self.s
         self.frames = 0
         self.sounds: Any = None
+        self.voice: Any = None                  # table.ui.voice.Voice, set by the run loop
         self.clock = clock                  # seconds; the die's animation runs on it
         self.die = DieRoll(clock)
         self.frame = Frame(self.window, self.painter, size=self.size, s=self.s, portrait=self.portrait, die=self.die)
@@ -339,7 +340,9 @@ def draw_body(f: Frame, view: View, body: pygame.Rect) -> None:
     f.settle()                              # the screen is back whole before anything goes over it
     if view.prompt and view.prompt_kind in BANNER_PROMPTS:
         menus.draw_prompt_banner(f, view, body)
-    if view.menu is not None:
+    if view.explain is not None:
+        explain.draw_explain(f, view, body)
+    elif view.menu is not None:
         menus.draw_card_menu(f, view, body)
     elif view.player_menu is not None:
         menus.draw_player_menu(f, view, body)
@@ -420,9 +423,11 @@ def keep_large_allocations_apart() -> None:
 
 
 def use_headless_drivers() -> None:
-    """SDL's dummy video and audio drivers, for simulate and tests."""
+    """SDL's dummy video and audio drivers, for simulate and tests; SDL's disk audio driver, when asked
+    for, is kept (it writes what the table plays to a file: the voice's tests listen there)."""
     os.environ["SDL_VIDEODRIVER"] = "dummy"
-    os.environ["SDL_AUDIODRIVER"] = "dummy"
+    if os.environ.get("SDL_AUDIODRIVER") != "disk":
+        os.environ["SDL_AUDIODRIVER"] = "dummy"
 
 
 __all__ = ["Display", "NARROW_COSTS", "PUSH_TRIALS", "X11_NARROW_COST", "draw_body", "keep_large_allocations_apart", "measure_narrow_cost",

@@ -165,6 +165,96 @@ class Scene:
 
 BLANK = Scene(pygame.Surface((0, 0)), {})     # what ``begin`` puts back in an area it blanks: the background
 
+Slot = tuple[Any, ...]                          # where a panel is: (its kind, its rect as a tuple)
+
+
+class OnScreen:
+    """The panel cache's record of the glass: the panel in each slot and what it shows, the slots this
+    frame drew or kept, and the kept panels an overlay lay over (repainted there by the next frame).
+
+    The rules of keeping a panel live here: a panel that a frame did not draw or keep is gone (another
+    was drawn over it); an area laid out afresh loses the panels in it; an overlay damages what it
+    covers."""
+
+    def __init__(self) -> None:
+        self.shown: dict[Slot, Shown] = {}               # slot -> what is there now
+        self.damaged: dict[Slot, list[pygame.Rect]] = {}  # kept panels under the last frame's overlays
+        self.visited: set[Slot] = set()                  # the panels this frame put on the screen
+
+    def start(self, *, keep: bool) -> None:
+        """A new frame: over the last one (``keep``), or drawn in full (nothing is damaged then)."""
+        self.visited = set()
+        if not keep:
+            self.damaged = {}
+
+    def visit(self, slot: Slot) -> Shown | None:
+        """This frame puts a panel in ``slot``: what was there (None: nothing)."""
+        self.visited.add(slot)
+        return self.shown.get(slot)
+
+    def blank(self, area: pygame.Rect) -> None:
+        """``area`` is laid out afresh: the panels in it are gone."""
+        self.shown = {slot: shown for slot, shown in self.shown.items() if not area.colliderect(slot[1])}
+        self.damaged = {slot: areas for slot, areas in self.damaged.items() if slot in self.shown}
+
+    def end(self, overlays: list[pygame.Rect]) -> None:
+        """The frame is done: the panels it did not visit are gone, and ``overlays`` (drawn over the
+        panels for this frame only) damage the kept panels they cover."""
+        self.shown = {slot: shown for slot, shown in self.shown.items() if slot in self.visited}
+        self.damaged = {slot: areas for slot, areas in self.damaged.items() if slot in self.shown}
+        for over in overlays:
+            for slot in self.shown:
+                area = over.clip(pygame.Rect(slot[1]))
+                if area.w > 0 and area.h > 0:
+                    self.damaged.setdefault(slot, []).append(area)
+
+    def intact(self, slot: Slot, shown: Shown) -> bool:
+        """Whether ``shown`` is still on the screen in ``slot`` as drawn (no overlay over it)."""
+        return self.shown.get(slot) is shown and slot not in self.damaged
+
+    def damage_near(self, area: pygame.Rect) -> bool:
+        """Whether a damaged panel lies in ``area``."""
+        return any(pygame.Rect(slot[1]).colliderect(area) for slot in self.damaged)
+
+    def inside(self, area: pygame.Rect) -> dict[Slot, Shown]:
+        """The panels wholly inside ``area``."""
+        return {slot: shown for slot, shown in self.shown.items() if area.contains(slot[1])}
+
+
+class PutBack:
+    """A kept scene going back onto its area as the screen draws (``Frame.begin``'s ``blank``): each of
+    its panels the screen keeps is blitted back from its pixels in turn, each panel drawn there covers
+    its own place, and ``settle`` puts back whatever is left uncovered (the background for BLANK)."""
+
+    def __init__(self, scene: Scene, area: pygame.Rect) -> None:
+        self.scene = scene
+        self.area = pygame.Rect(area)
+        self.unplaced: set[Slot] = set(scene.shown)      # its panels not back yet
+        self.covered: list[pygame.Rect] = []             # what this frame drew of its area so far
+
+    def keep(self, slot: Slot, rect: pygame.Rect, window: pygame.Surface) -> None:
+        """The screen keeps the panel in ``slot``: blitted back from the scene, if it is one of its own."""
+        if slot in self.unplaced:
+            self.unplaced.discard(slot)
+            window.blit(self.scene.pixels, rect, rect.move(-self.area.x, -self.area.y))
+            self.covered.append(rect)
+
+    def cover(self, slot: Slot, rect: pygame.Rect) -> None:
+        """A panel was drawn afresh or blitted whole at ``rect``: the scene's pixels are not needed there."""
+        self.unplaced.discard(slot)
+        self.covered.append(rect)
+
+    def settle(self, window: pygame.Surface, solids: Solids) -> None:
+        """What no panel covered: blitted from the scene, or the background for BLANK."""
+        clip = window.get_clip()
+        window.set_clip(None)
+        for part in uncovered(self.area, self.covered):
+            if self.scene is BLANK:
+                solids.fill(BG, part)
+            else:
+                window.blit(self.scene.pixels, part, part.move(-self.area.x, -self.area.y))
+        window.set_clip(clip)
+
 
 @dataclass
 class Kept:
@@ -335,23 +425,17 @@ class Frame:
         self.solids = Solids(window)
         self._storing = False               # panels may come from the store, and go into it
         self._learning = False              # a frame drawn in full feeds the store with what changed
-        self._to_store: list[tuple[tuple[Any, ...], Shown]] = []   # drawn afresh: for the store, at ``tidy``
-        self._shown: dict[tuple[Any, ...], Shown] = {}      # (kind, rect) -> what is there now
+        self._to_store: list[tuple[Slot, Shown]] = []       # drawn afresh: for the store, at ``tidy``
+        self.screen = OnScreen()                            # the panels on the glass
         self._reusing = False
-        self._slots: set[tuple[Any, ...]] = set()           # the panels this frame put on the screen
         self.dirty: list[pygame.Rect] | None = None         # what this frame drew; None: all of it
         self._overlays: list[pygame.Rect] = []              # drawn over the panels this frame only
         self._stale: list[pygame.Rect] = []                 # the last frame's overlays, to put back
-        self._damaged: dict[tuple[Any, ...], list[pygame.Rect]] = {}   # kept panels under them
         self._scene: Any = None                             # what the frame's layout is, given at begin
         self._scenes: dict[tuple[Any, ...], Scene] = {}     # (scene, area) -> that area as last left
         self.cache_scenes = 0                               # areas put back from a kept scene
-        # a kept scene being put back (``begin``): its panels go back one by one as the screen draws
-        # them, the rest of its area at ``settle``; nothing else is drawn there before that
-        self._putting: Scene | None = None
-        self._putting_area = pygame.Rect(0, 0, 0, 0)
-        self._unplaced: set[tuple[Any, ...]] = set()       # its panels not back yet
-        self._covered: list[pygame.Rect] = []               # what this frame drew of its area so far
+        # a kept scene being put back (``begin``): nothing else is drawn in its area before ``settle``
+        self._putting: PutBack | None = None
         self._drawing = 0                                   # inside a panel's draw (``cached``)
 
     @property
@@ -391,13 +475,12 @@ class Frame:
         self.panels = {}
         self.level_rects = {}
         self._reusing = reuse
-        self._slots = set()
+        self.screen.start(keep=reuse)
         stale, self._stale = self._stale, []
         self._overlays = []
         if not reuse:
             self.window.fill(BG)
             self.dirty = None
-            self._damaged = {}
             return
         self.dirty = []
         for rect in stale:                  # the die the last frame showed: the background again
@@ -405,16 +488,14 @@ class Frame:
             self.dirty.append(rect)
         if blank is not None:
             kept = self._scenes.pop((scene, tuple(blank)), None) if store else None
-            self._shown = {slot: shown for slot, shown in self._shown.items() if not blank.colliderect(slot[1])}
-            self._damaged = {slot: areas for slot, areas in self._damaged.items() if slot in self._shown}
+            self.screen.blank(blank)
             self.dirty.append(pygame.Rect(blank))
-            self._putting_area, self._covered = pygame.Rect(blank), []
             if kept is None:                # blanked, as lazily: what no panel covers, at settle
-                self._putting, self._unplaced = BLANK, set()
+                self._putting = PutBack(BLANK, blank)
                 return
             self._scenes[(scene, tuple(blank))] = kept          # most recently used last
-            self._shown.update(kept.shown)
-            self._putting, self._unplaced = kept, set(kept.shown)
+            self.screen.shown.update(kept.shown)
+            self._putting = PutBack(kept, blank)
             self.cache_scenes += 1
 
     def settle(self) -> None:
@@ -423,30 +504,15 @@ class Frame:
         background for an area ``begin`` blanked. The Display calls this
         once the phase's screen has drawn its panels, before anything goes over them; drawing text,
         clearing or an overlay outside a panel's draw, and the frame's end, call it first."""
-        kept, self._putting = self._putting, None
-        if kept is None:
-            return
-        area = self._putting_area
-        clip = self.window.get_clip()
-        self.window.set_clip(None)
-        for part in uncovered(area, self._covered):
-            if kept is BLANK:
-                self.solids.fill(BG, part)
-            else:
-                self.window.blit(kept.pixels, part, part.move(-area.x, -area.y))
-        self.window.set_clip(clip)
+        putting, self._putting = self._putting, None
+        if putting is not None:
+            putting.settle(self.window, self.solids)
 
     def end(self) -> None:
         """A panel this frame did not draw is no longer on the screen (another was drawn over it);
         the kept panels under this frame's overlays are repainted there by the next frame."""
         self.settle()
-        self._shown = {slot: shown for slot, shown in self._shown.items() if slot in self._slots}
-        self._damaged = {slot: areas for slot, areas in self._damaged.items() if slot in self._shown}
-        for over in self._overlays:
-            for slot in self._shown:
-                area = over.clip(pygame.Rect(slot[1]))
-                if area.w > 0 and area.h > 0:
-                    self._damaged.setdefault(slot, []).append(area)
+        self.screen.end(self._overlays)
         self._stale = self._overlays
         for (scene, area), kept in self._scenes.items():
             if kept.fresh and scene == self._scene and (self.dirty is None or pygame.Rect(area).collidelist(self.dirty) != -1):
@@ -459,7 +525,7 @@ class Frame:
         scene to be put back when the screen comes back (``begin``'s ``blank``): its pixels and the
         panels wholly inside it. Not while an overlay's area waits to be put back, nor when nothing
         was drawn there since it was kept; the least recently used go first past SCENE_WINDOWS."""
-        if self._scene is None or self._stale or any(pygame.Rect(slot[1]).colliderect(area) for slot in self._damaged):
+        if self._scene is None or self._stale or self.screen.damage_near(area):
             return
         key = (self._scene, tuple(area))
         kept = self._scenes.pop(key, None)
@@ -468,7 +534,7 @@ class Frame:
             if pixels is None:
                 return
             pixels.blit(self.window, (0, 0), area)
-            kept = Scene(pixels, {slot: shown for slot, shown in self._shown.items() if area.contains(slot[1])})
+            kept = Scene(pixels, self.screen.inside(area))
         self._scenes[key] = kept
 
     def _scene_pixels(self, size: tuple[int, int]) -> pygame.Surface | None:
@@ -495,7 +561,7 @@ class Frame:
         overlays = self._stale
         for slot, shown in self._to_store:
             rect = pygame.Rect(slot[1])
-            if self._shown.get(slot) is shown and slot not in self._damaged and rect.collidelist(overlays) == -1:
+            if self.screen.intact(slot, shown) and rect.collidelist(overlays) == -1:
                 self.store.put(rect, shown)
         self._to_store = []
 
@@ -545,39 +611,50 @@ class Frame:
         """
         slot = (key[0], tuple(rect))
         full = (current_language(), *key)
-        shown = self._shown.get(slot)
-        self._slots.add(slot)
+        shown = self.screen.visit(slot)
         if self._reusing and shown is not None and shown.key == full:
-            if slot in self._unplaced and self._putting is not None:   # back from the kept scene
-                self._unplaced.discard(slot)
-                self.window.blit(self._putting.pixels, rect, rect.move(-self._putting_area.x, -self._putting_area.y))
-                self._covered.append(rect)
-            areas = self._damaged.pop(slot, [])
-            self.cache_repaints += bool(areas)
-            drawn = [self._repaint(area, rect, slot, shown, draw) for area in areas]
-            if any(drawn) and self._storing and self.store.keeps(rect):
-                self._to_store.append((slot, shown))     # drawn again, if in part: for the store too
-            self._replay(shown)
-            self.cache_hits += 1
-            result: T = shown.result
-            return result
-        damaged = self._damaged.pop(slot, None)
+            return self._keep(slot, rect, shown, draw)
+        damaged = self.screen.damaged.pop(slot, None)
         kept = self.store.get(full, rect.size) if self._storing else None
-        self._unplaced.discard(slot)
         if self._putting is not None:
-            self._covered.append(rect)      # blitted or drawn afresh, whole: no need of the scene's pixels
-        if kept is not None:                # drawn before, elsewhere or before it left: blitted
-            kept.blit(self.solids, rect)
-            if self._reusing:
-                self.mark(rect)
-            self._shown[slot] = placed = kept.placed(rect.topleft)
-            self._replay(placed)
-            self.cache_hits += 1
-            self.cache_moves += 1
-            stored: T = placed.result
+            self._putting.cover(slot, rect)     # blitted or drawn afresh, whole: no need of the scene's pixels
+        if kept is not None:                    # drawn before, elsewhere or before it left: blitted
+            stored: T = self._from_store(slot, rect, kept)
             return stored
+        text = self._old_text(shown, rect) if bare and self._reusing and not damaged else None
+        return self._draw_afresh(slot, rect, draw, full, before=shown, covers=covers, bare=bare, text=text)
+
+    def _keep(self, slot: Slot, rect: pygame.Rect, shown: Shown, draw: Callable[[], T]) -> T:
+        """A hit: the panel stays (back from the kept scene being put back, if it is one of its), and
+        what an overlay left over it is repainted."""
+        if self._putting is not None:
+            self._putting.keep(slot, rect, self.window)
+        areas = self.screen.damaged.pop(slot, [])
+        self.cache_repaints += bool(areas)
+        drawn = [self._repaint(area, rect, slot, shown, draw) for area in areas]
+        if any(drawn) and self._storing and self.store.keeps(rect):
+            self._to_store.append((slot, shown))     # drawn again, if in part: for the store too
+        self._replay(shown)
+        self.cache_hits += 1
+        result: T = shown.result
+        return result
+
+    def _from_store(self, slot: Slot, rect: pygame.Rect, kept: Kept) -> Any:
+        """A hit from the store: the panel blitted into ``rect``, its records moved there."""
+        kept.blit(self.solids, rect)
+        if self._reusing:
+            self.mark(rect)
+        self.screen.shown[slot] = placed = kept.placed(rect.topleft)
+        self._replay(placed)
+        self.cache_hits += 1
+        self.cache_moves += 1
+        return placed.result
+
+    def _draw_afresh(self, slot: Slot, rect: pygame.Rect, draw: Callable[[], T], full: tuple[Any, ...], *,
+                     before: Shown | None, covers: int | None, bare: bool, text: pygame.Rect | None) -> T:
+        """A miss: ``rect`` cleared as ``cached`` says (only the old text's box, ``text``, for a bare
+        panel over a bare one) and the panel drawn, its records kept; for the store where it goes there."""
         self.cache_misses += 1
-        text = self._old_text(slot, shown, rect) if bare and self._reusing and not damaged else None
         if self._reusing:
             self._clear_for_miss(rect, covers, text)
         n_drawn, n_hits = len(self.painter.drawn), len(self.hits)
@@ -587,16 +664,16 @@ class Frame:
             result = draw()
         finally:
             self._drawing -= 1
-        self._slots.add(slot)
-        self._shown[slot] = Shown(full, result, self.painter.drawn[n_drawn:], self.hits[n_hits:],
-                                  {k: v for k, v in self.panels.items() if panels.get(k) != v},
-                                  {k: v for k, v in self.level_rects.items() if levels.get(k) != v}, bare)
+        record = Shown(full, result, self.painter.drawn[n_drawn:], self.hits[n_hits:],
+                       {k: v for k, v in self.panels.items() if panels.get(k) != v},
+                       {k: v for k, v in self.level_rects.items() if levels.get(k) != v}, bare)
+        self.screen.shown[slot] = record
         if text is not None:
-            changed = text_box(self._shown[slot].drawn, rect)
+            changed = text_box(record.drawn, rect)
             self.mark(changed.union(text) if text.w and text.h else changed)
-        if (self._storing or self._learning and (shown is None or shown.key != full)) and result is None \
+        if (self._storing or self._learning and (before is None or before.key != full)) and result is None \
                 and self.store.keeps(rect):
-            self._to_store.append((slot, self._shown[slot]))
+            self._to_store.append((slot, record))
         return result
 
     def _clear_for_miss(self, rect: pygame.Rect, covers: int | None, text: pygame.Rect | None) -> None:
@@ -615,11 +692,11 @@ class Frame:
                 self.solids.fill(BG, pygame.Rect(x, y, covers, covers).clip(rect))
         self.mark(rect)
 
-    def _old_text(self, slot: tuple[Any, ...], shown: Shown | None, rect: pygame.Rect) -> pygame.Rect | None:
+    def _old_text(self, shown: Shown | None, rect: pygame.Rect) -> pygame.Rect | None:
         """Where the text of the bare panel on the screen in ``slot`` is (an empty rect for none),
         when all else of ``rect`` is the background; None when it is not known to be (no panel
         there, one that is not bare, or one whose kept scene is not back yet)."""
-        if shown is None or not shown.bare or (self._putting is not None and self._putting_area.colliderect(rect)):
+        if shown is None or not shown.bare or (self._putting is not None and self._putting.area.colliderect(rect)):
             return None
         return text_box(shown.drawn, rect)
 
@@ -630,7 +707,7 @@ class Frame:
         self.panels.update(shown.panels)
         self.level_rects.update(shown.level_rects)
 
-    def _repaint(self, area: pygame.Rect, rect: pygame.Rect, slot: tuple[Any, ...], shown: Shown,
+    def _repaint(self, area: pygame.Rect, rect: pygame.Rect, slot: Slot, shown: Shown,
                  draw: Callable[[], Any]) -> bool:
         """A kept panel (in ``rect``) put back inside ``area`` alone (an overlay lay there): blitted
         from the store when it is there, or from a kept scene that holds this very panel (the same
@@ -671,5 +748,5 @@ class Frame:
 
 
 
-__all__ = ["DieRoll", "Frame", "Kept", "PanelStore", "Scene", "Shown", "Solids", "commonest_color", "moved", "text_box",
+__all__ = ["DieRoll", "Frame", "Kept", "OnScreen", "PanelStore", "PutBack", "Scene", "Shown", "Solids", "commonest_color", "moved", "text_box",
            "uncovered"]

@@ -16,6 +16,7 @@ from engine.strength import Part, fighter_parts, monster_parts
 from table.control import pads, records as records_menu, sale
 from table.control.controller import Controller
 from table.control.prompts import Message, PromptKind
+from table.control.state_json import can
 from table.words import i18n
 from table.words.i18n import _, text as translate_message
 
@@ -61,6 +62,7 @@ class View:
                                           # (seat, online (None: not heard from), what it last read)
     pad_seat: int | None = None           # simulator: the seat whose pad typed taps go through (None: the shared pad)
     damage_notice: str = ""               # a damaged saved game's notice, whole (screens/notice.py), while it is said
+    explain: list[tuple[str, str]] | None = None   # the "what can I do" panel, while open: (how, what) in words
 
 
 def describe_effect(effect: Effect, catalog: Catalog) -> str:
@@ -141,6 +143,7 @@ def build_view(ctl: Controller, *, entry: str = "", language: str = "en") -> Vie
         game_facts=ctl.records.summary(state, ctl.history_len) if state.phase is Phase.GAME_OVER else None,
         pads=_pads(ctl, language),
         damage_notice=_damage_notice(ctl, message),
+        explain=[(item["how"], translate_message(item["what"])) for item in can(ctl)] if ctl.explaining else None,
     )
 
 

@@ -174,3 +174,11 @@ for _word in (N_("headgear"), N_("armor"), N_("footgear"), N_("1-hand"), N_("2-h
               N_("no answer"), N_("no ACK"), N_("ACK but no answer"), N_("unknown MFRC522 variant"),
               N_("the game could not be saved ({error}), check the disk at {path}")):
     pass
+
+
+def worded(state: dict[str, Any]) -> dict[str, Any]:
+    """The state JSON with what can be done now (``can``) said in the current language; the rest, which
+    machines read, as it is."""
+    if "can" in state:
+        state = {**state, "can": [{"how": item["how"], "what": text(item["what"])} for item in state["can"]]}
+    return state
