@@ -438,7 +438,8 @@ def test_a_stalled_stream_queues_little_in_the_kernel_and_is_dropped(served) -> 
     try:
         time.sleep(0.3)
         mine = stalled.sock.getsockname()[1]
-        conn = next(c for c in doorman.connections if c.client and c.client[1] == mine)
+        conn = next(c for c in doorman.connections if c.peer and c.peer[1] == mine)
+        assert conn.transport is not None
         sock = conn.transport.get_extra_info("socket")
         worst = 0
         for n in range(30):
