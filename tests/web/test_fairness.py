@@ -96,6 +96,28 @@ def test_every_response_but_the_overlays_forbids_framing_and_none_is_stored(serv
     assert "frame-ancestors 'none'" in http(base + f"/?key={KEY}")[1]["content-security-policy"]
 
 
+def test_a_stream_being_answered_outlives_the_request_deadline(served) -> None:
+    hub, base = served(doorman=Doorman(request_timeout=0.5))
+    reader = SseReader(base)
+    try:
+        reader.read_events(lambda ev: len(ev) >= 1)
+        time.sleep(1.2)                                  # the deadline bounds a request until it is answered
+        hub.publish({"phase": "setup", "players": [], "n": 3})
+        assert reader.read_events(lambda ev: any(e.get("n") == 3 for e in ev))
+    finally:
+        reader.close()
+
+
+def test_the_qr_codes_address_keeps_the_key_and_the_logged_one_masks_it() -> None:
+    from types import SimpleNamespace
+
+    from table.web import WebView
+
+    web = WebView(None, SimpleNamespace(port=8080), KEY, "192.168.1.20")
+    assert web.url == f"http://192.168.1.20:8080/?key={KEY}"
+    assert web.masked_url == "http://192.168.1.20:8080/?key=…"
+
+
 # --- limits that are uvicorn's public settings --------------------------------------------
 def test_an_idle_kept_alive_connection_is_closed_after_the_keep_alive(served) -> None:
     _hub, base = served(keep_alive=1, doorman=Doorman(request_timeout=30))
