@@ -134,17 +134,17 @@ class Doorman:
 
 class Watched(asyncio.Protocol):
     """One connection, held to the doorman's limits and the request deadline, in front of the protocol
-    that speaks HTTP on it (``inner``: whatever uvicorn made for it). Everything asyncio says to this
-    protocol is said on to the inner one, unchanged, unless the connection is refused."""
+    that speaks HTTP on it (made by ``inner`` once the connection is admitted: a refused one costs no
+    HTTP parser). Everything asyncio says to this protocol is said on to the inner one, unchanged."""
 
-    def __init__(self, doorman: Doorman, inner: asyncio.Protocol) -> None:
-        self.doorman, self.inner = doorman, inner
+    def __init__(self, doorman: Doorman, inner: Callable[[], asyncio.Protocol]) -> None:
+        self.doorman, self._make_inner = doorman, inner
+        self.inner: asyncio.Protocol | None = None      # made once the connection is admitted
         self.transport: asyncio.Transport | None = None
         self.peer: tuple[str, int] | None = None
         self.since = time.monotonic()   # when it began to wait (connected, or its last answer ended)
         self.answering = 0              # requests of this connection the application is answering
         self._deadline: asyncio.TimerHandle | None = None
-        self._refused = False
 
     def __repr__(self) -> str:
         return f"<Watched {self.peer} {'answering' if self.answering else 'waiting'}>"
@@ -164,36 +164,34 @@ class Watched(asyncio.Protocol):
         if isinstance(peer, tuple) and len(peer) >= 2:
             self.peer = (str(peer[0]), int(peer[1]))
         if not self.doorman.admit(self, self.peer[0] if self.peer else ""):
-            self._refused = True
             transport.close()           # before a byte of HTTP: nothing is owed to it
             return
         self._arm()                     # the first request, too, has its deadline from the start
+        self.inner = self._make_inner()
         self.inner.connection_made(transport)
 
     def data_received(self, data: bytes) -> None:
-        if self._refused:
+        if self.inner is None:          # refused
             return
         if not self.answering:
             self._arm()                 # a request has begun (or goes on) and has not reached the application
         self.inner.data_received(data)
 
     def eof_received(self) -> bool | None:
-        if self._refused:
-            return None
-        return self.inner.eof_received()
+        return None if self.inner is None else self.inner.eof_received()
 
     def pause_writing(self) -> None:
-        if not self._refused:
+        if self.inner is not None:
             self.inner.pause_writing()
 
     def resume_writing(self) -> None:
-        if not self._refused:
+        if self.inner is not None:
             self.inner.resume_writing()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
         self.doorman.gone(self)
-        if not self._refused:
+        if self.inner is not None:
             self.inner.connection_lost(exc)
 
     # --- what the doorman and the ASGI side ask --------------------------------------
@@ -239,7 +237,7 @@ def watched(doorman: Doorman, inner: Callable[..., asyncio.Protocol]) -> type[as
 
     class WatchedHTTP(Watched):
         def __init__(self, *args: Any, **kwargs: Any) -> None:
-            super().__init__(doorman, inner(*args, **kwargs))
+            super().__init__(doorman, lambda: inner(*args, **kwargs))
 
     return WatchedHTTP
 
