@@ -8,11 +8,17 @@ three times, alternating, and each side keeps its best run. Actions come PACE_S
 apart (a brisk table; real taps are seconds apart). Target: p99 with the web
 view within 10 % of the baseline, and every client ends on the final state.
 
-The attack case: the same game with the 30 phones, and HOSTILE sockets from another
-address (127.0.0.2, still this machine) that never send the key: HOSTILE - SLOWLORIS
-silent ones that reconnect when closed, and SLOWLORIS that send a header line every
-0.5 s. Its figure is tap → event (a tap's time to its event arriving at a phone), p99
-over every phone and event, against the same 30 phones alone; target ratio <= 1.2.
+Each phone connects from a loopback address of its own (127.0.1.N), as phones on the
+network do: one device may hold only hub.PER_ADDRESS event streams.
+
+The attack case: the same game with the phones, and from another address (127.0.0.2, still
+this machine) HOSTILE sockets that never send the key (HOSTILE - SLOWLORIS silent ones that
+reconnect when closed, SLOWLORIS that send a header line every 0.5 s) and GREEDY event
+streams asked with the key, before the phones join (one device trying to take every place).
+The phones are as many as the places the greedy device leaves (MAX_CLIENTS - PER_ADDRESS),
+in both runs. Its figure is tap → event (a tap's time to its event arriving at a phone), p99
+over every phone and event, against the same phones alone; target ratio <= 1.2, every phone
+on the final state, and the greedy device held no more than PER_ADDRESS streams.
 ``--attack`` runs only that case. Prints figures (and records them in results.json);
 asserts nothing.
 """
@@ -43,6 +49,7 @@ TARGET_RATIO = 1.10
 KEY = "bench-key-1234567"
 HOSTILE = 200
 SLOWLORIS = 64
+GREEDY = 32                 # keyed event streams the attacking device asks for
 ATTACK_TARGET = 1.2
 
 
@@ -57,7 +64,7 @@ def clients_main(port: int, count: int) -> None:
     arrivals: list[list[tuple[int, float]]] = [[] for _ in range(count)]     # (event id, when it arrived)
 
     def follow(i: int) -> None:
-        sock = socket.create_connection(("127.0.0.1", port))
+        sock = socket.create_connection(("127.0.0.1", port), source_address=(f"127.0.1.{i + 1}", 0))
         sock.sendall(f"GET /events?key={KEY} HTTP/1.1\r\nHost: bench\r\n\r\n".encode())
         buffer = b""
         while True:
@@ -96,10 +103,33 @@ def clients_main(port: int, count: int) -> None:
     print(json.dumps({"final": sum(holds(x) for x in last), "events": min(events), "arrivals": arrivals}), flush=True)
 
 
+def greedy_streams(port: int, count: int) -> list[socket.socket]:
+    """``count`` keyed event streams asked from 127.0.0.2; the ones answered 200 (held open, never read)."""
+    held = []
+    for _ in range(count):
+        s = socket.socket()
+        s.bind(("127.0.0.2", 0))
+        s.settimeout(5)
+        s.connect(("127.0.0.1", port))
+        s.sendall(f"GET /events?key={KEY} HTTP/1.1\r\nHost: greedy\r\n\r\n".encode())
+        try:
+            answered = s.recv(12) == b"HTTP/1.1 200"
+        except OSError:
+            answered = False
+        if answered:
+            held.append(s)
+        else:
+            s.close()
+    return held
+
+
 def hostile_main(port: int, count: int, slow: int) -> None:
-    """Sockets that never send the key, from 127.0.0.2: ``count - slow`` silent ones and ``slow`` that
-    send a header line every 0.5 s; any the server closes is opened again. Until stdin closes."""
+    """From 127.0.0.2: GREEDY keyed event streams first (prints how many it holds), then sockets that
+    never send the key: ``count - slow`` silent ones and ``slow`` that send a header line every 0.5 s;
+    any the server closes is opened again. Until stdin closes."""
     import selectors
+
+    greedy = greedy_streams(port, GREEDY)
 
     def opened() -> socket.socket | None:
         s = socket.socket()
@@ -116,7 +146,7 @@ def hostile_main(port: int, count: int, slow: int) -> None:
     started = [False] * count
     sel = selectors.DefaultSelector()
     sel.register(sys.stdin, selectors.EVENT_READ)
-    print("ready", flush=True)
+    print(f"ready {len(greedy)}", flush=True)
     while True:
         if sel.select(timeout=0.5):
             return                                      # stdin closed or written: stop
@@ -139,7 +169,7 @@ def hostile_main(port: int, count: int, slow: int) -> None:
                 socks[i], started[i] = opened(), False
 
 
-def play(size: tuple[int, int], *, web: bool, hostile: int = 0) -> tuple[list[float], dict[str, Any]]:
+def play(size: tuple[int, int], *, web: bool, hostile: int = 0, clients: int = CLIENTS) -> tuple[list[float], dict[str, Any]]:
     """Long: one game start to end, with or without the web view, its phones and hostile sockets; the
     steps share the table, the server and the two helper processes, and read best in one place."""
     from bench._games import long_script
@@ -166,23 +196,26 @@ def play(size: tuple[int, int], *, web: bool, hostile: int = 0) -> tuple[list[fl
         hub = server = phones = None
         first = build_view(ctl)
         display.render(first)
+        attack = None
         if web:
             hub = Hub()
             hub.publish(board_payload(first))
             server = WebServer(WebApp(hub, KEY, page_context(table.catalog, "en")), "127.0.0.1", 0)
             server.start()
-            phones = subprocess.Popen([sys.executable, __file__, "--clients", str(server.port), str(CLIENTS)],
+        if hostile:                                         # before the phones: the greedy device asks first
+            attack = subprocess.Popen([sys.executable, __file__, "--hostile", str(server.port), str(hostile),  # type: ignore[union-attr]
+                                       str(SLOWLORIS)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+            assert attack.stdout is not None
+            ready, greedy = attack.stdout.readline().split()
+            assert ready == "ready"
+            time.sleep(1.0)                                 # the sockets are open and trickling
+        if web:
+            phones = subprocess.Popen([sys.executable, __file__, "--clients", str(server.port), str(clients)],  # type: ignore[union-attr]
                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
             assert phones.stdout is not None and phones.stdout.readline().strip() == "ready"
             deadline = time.monotonic() + 30
-            while len(hub.clients) < CLIENTS and time.monotonic() < deadline:
+            while len(hub.clients) < clients + (int(greedy) if hostile else 0) and time.monotonic() < deadline:  # type: ignore[union-attr]
                 time.sleep(0.05)
-        attack = None
-        if hostile:
-            attack = subprocess.Popen([sys.executable, __file__, "--hostile", str(server.port), str(hostile),  # type: ignore[union-attr]
-                                       str(SLOWLORIS)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-            assert attack.stdout is not None and attack.stdout.readline().strip() == "ready"
-            time.sleep(1.0)                                 # the sockets are open and trickling
         tapped: dict[int, float] = {}                       # event id (the hub's revision) → the tap's time
         latencies = []
         for action in script[:ACTIONS]:
@@ -217,6 +250,7 @@ def play(size: tuple[int, int], *, web: bool, hostile: int = 0) -> tuple[list[fl
             phones.wait()
             if attack is not None:
                 result["refused"] = server.app.doorman.refused      # type: ignore[union-attr]
+                result["greedy"] = int(greedy)
                 attack.kill()
                 attack.wait()
             server.stop()                                  # type: ignore[union-attr]
@@ -247,34 +281,40 @@ def main() -> None:
 
 
 def under_attack(size: tuple[int, int]) -> Any:
-    """Tap → event p99 at the 30 phones with HOSTILE sockets held open against the server, and without."""
+    """Tap → event p99 at the phones with HOSTILE sockets and GREEDY keyed streams from one address, and without."""
     from bench._report import figure
+    from table.web.hub import MAX_CLIENTS, PER_ADDRESS
 
+    clients = MAX_CLIENTS - PER_ADDRESS                 # the places the greedy device leaves
     runs: dict[int, list[float]] = {0: [], HOSTILE: []}
     frames: dict[int, list[float]] = {0: [], HOSTILE: []}
-    final: dict[int, int] = {0: CLIENTS, HOSTILE: CLIENTS}
-    refused = 0
+    final: dict[int, int] = {0: clients, HOSTILE: clients}
+    refused = greedy = 0
     for hostile in (0, HOSTILE) * 3:
-        latencies, result = play(size, web=True, hostile=hostile)
+        latencies, result = play(size, web=True, hostile=hostile, clients=clients)
         runs[hostile].append(p99([t for t in result["to_event"]]))
         frames[hostile].append(p99(latencies))
         final[hostile] = min(final[hostile], result.get("final", 0))
         refused = max(refused, result.get("refused", 0))
+        greedy = max(greedy, result.get("greedy", 0))
     baseline, value = min(runs[0]), min(runs[HOSTILE])
     ratio = value / baseline
-    met = ratio <= ATTACK_TARGET and final[HOSTILE] == CLIENTS
-    print(f"web view under attack, tap to event p99 at the phones, {CLIENTS} phones and {HOSTILE} hostile sockets "
-          f"({SLOWLORIS} slowloris) from one address: {value:.2f} ms; the same {CLIENTS} phones alone {baseline:.2f} ms; "
-          f"ratio {ratio:.2f} (target <= {ATTACK_TARGET:.2f}, every phone on the final state): {'met' if met else 'not met'}")
+    met = ratio <= ATTACK_TARGET and final[HOSTILE] == clients and greedy <= PER_ADDRESS
+    print(f"web view under attack, tap to event p99 at the phones, {clients} phones, and {HOSTILE} hostile sockets "
+          f"({SLOWLORIS} slowloris) and {GREEDY} keyed streams asked from one address: {value:.2f} ms; the same "
+          f"{clients} phones alone {baseline:.2f} ms; ratio {ratio:.2f} (target <= {ATTACK_TARGET:.2f}, every phone on "
+          f"the final state, the greedy device <= {PER_ADDRESS} streams): {'met' if met else 'not met'}")
     print(f"  each run: alone {', '.join(f'{v:.1f}' for v in runs[0])} ms; attacked "
           f"{', '.join(f'{v:.1f}' for v in runs[HOSTILE])} ms; tap to frame p99 alone "
           f"{min(frames[0]):.2f} ms, attacked {min(frames[HOSTILE]):.2f} ms; phones on the final state "
-          f"{final[HOSTILE]} of {CLIENTS}; hostile connections refused {refused}")
-    return figure(f"tap to event p99, {CLIENTS} phones and {HOSTILE} hostile sockets", value, "ms", baseline=baseline,
-                  baseline_is=f"the same {CLIENTS} phones, no hostile sockets", target=f"ratio <= {ATTACK_TARGET}",
-                  met=met, details={"alone": runs[0], "attacked": runs[HOSTILE], "frame_p99_alone": min(frames[0]),
-                                    "frame_p99_attacked": min(frames[HOSTILE]), "refused": refused,
-                                    "final": final[HOSTILE]})
+          f"{final[HOSTILE]} of {clients}; hostile connections refused {refused}; streams the greedy device held "
+          f"{greedy} of {GREEDY} asked")
+    return figure(f"tap to event p99, {clients} phones, {HOSTILE} hostile sockets and {GREEDY} greedy streams", value,
+                  "ms", baseline=baseline, baseline_is=f"the same {clients} phones, no hostile sockets",
+                  target=f"ratio <= {ATTACK_TARGET}", met=met,
+                  details={"alone": runs[0], "attacked": runs[HOSTILE], "frame_p99_alone": min(frames[0]),
+                           "frame_p99_attacked": min(frames[HOSTILE]), "refused": refused,
+                           "final": final[HOSTILE], "greedy": greedy})
 
 
 def tap_to_frame(size: tuple[int, int]) -> Any:

@@ -137,6 +137,7 @@ class WebConfig:
     port: int = 8080            # 0: any free port
     key: str = ""               # empty: a random key, made once and kept in the state directory
     url: str = ""               # the address phones open, when not this box's own (a DNS name, a forwarded port)
+    proxy: str = ""             # the reverse proxy in front, whose X-Forwarded-For is believed; empty: none
 
 
 # ---- [league] (issue 25): this box publishes to a league's MQTT broker; off while broker is empty.
@@ -464,6 +465,22 @@ def _check_web(web: WebConfig, problems: list[str]) -> None:
     if web.url and not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", web.url):
         problems.append(f"[web] url must be an address such as \"http://munchkin.lan:8080/\" (no key, no query), "
                         f"or empty for this box's own, got {web.url!r}")
+    if web.proxy and not _addresses(web.proxy):
+        problems.append(f"[web] proxy must be the reverse proxy's IP address (or several, or networks, comma-separated, "
+                        f"such as \"192.168.1.2\" or \"10.0.0.0/24, ::1\"), or empty to believe no X-Forwarded-For, "
+                        f"got {web.proxy!r}")
+
+
+def _addresses(text: str) -> bool:
+    """Whether the text is a comma-separated list of IP addresses or networks (no '*': that is everyone)."""
+    import ipaddress
+
+    try:
+        for item in text.split(","):
+            ipaddress.ip_network(item.strip(), strict=False)
+    except ValueError:
+        return False
+    return True
 
 
 # ------------------------------------------------------------------ [[reader]]: a pad at every seat

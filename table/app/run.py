@@ -317,8 +317,9 @@ def _start_web(config: Config, table: Table, language: str, first: View, league:
         table.controller.say(msg("web view not started on port {port}: {why}", port=config.web.port, why=reason),
                              "refusal")
         return None
-    print(f"munchkin-table: web view on {web.url_text}: phones scan the QR code on the setup screen, or open {web.url}",
-          file=sys.stderr)
+    # the key stays out of the log (the unit sends stderr to the journal): the QR code and `web key` show it
+    print(f"munchkin-table: web view on {web.url_text}: phones scan the QR code on the setup screen, or open "
+          f"{web.masked_url} with the key from: munchkin-table web key", file=sys.stderr)
     return web
 
 

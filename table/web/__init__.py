@@ -30,7 +30,7 @@ from table.web.pages import page_context
 from table.web.server import WebApp, WebServer
 
 __all__ = ["lan_address", "lan_addresses", "join_url", "base_url", "web_key", "read_key", "rotate_key", "start_web",
-           "WebView", "board_payload"]
+           "WebView", "WebUnavailable", "check_installed", "board_payload"]
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +40,14 @@ ADDRESS_EVERY = 10.0        # seconds between looks for a changed network addres
 
 class WebKeyError(OSError):
     """The web view's key file cannot be read or made."""
+
+
+class WebUnavailable(ImportError):
+    """Starlette or uvicorn is not installed: the web view is an extra of the package."""
+
+
+INSTALL = "pip install 'munchkin-table[web]'"
+MASK = "…"                  # the key as logs show it: never the key itself
 
 
 KEY_PATTERN = r"[A-Za-z0-9_-]{16,128}"       # it goes in a URL; 16 characters at the least (96 bits random)
@@ -174,6 +182,11 @@ class WebView:
         return f"{self.url_text}?key={self.key}"
 
     @property
+    def masked_url(self) -> str:
+        """The address with the key masked, for logs (the journal is readable by more than the owner)."""
+        return f"{self.url_text}?key={MASK}"
+
+    @property
     def url_text(self) -> str:
         """The address without the key, for showing beside the QR code."""
         return base_url(self.address, self.port, self.configured_url)
@@ -189,16 +202,31 @@ class WebView:
 
 
 def start_web(config: Any, catalog: Any, language: str, *, first: Any = None, league: Any = None) -> WebView:
-    """Start the web view the config describes; raises OSError (a busy port, an unusable key file)."""
+    """Start the web view the config describes; raises OSError (a busy port, an unusable key file) or
+    WebUnavailable (Starlette or uvicorn not installed)."""
+    check_installed()
     key = web_key(config.state_dir, config.web.key)
     hub = Hub()
     if first is not None:
         hub.publish(board_payload(first))
     app = WebApp(hub, key, page_context(catalog, language), state_dir=config.state_dir, catalog=catalog,
-                 league=league, league_name=config.league.league)
+                 league=league, league_name=config.league.league, proxy=config.web.proxy)
     server = WebServer(app, config.web.bind, config.web.port)
     server.start()
     web = WebView(hub, server, key, lan_address(config.web.bind), bind=config.web.bind, url=config.web.url,
                   key_dir=None if config.web.key else config.state_dir)
     log.info("web view on %s (bound to %s:%d)", web.url_text, config.web.bind, web.port)
     return web
+
+
+def check_installed() -> None:
+    """Raise WebUnavailable, naming the install command, when Starlette or uvicorn is missing. They are
+    imported here and in the server's own functions only: a table with the web view off never loads them."""
+    missing = []
+    for name in ("starlette", "uvicorn"):
+        try:
+            __import__(name)
+        except ImportError:
+            missing.append(name)
+    if missing:
+        raise WebUnavailable(f"the web view needs {' and '.join(missing)}, not installed here: {INSTALL}")

@@ -15,17 +15,19 @@ import threading
 from typing import Any
 
 MAX_CLIENTS = 32
+PER_ADDRESS = 4             # streams one address may hold: one device never holds the rest out
 
 
 class TooManyClients(Exception):
-    """The event stream already has its limit of clients."""
+    """The event stream already has its limit of clients (in all, or from the asking address)."""
 
 
 class Client:
     """One event-stream client: the revision it has been sent, and a wake-up for the next one
     (a new board, a ping that is due, or the client gone)."""
 
-    def __init__(self) -> None:
+    def __init__(self, address: str = "") -> None:
+        self.address = address
         self.sent = -1
         self.ready = asyncio.Event()
         self.ping_due = False
@@ -36,8 +38,8 @@ class Client:
 
 
 class Hub:
-    def __init__(self, *, max_clients: int = MAX_CLIENTS) -> None:
-        self.max_clients = max_clients
+    def __init__(self, *, max_clients: int = MAX_CLIENTS, per_address: int = PER_ADDRESS) -> None:
+        self.max_clients, self.per_address = max_clients, per_address
         self._lock = threading.Lock()
         self._latest: dict[str, Any] | None = None
         self._revision = 0
@@ -45,6 +47,7 @@ class Hub:
         self._state: tuple[int, str] | None = None        # (revision, the state JSON), made when asked
         self._loop: asyncio.AbstractEventLoop | None = None
         self.clients: set[Client] = set()
+        self._by_address: dict[str, int] = {}          # address → its streams
         self.published = 0
         self.table_busy = False         # set by the table's loop while it handles input and draws
 
@@ -87,16 +90,27 @@ class Hub:
         for client in self.clients:
             client.ready.set()
 
-    def join(self) -> Client:
+    def join(self, address: str = "") -> Client:
+        """A new stream for a client at ``address`` (the device's, as the ASGI scope gives it)."""
+        if self._by_address.get(address, 0) >= self.per_address:
+            raise TooManyClients(f"this device already follows the game on {self.per_address} pages")
         if len(self.clients) >= self.max_clients:
             raise TooManyClients(f"{self.max_clients} clients already follow the game")
-        client = Client()
+        client = Client(address)
         self.clients.add(client)
+        self._by_address[address] = self._by_address.get(address, 0) + 1
         client.ready.set()              # the current board first
         return client
 
     def leave(self, client: Client) -> None:
+        if client not in self.clients:
+            return
         self.clients.discard(client)
+        left = self._by_address.get(client.address, 0) - 1
+        if left > 0:
+            self._by_address[client.address] = left
+        else:
+            self._by_address.pop(client.address, None)
 
     @property
     def revision(self) -> int:

@@ -1,30 +1,45 @@
 """What one device on the network may hold of the web view, and how long a request may take.
 
-uvicorn's own limit (``limit_concurrency``) counts every open connection, idle ones too, so 63
-silent sockets from anyone kept every phone at 503; and its keep-alive timer stops at a
-connection's first byte, so a half-sent second request was never timed out. Here instead:
+uvicorn's public settings bound what they can: ``timeout_keep_alive`` closes a kept-alive connection
+left idle after a response, ``h11_max_incomplete_event_size`` refuses a request line and headers
+larger than that, and ``proxy_headers``/``forwarded_allow_ips`` are set by ``[web] proxy`` (server.py).
+What they cannot bound is a connection before its request is complete: uvicorn starts no timer on a
+new connection, and its keep-alive timer stops at a connection's first byte, so a socket that stays
+silent, or sends its headers a byte at a time, is held for ever; and ``limit_concurrency`` counts
+every open connection, idle ones too, so 63 silent sockets from anyone kept every phone at 503.
 
-- a connection that is not being answered (idle, or still sending its request) is *waiting*; an
+So the server's connections go through ``Watched``, an ``asyncio.Protocol`` of ours that stands in
+front of the protocol uvicorn picks (uvicorn's ``http`` setting takes a protocol class). It sees only
+what asyncio shows every protocol (the transport, the bytes, the end) and hands all of it on unchanged;
+it never reads the inner protocol's state. Whether a connection is being answered comes from the ASGI
+side instead: ``Tracker``, the outermost ASGI layer, marks a connection busy from the moment its request
+reaches the application (headers complete) until the application returns, finding the connection by
+the client's address and port in the ASGI scope. Then:
+
+- a connection that is not being answered (new, idle, or still sending its request) is *waiting*; an
   address may hold at most ``per_address`` connections that have waited longer than ``grace``
   (a burst of new ones is let in: thirty phones behind one address, or a laptop's tests, open
-  their streams at once), and when the server holds
+  their streams at once), and beyond them a new one is closed at once; when the server holds
   ``total`` connections the one that has waited longest is closed to make room (a stream being
   answered is never closed for room: the hub limits those, and they need the key);
-- every request, from its first byte to its last (headers and body), has ``request_timeout``
-  seconds, on a new connection and on a kept-alive one alike;
+- a request has ``request_timeout`` seconds from its connection's start (a new connection) or from its
+  first byte (a kept-alive one) to reaching the application: a byte now and then resets nothing;
 - TCP_NODELAY is set on every connection (a response's last bytes are not held back 40 ms for an
-  acknowledgement), and the kernel's send buffer is kept small, so a phone that stops reading
-  fills it within a few events and its stream's send timeout starts then, not after 800 KB;
+  acknowledgement), and the transport's and the kernel's send buffers are kept small, so a phone that
+  stops reading fills them within a few events and its stream's send timeout starts then, not after
+  800 KB;
 - refusals are logged once per address per minute, and so are wrong keys, which are refused with
-  429 after ``wrong_keys`` of them in a minute from one address.
+  429 after ``wrong_keys`` of them in a minute from one address (Guard, server.py).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import socket
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 log = logging.getLogger("table.web")
@@ -32,15 +47,12 @@ log = logging.getLogger("table.web")
 PER_ADDRESS = 16            # waiting connections one address may hold (a browser uses about 6)
 GRACE = 1.0                 # seconds a new or idle connection waits before it counts against its address
 TOTAL = 160                 # connections in all (32 event streams among them at most)
-REQUEST_TIMEOUT = 10.0      # seconds from a request's first byte to its last
+REQUEST_TIMEOUT = 10.0      # seconds from a request's first byte (or its connection's start) to its headers' end
 SEND_BUFFER = 32 * 1024     # the kernel's send buffer per connection, in bytes
 WRITE_HIGH = 32 * 1024      # the transport's own buffer before a send waits
 WRONG_KEYS = 10             # wrong keys from one address in a minute before it is answered 429
 MINUTE = 60.0
 REMEMBERED = 1024           # addresses remembered for the once-a-minute logs and the wrong-key count
-_REFUSAL_TEXT = b"too many connections from this device at once; try again in a few seconds\n"
-REFUSAL = (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\nretry-after: 5\r\n"
-           b"connection: close\r\ncontent-length: " + str(len(_REFUSAL_TEXT)).encode() + b"\r\n\r\n" + _REFUSAL_TEXT)
 
 
 class _Minutely:
@@ -73,7 +85,8 @@ class Doorman:
                  request_timeout: float = REQUEST_TIMEOUT, wrong_keys: int = WRONG_KEYS) -> None:
         self.per_address, self.total, self.grace = per_address, total, grace
         self.request_timeout, self.wrong_keys = request_timeout, wrong_keys
-        self.connections: dict[Any, str] = {}       # protocol → its client's address, oldest first
+        self.connections: dict[Watched, str] = {}       # connection → its client's address, oldest first
+        self.peers: dict[tuple[str, int], Watched] = {}  # (address, port) → connection, for the ASGI side
         self.refused = 0
         self._refusals = _Minutely()
         self._wrong = _Minutely()
@@ -81,7 +94,7 @@ class Doorman:
     def __repr__(self) -> str:
         return f"<Doorman {len(self.connections)}/{self.total} connections, {self.refused} refused>"
 
-    def admit(self, conn: Any, address: str) -> bool:
+    def admit(self, conn: Watched, address: str) -> bool:
         """Make room for a new connection (closing the longest-waiting one if need be); False: refuse it."""
         now = time.monotonic()
         mine = [c for c, a in self.connections.items() if a == address and c.waiting() and now - c.since > self.grace]
@@ -95,10 +108,13 @@ class Doorman:
                 return False
             oldest.evict()
         self.connections[conn] = address
+        if conn.peer is not None:
+            self.peers[conn.peer] = conn
         return True
 
-    def gone(self, conn: Any) -> None:
-        self.connections.pop(conn, None)
+    def gone(self, conn: Watched) -> None:
+        if self.connections.pop(conn, None) is not None and conn.peer is not None:
+            self.peers.pop(conn.peer, None)
 
     def _refuse(self, address: str, why: str) -> None:
         self.refused += 1
@@ -116,78 +132,131 @@ class Doorman:
         return self._wrong.count(address, time.monotonic()) >= self.wrong_keys
 
 
-def bounded_h11(doorman: Doorman) -> type:
-    """uvicorn's h11 protocol, held to the doorman's limits and the request deadline."""
-    import h11
-    from uvicorn.protocols.http.h11_impl import H11Protocol
+class Watched(asyncio.Protocol):
+    """One connection, held to the doorman's limits and the request deadline, in front of the protocol
+    that speaks HTTP on it (made by ``inner`` once the connection is admitted: a refused one costs no
+    HTTP parser). Everything asyncio says to this protocol is said on to the inner one, unchanged."""
 
-    class BoundedH11Protocol(H11Protocol):
-        _deadline: Any = None
-        _refused = False
-        since = 0.0                     # when it began to wait (connected, or its last response ended)
+    def __init__(self, doorman: Doorman, inner: Callable[[], asyncio.Protocol]) -> None:
+        self.doorman, self._make_inner = doorman, inner
+        self.inner: asyncio.Protocol | None = None      # made once the connection is admitted
+        self.transport: asyncio.Transport | None = None
+        self.peer: tuple[str, int] | None = None
+        self.since = time.monotonic()   # when it began to wait (connected, or its last answer ended)
+        self.answering = 0              # requests of this connection the application is answering
+        self._deadline: asyncio.TimerHandle | None = None
 
-        def connection_made(self, transport: Any) -> None:
-            super().connection_made(transport)
-            sock = transport.get_extra_info("socket")
-            if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
-                try:
-                    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
-                except OSError:         # a socket that is already gone
-                    pass
-            transport.set_write_buffer_limits(high=WRITE_HIGH)
-            address = self.client[0] if self.client else ""
+    def __repr__(self) -> str:
+        return f"<Watched {self.peer} {'answering' if self.answering else 'waiting'}>"
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        sock = transport.get_extra_info("socket")
+        if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
+            try:
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+            except OSError:             # a socket that is already gone
+                pass
+        transport.set_write_buffer_limits(high=WRITE_HIGH)
+        peer = transport.get_extra_info("peername")
+        if isinstance(peer, tuple) and len(peer) >= 2:
+            self.peer = (str(peer[0]), int(peer[1]))
+        if not self.doorman.admit(self, self.peer[0] if self.peer else ""):
+            transport.close()           # before a byte of HTTP: nothing is owed to it
+            return
+        self._arm()                     # the first request, too, has its deadline from the start
+        self.inner = self._make_inner()
+        self.inner.connection_made(transport)
+
+    def data_received(self, data: bytes) -> None:
+        if self.inner is None:          # refused
+            return
+        if not self.answering:
+            self._arm()                 # a request has begun (or goes on) and has not reached the application
+        self.inner.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        return None if self.inner is None else self.inner.eof_received()
+
+    def pause_writing(self) -> None:
+        if self.inner is not None:
+            self.inner.pause_writing()
+
+    def resume_writing(self) -> None:
+        if self.inner is not None:
+            self.inner.resume_writing()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        self.doorman.gone(self)
+        if self.inner is not None:
+            self.inner.connection_lost(exc)
+
+    # --- what the doorman and the ASGI side ask --------------------------------------
+    def waiting(self) -> bool:
+        """Not being answered now: new, idle, or still sending its request."""
+        return not self.answering
+
+    def begin(self) -> None:
+        """Its request reached the application: no deadline while it is answered."""
+        self.answering += 1
+        self._disarm()
+
+    def end(self) -> None:
+        self.answering = max(0, self.answering - 1)
+        if not self.answering:
             self.since = time.monotonic()
-            if not doorman.admit(self, address):
-                self._refused = True
-                transport.write(REFUSAL)
-                transport.close()
-                return
-            self._arm()                 # the first request, too, has its deadline from the start
 
-        def waiting(self) -> bool:
-            """Not being answered now: idle, or still sending its request."""
-            return self.cycle is None or self.cycle.response_complete
+    def evict(self) -> None:
+        self.doorman.gone(self)
+        if self.transport is not None and not self.transport.is_closing():
+            self.transport.close()
 
-        def on_response_complete(self) -> None:
-            self.since = time.monotonic()
-            super().on_response_complete()
+    def _arm(self) -> None:
+        if self._deadline is None:
+            self._deadline = asyncio.get_running_loop().call_later(self.doorman.request_timeout, self._too_slow)
 
-        def evict(self) -> None:
-            doorman.gone(self)
-            if not self.transport.is_closing():
-                self.transport.close()
-
-        def _arm(self) -> None:
-            if self._deadline is None:
-                self._deadline = self.loop.call_later(doorman.request_timeout, self._too_slow)
-
-        def _disarm(self) -> None:
-            if self._deadline is not None:
-                self._deadline.cancel()
-                self._deadline = None
-
-        def _too_slow(self) -> None:
+    def _disarm(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
             self._deadline = None
-            if not self.transport.is_closing():
-                self.transport.close()
 
-        def data_received(self, data: bytes) -> None:
-            if self._refused:
-                return
-            super().data_received(data)
-            their = self.conn.their_state
-            if their is h11.SEND_BODY or (their is h11.IDLE and self.conn.trailing_data[0]):
-                self._arm()             # a request has begun and is not complete
-            else:
-                self._disarm()
+    def _too_slow(self) -> None:
+        self._deadline = None
+        if self.answering:
+            return
+        if self.transport is not None and not self.transport.is_closing():
+            self.transport.close()
 
-        def connection_lost(self, exc: Exception | None) -> None:
-            self._disarm()
-            doorman.gone(self)
-            if self._refused:
-                self.connections.discard(self)
-                return
-            super().connection_lost(exc)
 
-    return BoundedH11Protocol
+def watched(doorman: Doorman, inner: Callable[..., asyncio.Protocol]) -> type[asyncio.Protocol]:
+    """A protocol class for uvicorn's ``http`` setting: each connection ``Watched`` in front of the
+    protocol ``inner`` makes (called with whatever uvicorn passes a protocol class)."""
+
+    class WatchedHTTP(Watched):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(doorman, lambda: inner(*args, **kwargs))
+
+    return WatchedHTTP
+
+
+class Tracker:
+    """The outermost ASGI layer: tells each connection's ``Watched`` when the application is answering
+    one of its requests (from the request's arrival to the application's return)."""
+
+    def __init__(self, app: Any, doorman: Doorman) -> None:
+        self.app, self.doorman = app, doorman
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        client = scope.get("client") if scope["type"] == "http" else None
+        conn = self.doorman.peers.get((str(client[0]), int(client[1]))) if client else None
+        if conn is None:
+            await self.app(scope, receive, send)
+            return
+        conn.begin()
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            conn.end()

@@ -8,11 +8,13 @@ Everything is bounded. A method other than GET and HEAD gets 405; a URL longer
 than MAX_URL 414; more than MAX_HEADERS headers, or MAX_HEADER_BYTES of them, 431;
 a request still incomplete after H11_MAX_EVENT bytes 400 (h11); a key that is missing,
 wrong or malformed 403, and after limits.WRONG_KEYS wrong ones in a minute from one
-address 429; event-stream clients beyond the hub's limit 503. What one address may hold,
-the connections in all and each request's deadline are limits.py's (the Doorman); a
-client that does not take an event within SEND_TIMEOUT seconds is dropped. While the table's loop handles a tap and draws its frame, the fan-out
-steps back (YIELD_SECONDS at a time, YIELD_AT_MOST in all), so thirty phones do
-not slow the box's own screen.
+address 429; event streams beyond the hub's limits (MAX_CLIENTS in all, PER_ADDRESS from
+one device) 503. An address is the connection's peer; X-Forwarded-For is believed only from
+the addresses ``[web] proxy`` names. What one address may hold of connections, the
+connections in all and each request's deadline are limits.py's (the Doorman); a client that
+does not take an event within SEND_TIMEOUT seconds is dropped. While the table's loop handles
+a tap and draws its frame, the fan-out steps back (YIELD_SECONDS at a time, YIELD_AT_MOST in
+all), so thirty phones do not slow the box's own screen.
 
 Routes are the list in ``WebApp.routes()``: a page or an endpoint is one ``Route``
 there and a handler method (it takes the request and returns a response;
@@ -34,7 +36,7 @@ from urllib.parse import parse_qs
 
 from engine.state import PLAYER_TOKENS
 from table.web.hub import Hub, TooManyClients
-from table.web.limits import Doorman, bounded_h11
+from table.web.limits import Doorman, Tracker, watched
 from table.web.pages import PageContext, render_page
 import table.web.league as web_league
 import table.web.records as records_web
@@ -50,6 +52,7 @@ MAX_URL = 2048                  # bytes of path and query
 MAX_HEADERS = 48
 MAX_HEADER_BYTES = 8 * 1024     # names and values together
 H11_MAX_EVENT = 16 * 1024       # request line and headers together
+OVERLAY = "/overlay"            # the one page another site may frame (a streaming program's overlay)
 KEEP_ALIVE = 5                  # seconds an idle kept-alive connection stays open
 YIELD_SECONDS = 0.005           # while the table draws a frame, the fan-out steps back this long at a time
 YIELD_AT_MOST = 0.25            # and no longer than this in all, per event
@@ -69,7 +72,10 @@ class Guard:
     """ASGI middleware in front of every route: method, URL and header limits, then the key.
 
     The key comes as ``?key=KEY`` (a page answered that way also sets a cookie, so the
-    page's own requests need not repeat it) or in that cookie.
+    page's own requests need not repeat it) or in that cookie. Every response leaves here
+    ``no-store`` (pages, events and static files alike are served with the key) and, but the
+    overlay's (a streaming program frames it), with ``X-Frame-Options: DENY`` beside the
+    pages' ``frame-ancestors 'none'``, for browsers that know only the older header.
     """
 
     def __init__(self, app: Any, key: Any, doorman: Doorman) -> None:
@@ -84,42 +90,50 @@ class Guard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        if scope["method"] not in ALLOWED_METHODS:
-            await _plain(send, 405, "read-only: only GET and HEAD\n", [(b"allow", b"GET, HEAD")])
+        added = [(b"cache-control", b"no-store")]
+        if scope["path"] != OVERLAY:
+            added.append((b"x-frame-options", b"DENY"))
+
+        async def guarded(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                kept = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"cache-control"]
+                message = {**message, "headers": [*kept, *added]}
+            await send(message)
+
+        refusal = self._refusal(scope)
+        if refusal is not None:
+            await _plain(guarded, *refusal)
             return
+        if parse_qs(scope.get("query_string", b"").decode("latin-1")).get("key"):
+            added.append((b"set-cookie", f"{COOKIE}={self.key.decode()}; Path=/; HttpOnly; SameSite=Strict".encode()))
+        await self.app(scope, receive, guarded)
+
+    def _refusal(self, scope: dict[str, Any]) -> tuple[int, str, list[tuple[bytes, bytes]]] | None:
+        """(status, text, headers) of the refusal this request gets, or None when it may go on."""
+        if scope["method"] not in ALLOWED_METHODS:
+            return 405, "read-only: only GET and HEAD\n", [(b"allow", b"GET, HEAD")]
         query = scope.get("query_string", b"")
         if len(scope.get("raw_path") or scope["path"].encode()) + len(query) > MAX_URL:
-            await _plain(send, 414, "URL too long\n")
-            return
+            return 414, "URL too long\n", []
         if len(scope["headers"]) > MAX_HEADERS or sum(len(k) + len(v) for k, v in scope["headers"]) > MAX_HEADER_BYTES:
-            await _plain(send, 431, "too many headers\n")
-            return
-        address = (scope.get("client") or ("",))[0]
+            return 431, "too many headers\n", []
+        address = client_address(scope)
         if self.doorman.too_many_wrong_keys(address):
-            await _plain(send, 429, "too many wrong keys from this device; try again in a minute\n",
-                         [(b"retry-after", b"60")])
-            return
+            return 429, "too many wrong keys from this device; try again in a minute\n", [(b"retry-after", b"60")]
         key = self.key
         given = parse_qs(query.decode("latin-1")).get("key", [""])[0].encode("utf-8", "surrogateescape")
-        from_query = bool(given)
         if not given:
             given = _cookie(scope["headers"]).encode("utf-8", "surrogateescape")
         if not given or not hmac.compare_digest(given, key):
             if given:
                 self.doorman.wrong_key(address)
-            await _plain(send, 403, "forbidden: open the address shown on the box's screen (it carries the key)\n")
-            return
-        if not from_query:
-            await self.app(scope, receive, send)
-            return
-        cookie = f"{COOKIE}={key.decode()}; Path=/; HttpOnly; SameSite=Strict".encode()
+            return 403, "forbidden: open the address shown on the box's screen (it carries the key)\n", []
+        return None
 
-        async def send_with_cookie(message: dict[str, Any]) -> None:
-            if message["type"] == "http.response.start":
-                message = {**message, "headers": [*message.get("headers", []), (b"set-cookie", cookie)]}
-            await send(message)
 
-        await self.app(scope, receive, send_with_cookie)
+def client_address(scope: dict[str, Any]) -> str:
+    """The device's address: the connection's peer, or the forwarded one when ``[web] proxy`` names the peer."""
+    return str((scope.get("client") or ("",))[0])
 
 
 def _cookie(headers: list[tuple[bytes, bytes]]) -> str:
@@ -155,7 +169,7 @@ class EventStream:
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         try:
-            client = self.hub.join()
+            client = self.hub.join(client_address(scope))
         except TooManyClients as exc:
             await _plain(send, 503, f"{exc}; try again later\n", [(b"retry-after", b"10")])
             return
@@ -222,8 +236,9 @@ class WebApp:
     def __init__(self, hub: Hub, key: str, context: PageContext, *, send_timeout: float = SEND_TIMEOUT,
                  ping: float = PING_SECONDS, state_dir: Path | None = None, catalog: Any = None,
                  doorman: Doorman | None = None, league: web_league.LeagueSource | None = None,
-                 league_name: str = "") -> None:
+                 league_name: str = "", proxy: str = "") -> None:
         self.hub, self.key, self.context = hub, key, context
+        self.proxy = proxy              # [web] proxy: the addresses whose X-Forwarded-For is believed ("": none)
         self.league, self.league_name = league, league_name     # /league when the table plays in one
         self.doorman = doorman or Doorman()
         self.state_dir, self.catalog = state_dir, catalog        # the remembered games (/history, /stats)
@@ -236,7 +251,7 @@ class WebApp:
         return [
             Route("/", self.board, methods=list(ALLOWED_METHODS)),
             Route("/p/{player}", self.player, methods=list(ALLOWED_METHODS)),
-            Route("/overlay", self.overlay, methods=list(ALLOWED_METHODS)),
+            Route(OVERLAY, self.overlay, methods=list(ALLOWED_METHODS)),
             Route("/api/state", self.api_state, methods=list(ALLOWED_METHODS)),
             Route("/events", EventStream(self.hub, send_timeout=self.send_timeout)),
             Route("/static/{name}", self.asset, methods=list(ALLOWED_METHODS)),
@@ -285,7 +300,12 @@ class WebApp:
                 pinger.cancel()
                 self.hub.detach()
 
-        return Guard(Starlette(routes=self.routes(), lifespan=lifespan), lambda: self.key, self.doorman)
+        app: Any = Guard(Starlette(routes=self.routes(), lifespan=lifespan), lambda: self.key, self.doorman)
+        if self.proxy:                  # the device behind the proxy counts, not the proxy
+            from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
+
+            app = ProxyHeadersMiddleware(app, trusted_hosts=self.proxy)
+        return Tracker(app, self.doorman)
 
     # --- handlers ---------------------------------------------------------------------
     async def board(self, request: Any) -> Any:
@@ -318,7 +338,7 @@ class WebApp:
         name = request.path_params["name"]
         if name not in self.assets:
             return PlainTextResponse("not found\n", status_code=404)
-        return Response(self.assets[name], media_type=ASSETS[name], headers={"cache-control": "no-cache"})
+        return Response(self.assets[name], media_type=ASSETS[name], headers={"cache-control": "no-store"})
 
     # the remembered games: read from the journal in a worker thread, never in the event loop
     async def history(self, request: Any) -> Any:
@@ -394,8 +414,9 @@ class WebServer:
     """uvicorn serving a WebApp from a thread of its own; ``start`` binds first, so a busy port is an
     OSError in the caller's thread."""
 
-    def __init__(self, app: WebApp, bind: str, port: int) -> None:
+    def __init__(self, app: WebApp, bind: str, port: int, *, keep_alive: int = KEEP_ALIVE) -> None:
         self.app, self.bind, self.port = app, bind, port
+        self.keep_alive = keep_alive    # uvicorn's timeout_keep_alive: an idle kept-alive connection closes
         self._server: Any = None
         self._thread: threading.Thread | None = None
 
@@ -425,11 +446,17 @@ class WebServer:
             raise
         sock.listen(128)
         self.port = sock.getsockname()[1]
-        config = uvicorn.Config(
-            self.app.asgi(), log_config=None, access_log=False, server_header=False, lifespan="on",
-            loop="asyncio", http=bounded_h11(self.app.doorman), ws="none", limit_concurrency=None,
-            timeout_keep_alive=KEEP_ALIVE, h11_max_incomplete_event_size=H11_MAX_EVENT,
-            timeout_graceful_shutdown=1)
+        app = self.app.asgi()
+        settings: dict[str, Any] = dict(
+            log_config=None, access_log=False, server_header=False, lifespan="on", loop="asyncio", ws="none",
+            timeout_keep_alive=self.keep_alive, h11_max_incomplete_event_size=H11_MAX_EVENT,
+            timeout_graceful_shutdown=1,
+            # X-Forwarded-For is read inside asgi() and only from [web] proxy: uvicorn's own reading
+            # believes any loopback peer by default (and FORWARDED_ALLOW_IPS from the environment)
+            proxy_headers=False, forwarded_allow_ips="")
+        h11 = uvicorn.Config(app, http="h11", **settings)
+        h11.load()                      # uvicorn's h11 protocol, as its own setting names it
+        config = uvicorn.Config(app, http=watched(self.app.doorman, h11.http_protocol_class), **settings)
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._serve, args=(sock,), name="web", daemon=True)
         self._thread.start()

@@ -199,13 +199,14 @@ def test_the_board_links_to_past_games_and_standings(browser, running_table) -> 
 
 
 def _hold_streams(url: str, n: int) -> list:  # type: ignore[type-arg]
-    """n raw event-stream connections that have each been answered 200 (and so hold a place)."""
+    """n raw event-stream connections that have each been answered 200 (and so hold a place), each from
+    a loopback address of its own (one device holds only a few streams; the browser is 127.0.0.1)."""
     import socket
 
     host, port = url.removeprefix("http://").rstrip("/").split(":")
     held = []
-    for _ in range(n):
-        s = socket.create_connection((host, int(port)), timeout=5)
+    for i in range(n):
+        s = socket.create_connection((host, int(port)), timeout=5, source_address=(f"127.0.1.{i + 1}", 0))
         s.sendall(f"GET /events?key={KEY} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
         assert s.recv(12) == b"HTTP/1.1 200"
         held.append(s)

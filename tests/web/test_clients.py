@@ -17,10 +17,11 @@ from tests.web.conftest import KEY, ROOT
 class Follower(threading.Thread):
     """One event-stream client in a thread: keeps the newest event it has read."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, phone: int = 0) -> None:
         super().__init__(daemon=True)
         host, port = url.removeprefix("http://").rstrip("/").split(":")
-        self.sock = socket.create_connection((host, int(port)), timeout=60)
+        # each phone from its own loopback address, as phones on the network are (one device holds 4 streams)
+        self.sock = socket.create_connection((host, int(port)), timeout=60, source_address=(f"127.0.1.{phone + 1}", 0))
         self.sock.sendall(f"GET /events?key={KEY} HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
         self.last: dict | None = None
         self.count = 0
@@ -48,7 +49,7 @@ class Follower(threading.Thread):
 
 def test_thirty_clients_follow_a_600_action_game_and_all_see_the_final_state(running_table) -> None:
     table = running_table()
-    followers = [Follower(table.url) for _ in range(30)]
+    followers = [Follower(table.url, n) for n in range(30)]
     for f in followers:
         f.start()
     script = long_script(600)

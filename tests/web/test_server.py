@@ -37,9 +37,11 @@ def served(table, catalog):  # type: ignore[no-untyped-def]
     servers = []
 
     def start(**kwargs):  # type: ignore[no-untyped-def]
-        hub = Hub(max_clients=kwargs.pop("max_clients", 32))
+        hub = Hub(max_clients=kwargs.pop("max_clients", 32), per_address=kwargs.pop("per_address", 32))
         hub.publish(board_payload(build_view(table.controller)))
-        server = WebServer(WebApp(hub, KEY, page_context(catalog, "en"), **kwargs), "127.0.0.1", 0)
+        keep_alive = kwargs.pop("keep_alive", 5)
+        server = WebServer(WebApp(hub, KEY, page_context(catalog, "en"), **kwargs), "127.0.0.1", 0,
+                           keep_alive=keep_alive)
         server.start()
         servers.append(server)
         return hub, f"http://127.0.0.1:{server.port}"
@@ -438,7 +440,8 @@ def test_a_stalled_stream_queues_little_in_the_kernel_and_is_dropped(served) -> 
     try:
         time.sleep(0.3)
         mine = stalled.sock.getsockname()[1]
-        conn = next(c for c in doorman.connections if c.client and c.client[1] == mine)
+        conn = next(c for c in doorman.connections if c.peer and c.peer[1] == mine)
+        assert conn.transport is not None
         sock = conn.transport.get_extra_info("socket")
         worst = 0
         for n in range(30):

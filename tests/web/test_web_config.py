@@ -38,11 +38,21 @@ def test_the_web_section_is_read() -> None:
     ({"url": "http://x.lan/?key=abc"}, "url must be an address"),
     ({"enabled": "yes"}, "enabled must be true or false"),
     ({"open": True}, "unknown key(s) in [web]: open"),
+    ({"proxy": "*"}, "proxy must be the reverse proxy's IP address"),
+    ({"proxy": "proxy.lan"}, "proxy must be the reverse proxy's IP address"),
+    ({"proxy": "10.0.0.1,"}, "proxy must be the reverse proxy's IP address"),
+    ({"proxy": 1}, "proxy must be"),
 ])
 def test_a_bad_web_section_names_what_is_wrong(section: dict, words: str) -> None:
     with pytest.raises(ConfigError) as info:
         parse_config({"web": section}, "box.toml")
     assert words in str(info.value) and "box.toml" in str(info.value)
+
+
+def test_no_proxy_is_believed_by_default_and_a_named_one_is_read() -> None:
+    assert parse_config({}).web.proxy == ""
+    assert parse_config({"web": {"proxy": "192.168.1.2"}}).web.proxy == "192.168.1.2"
+    assert parse_config({"web": {"proxy": "10.0.0.0/24, ::1"}}).web.proxy == "10.0.0.0/24, ::1"
 
 
 def test_the_key_is_made_once_kept_private_and_reused(tmp_path: Path) -> None:
