@@ -33,6 +33,8 @@ from table.app.wake import PUMP_S, input_wake, sleep_until_woken
 from table.config import Config
 from table.control.assembly import Table, build_table
 from table.control.controller import Controller
+from table.control.state_json import can
+from table.words.i18n import said
 from table.sim.script import ScriptError, ScriptNotice, parse_script, tap_or_press
 from table.storage.paths import hold_table_lock
 from table.ui.display import Display
@@ -202,7 +204,7 @@ class TableLoop:
                     if self.wake.watch is not None and display.input_pending():
                         self.woken.set()             # input Xlib read while the frame went out
                     if self.web is not None and ctl.revision != shown:
-                        self.web.publish(frame)      # after the frame: the table never waits on the web
+                        self.web.publish(frame, said(can(ctl)))   # after the frame: the table never waits on the web
                     if self.league is not None and ctl.revision != shown:
                         self.league.publisher.state(ctl.state, frame.state)   # after the frame, its JSON reused
                     self.speak()

@@ -108,12 +108,15 @@ def base_url(address: str, port: int, configured: str = "") -> str:
     return f"http://{host}:{port}/"
 
 
-def board_payload(view: Any) -> dict[str, Any]:
-    """What a page gets on each change: the state JSON, plus a ``board`` key with what the screen adds
-    (among it each player's name as the screen shows it: "Player 1" in the table's language)."""
+def board_payload(view: Any, can: list[dict[str, str]] | None = None) -> dict[str, Any]:
+    """What a page gets on each change: the state JSON with what can be done now (``can``, in words),
+    plus a ``board`` key with what the screen adds (among it each player's name as the screen shows
+    it, "Player 1" in the table's language, and the seat of each player's pad on a box with a pad at
+    every seat)."""
 
     names = {p["id"]: player_name(p["id"], p["name"]) for p in view.state.get("players", [])}
-    return {**view.state, "board": {
+    return {**view.state, "can": can or [], "board": {
+        "seats": {player: pad[0] for player, pad in view.pads.items()},
         "names": names,
         "message": view.message, "message_kind": view.message_kind,
         "prompt": view.prompt, "prompt_kind": view.prompt_kind,
@@ -191,8 +194,8 @@ class WebView:
         """The address without the key, for showing beside the QR code."""
         return base_url(self.address, self.port, self.configured_url)
 
-    def publish(self, view: Any) -> None:
-        self.hub.publish(board_payload(view))
+    def publish(self, view: Any, can: list[dict[str, str]] | None = None) -> None:
+        self.hub.publish(board_payload(view, can))
 
     def busy(self, flag: bool) -> None:
         self.hub.busy(flag)

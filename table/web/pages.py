@@ -42,6 +42,9 @@ def page_context(catalog: Catalog, language: str) -> PageContext:
         "busy": _("The table is busy; trying again…"),
         "rekey": _("This page's key was changed: scan the code on the table's screen again"), "title": _("Munchkin table"),
         "history": _("Past games"), "stats": _("Standings"),
+        "can": _("What can you do now?"), "seat": _("seat {n}"),
+        "button_roll": _("ROLL"), "button_help": _("HELP"), "button_run": _("RUN"), "button_next": _("NEXT"),
+        "button_undo": _("UNDO"),
     }
     names = {cid: card.name_in(language) for cid, card in catalog.items()}
     return PageContext(language=language, labels=labels, names=names, title=labels["title"])

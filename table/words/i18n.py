@@ -180,5 +180,10 @@ def worded(state: dict[str, Any]) -> dict[str, Any]:
     """The state JSON with what can be done now (``can``) said in the current language; the rest, which
     machines read, as it is."""
     if "can" in state:
-        state = {**state, "can": [{"how": item["how"], "what": text(item["what"])} for item in state["can"]]}
+        state = {**state, "can": said(state["can"])}
     return state
+
+
+def said(can: list[dict[str, Any]]) -> list[dict[str, str]]:
+    """What can be done now (the state JSON's ``can``), each ``what`` in the current language."""
+    return [{"how": item["how"], "what": text(item["what"])} for item in can]

@@ -303,3 +303,19 @@ def test_a_rotated_key_shuts_out_the_open_page_and_it_says_so(browser, running_t
                       "document.getElementById('status').textContent.includes('scan the code')", 30)
     assert http(table.page("/api/state", key=key))[0] == 403
     assert http(table.page("/api/state", key=new))[0] == 200
+
+
+def test_the_page_of_the_player_whose_turn_it_is_says_what_they_can_do(browser, running_table) -> None:
+    table = running_table(language="zh")
+    table.send(*JOIN, "tap net-troll")
+    state = table.wait_state(lambda s: s["phase"] == "combat")
+    hows = [item["how"] for item in state["can"]]
+    assert "press run" in hows and "press help" in hows
+    browser.get(table.page(f"/p/{state['active_player']}"))
+    wait_for(browser, "return !!document.querySelector('#can li[data-how=\"press run\"]')", 10)
+    run = browser.execute_script("return document.querySelector('#can li[data-how=\"press run\"]').textContent")
+    assert "逃跑" in run and "5" in run            # the button's name and what it does, in the table's language
+    other = next(p["id"] for p in state["players"] if p["id"] != state["active_player"])
+    browser.get(table.page(f"/p/{other}"))
+    wait_for(browser, "return !!document.querySelector('.player.mine')", 10)
+    assert browser.execute_script("return document.querySelector('#can') === null")      # not their turn

@@ -43,6 +43,7 @@ def test_the_board_gives_each_players_name_as_the_screen_shows_it(language) -> N
         state = {"players": [{"id": "player-1", "name": "Player 1"}, {"id": "player-2", "name": "Maximiliano"}]}
         message = prompt = prompt_kind = acting = actions = window_left = window_total = message_kind = None
         monsters: dict = {}
+        pads: dict = {}
 
     language("zh")
     names = board_payload(View())["board"]["names"]

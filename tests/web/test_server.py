@@ -139,7 +139,9 @@ def test_api_state_is_the_state_json(served, table) -> None:
     hub.publish(board_payload(build_view(table.controller)))
     status, headers, body = http(base + f"/api/state?key={KEY}")
     assert status == 200 and headers["content-type"].startswith("application/json")
-    assert json.loads(body) == state_to_json(table.controller.state, table.catalog)
+    data = json.loads(body)
+    assert data.pop("can") == []            # what can be done: the table's run loop hands it over with each board
+    assert data == state_to_json(table.controller.state, table.catalog)
     assert json.loads(body)["players"][0]["level"] == 2
 
 

@@ -47,6 +47,8 @@
     if (!mine) name.href = "/p/" + p.id + "?key=" + encodeURIComponent(cfg.key);   // your own page, large
     if (last && last.board && last.board.acting === p.id && p.id !== state.active_player) name.append(el("span", "tag", L.acting));
     if (!p.alive) name.append(el("span", "tag", L.dead));
+    const seat = state.board && state.board.seats ? state.board.seats[p.id] : undefined;
+    if (seat !== undefined) name.append(el("span", "tag seat", fmt(L.seat, {n: seat})));
     const nums = el("span", "nums");
     const lvl = el("span", "lvl", String(p.level));
     lvl.dataset.level = String(p.level);
@@ -156,6 +158,27 @@
     return svg;
   }
 
+  // What the player whose turn it is can do now: the table's own list (the state JSON's "can"),
+  // a button in its colour with its name, a tap with a card.
+  const BUTTON_COLORS = {roll: "#dc3c3c", help: "#3c8cf0", run: "#f0c828", next: "#46c85a", undo: "#b4b4b4"};
+  function canPanel(can) {
+    const box = el("section", "can");
+    box.id = "can";
+    box.append(el("h2", null, L.can));
+    const list = el("ul");
+    for (const item of can) {
+      const row = el("li");
+      row.dataset.how = item.how;
+      const button = item.how.startsWith("press ") ? item.how.slice(6) : null;
+      const mark = el("span", "how" + (button ? " button" : " card"), button ? L["button_" + button] || button : "▯");
+      if (button && BUTTON_COLORS[button]) mark.style.setProperty("--b", BUTTON_COLORS[button]);
+      row.append(mark, el("span", "what", item.what));
+      list.append(row);
+    }
+    box.append(list);
+    return box;
+  }
+
   function render(state) {
     if (windowTimer) { clearInterval(windowTimer); windowTimer = null; }
     const board = state.board || {};
@@ -192,6 +215,7 @@
     }
     const mine = cfg.mode === "player" ? state.players.find((p) => p.id === cfg.player) : null;
     if (mine) frag.append(playerCard(state, mine, true));
+    if (mine && state.active_player === mine.id && state.can && state.can.length) frag.append(canPanel(state.can));
     if (state.combat) frag.append(combatPanel(state, board));
     const list = el("div", "players");
     list.id = "players";
