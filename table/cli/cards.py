@@ -11,9 +11,11 @@ from cards.listing import card_to_json, describe_line, search
 from cards.loader import load_catalog, validate_files
 from cards.names import LANGUAGES, with_names
 from engine.cards import CardDef
+from table.cli.checklist import print_checklist
 from table.cli.common import Subparsers, config_of, with_config
 from table.cli.names import names_command
 from table.config import Config
+from table.words.user import _
 
 
 def _validate(args: argparse.Namespace, config: Config) -> int:
@@ -45,6 +47,12 @@ def cmd_cards(args: argparse.Namespace) -> int:
     if args.action == "validate":
         return _validate(args, config)
     catalog = with_names(load_catalog(config.card_set_files()), config.state_dir)
+    if args.action == "checklist":
+        if args.args:
+            print(_("munchkin-table cards checklist: unexpected {words}; it takes --html or --json").format(
+                words=repr(" ".join(args.args))), file=sys.stderr)
+            return 2
+        return print_checklist(catalog, html_page=args.html, as_json=args.json, lang=config.display.language)
     if args.action == "names":
 
         return names_command(args, catalog, config.state_dir)
@@ -66,10 +74,16 @@ def cmd_cards(args: argparse.Namespace) -> int:
 
 
 def add_cards(sub: Subparsers) -> None:
-    p = with_config(sub.add_parser("cards", help="list the catalog; 'cards validate [PATH...]'; 'cards search TEXT'; "
-                                                 "'cards names export --lang es' / 'cards names import FILE.csv'"))
-    p.add_argument("action", nargs="?", choices=["validate", "search", "names"])
-    p.add_argument("args", nargs="*", metavar="PATH|TEXT")
-    p.add_argument("--lang", choices=list(LANGUAGES), help="cards names export: the language of the names")
-    p.add_argument("--json", action="store_true", help="print a JSON list of card objects")
+    p = with_config(sub.add_parser("cards", help=_("list the catalog; 'cards validate [PATH...]'; 'cards search TEXT'; "
+                                                   "'cards names export --lang es' / 'cards names import FILE.csv'; "
+                                                   "'cards checklist [--html]'")))
+    p.add_argument("action", nargs="?", choices=["validate", "search", "names", "checklist"],
+                   help=_("validate: check card files; search: find cards; names: export or import card names; "
+                          "checklist: every tag to write, in the order enrollment asks (default: list the catalog)"))
+    p.add_argument("args", nargs="*", metavar="PATH|TEXT",
+                   help=_("validate: the card files (default: the config's); search: the words to look for; "
+                          "names: export, or import FILE.csv"))
+    p.add_argument("--lang", choices=list(LANGUAGES), help=_("cards names export: the language of the names"))
+    p.add_argument("--json", action="store_true", help=_("print a JSON list of card objects"))
+    p.add_argument("--html", action="store_true", help=_("cards checklist: a printable page to sort the deck by"))
     p.set_defaults(func=cmd_cards)

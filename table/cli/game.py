@@ -19,6 +19,7 @@ from table.storage.faults import JournalError
 from table.storage.journal import Journal
 from table.storage.paths import JOURNAL_FILE, hold_table_lock
 from table.storage.repair import kept_copies
+from table.words.user import _
 
 
 def _empty_table(config: Config) -> int:
@@ -88,11 +89,12 @@ def cmd_restore(args: argparse.Namespace) -> int:
 
 
 def add_state(sub: Subparsers) -> None:
-    p = with_config(sub.add_parser("state", help="print the state JSON of the current game"))
+    p = with_config(sub.add_parser("state", help=_("print the state JSON of the current game")))
     p.set_defaults(func=cmd_state)
 
 
 def add_restore(sub: Subparsers) -> None:
-    p = with_config(sub.add_parser("restore", help="make a kept-aside journal (FILE) the current game"))
-    p.add_argument("file", metavar="FILE")
+    p = with_config(sub.add_parser("restore", help=_("make a kept-aside journal (FILE) the current game")))
+    p.add_argument("file", metavar="FILE",
+                   help=_("the kept copy, e.g. journal.damaged-YYYYmmdd-HHMMSS.sqlite3 in the state directory"))
     p.set_defaults(func=cmd_restore)

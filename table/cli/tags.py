@@ -15,6 +15,7 @@ from table.cli.common import Subparsers, config_of, with_config
 from table.cli.problems import report_bad_lines
 from table.storage.faults import describe_fault
 from table.storage.paths import TAGS_FILE, hold_table_lock
+from table.words.user import _
 
 
 def _export(registry: TagRegistry, catalog: Catalog, file: str | None) -> int:
@@ -73,7 +74,9 @@ def cmd_tags(args: argparse.Namespace) -> int:
 
 
 def add_tags(sub: Subparsers) -> None:
-    p = with_config(sub.add_parser("tags", help="'tags import FILE.csv' or 'tags export [FILE.csv]'"))
-    p.add_argument("action", choices=["import", "export"])
-    p.add_argument("file", nargs="?", metavar="FILE.csv")
+    p = with_config(sub.add_parser("tags", help=_("'tags import FILE.csv' or 'tags export [FILE.csv]'")))
+    p.add_argument("action", choices=["import", "export"],
+                   help=_("import: bind the tags of a CSV file; export: write the registry as CSV"))
+    p.add_argument("file", nargs="?", metavar="FILE.csv",
+                   help=_("the CSV file (header 'uid,card'); export without one, or with '-', prints it"))
     p.set_defaults(func=cmd_tags)
