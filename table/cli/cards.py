@@ -79,7 +79,7 @@ def add_cards(sub: Subparsers) -> None:
                                                    "'cards checklist [--html]'")))
     p.add_argument("action", nargs="?", choices=["validate", "search", "names", "checklist"],
                    help=_("validate: check card files; search: find cards; names: export or import card names; "
-                          "checklist: every tag to write, in the order enrollment asks (default: list the catalog)"))
+                          "checklist: every tag to enroll, in the order the wizard asks (default: list the catalog)"))
     p.add_argument("args", nargs="*", metavar="PATH|TEXT",
                    help=_("validate: the card files (default: the config's); search: the words to look for; "
                           "names: export, or import FILE.csv"))

@@ -1,4 +1,4 @@
-"""``munchkin-table cards checklist [--html] [--json]``: every tag to write, in the order the
+"""``munchkin-table cards checklist [--html] [--json]``: every tag to enroll, in the order the
 enrollment wizard asks for them (cards/enroll.py ``checklist``, the wizard's own ordering), one
 row per physical copy: the six player tokens, then each copy of each card.
 
@@ -104,9 +104,9 @@ def as_html(steps: list[dict[str, object]], lang: str) -> str:
         f'<td>{e(_(str(s["kind"])))}</td><td>{e(str(s["set"]))}</td><td><code>{e(str(s["card"]))}</code></td></tr>'
         for s in steps)
     return PAGE.format(
-        lang=e(lang), title=e(_("Munchkin table: the tags to write, in enrollment order")),
+        lang=e(lang), title=e(_("Munchkin table: the tags to enroll, in the order the wizard asks")),
         intro=e(_("Sort the deck in this order, then run 'munchkin-table enroll': the wizard asks for "
-                  "each tag in this order. Tick each row as its tag is written.")),
+                  "each tag in this order. Tick each row as its tag is enrolled.")),
         card=e(_("card")), copy=e(_("copy")), kind=e(_("kind")), set=e(_("set")), rows=body, summary=e(summary(steps)))
 
 
