@@ -25,7 +25,7 @@ def _validate(args: argparse.Namespace, config: Config) -> int:
     for problem in problems:
         print(problem, file=sys.stderr)
     if problems:
-        print(f"{len(problems)} problem(s) in the card data", file=sys.stderr)
+        print(_("{n} problem(s) in the card data").format(n=len(problems)), file=sys.stderr)
         return 2
     print(f"ok: {len(cards)} cards, {sum(c.copies for c in cards)} copies in {len(paths)} file(s)")
     return 0
@@ -58,16 +58,17 @@ def cmd_cards(args: argparse.Namespace) -> int:
         return names_command(args, catalog, config.state_dir)
     if args.action == "search":
         if not args.args:
-            print("munchkin-table cards search: say what to look for, e.g. 'cards search dragon'", file=sys.stderr)
+            print(_("munchkin-table cards search: say what to look for, e.g. 'cards search dragon'"), file=sys.stderr)
             return 2
         chosen = search(catalog, " ".join(args.args))
         if not chosen and not args.json:
-            print(f"no card matches {' '.join(args.args)!r}; 'munchkin-table cards' lists them all", file=sys.stderr)
+            print(_("no card matches {text}; 'munchkin-table cards' lists them all").format(text=repr(" ".join(args.args))),
+                  file=sys.stderr)
             return 2
     else:
         if args.args:
-            print(f"munchkin-table cards: unexpected {' '.join(args.args)!r}; try 'cards validate PATH' "
-                  "or 'cards search TEXT'", file=sys.stderr)
+            print(_("munchkin-table cards: unexpected {words}; try 'cards validate PATH' or 'cards search TEXT'").format(
+                words=repr(" ".join(args.args))), file=sys.stderr)
             return 2
         chosen = list(catalog.values())
     return _print_cards(chosen, args)

@@ -28,8 +28,8 @@ def _empty_table(config: Config) -> int:
     print(json.dumps(state_to_json(new_game(0, config.rules), catalog), indent=2, ensure_ascii=False))
     copies = kept_copies(config.state_dir / JOURNAL_FILE) if config.state_dir.is_dir() else []
     if copies:
-        print(f"munchkin-table state: there is no journal, but a game is kept as {copies[-1]}: "
-              f"'munchkin-table restore {copies[-1]}' brings it back", file=sys.stderr)
+        print(_("munchkin-table state: there is no journal, but a game is kept as {copy}: "
+                "'munchkin-table restore {copy}' brings it back").format(copy=copies[-1]), file=sys.stderr)
     return 0
 
 
@@ -52,13 +52,13 @@ def cmd_restore(args: argparse.Namespace) -> int:
     config = config_of(args)
     source = Path(args.file)
     if not source.is_file():
-        print(f"munchkin-table restore: {source} is not a file; name a kept copy such as "
-              f"{config.state_dir / 'journal.damaged-YYYYmmdd-HHMMSS.sqlite3'}", file=sys.stderr)
+        print(_("munchkin-table restore: {source} is not a file; name a kept copy such as {example}").format(
+            source=source, example=config.state_dir / "journal.damaged-YYYYmmdd-HHMMSS.sqlite3"), file=sys.stderr)
         return 2
     target = config.state_dir / JOURNAL_FILE
     try:
         if source.resolve() == target.resolve():
-            print("munchkin-table restore: that is the current journal already", file=sys.stderr)
+            print(_("munchkin-table restore: that is the current journal already"), file=sys.stderr)
             return 2
     except OSError:
         pass
@@ -68,7 +68,8 @@ def cmd_restore(args: argparse.Namespace) -> int:
         games = copy.games()
         if not games:
             why = f" ({copy.damage.why})" if copy.damage else ""
-            print(f"munchkin-table restore: {source} holds no game{why}; nothing restored", file=sys.stderr)
+            print(_("munchkin-table restore: {source} holds no game{why}; nothing restored").format(source=source, why=why),
+                  file=sys.stderr)
             return 2
         latest = games[-1]
         actions = len(copy.commands(latest.id))

@@ -11,6 +11,7 @@ from cards.loader import load_catalog
 from cards.tags import TagRegistry, parse_tag_csv
 from cards.textfile import TextFileError, read_text
 from engine.cards import Catalog
+from table.cli.errors import os_reason
 from table.cli.common import Subparsers, config_of, with_config
 from table.cli.problems import report_bad_lines
 from table.storage.faults import describe_fault
@@ -24,8 +25,8 @@ def _export(registry: TagRegistry, catalog: Catalog, file: str | None) -> int:
         try:
             Path(file).write_text(text, encoding="utf-8")
         except OSError as exc:
-            print(f"munchkin-table tags export: cannot write {file}: {exc.strerror or exc}; "
-                  f"name a file in a folder you can write to", file=sys.stderr)
+            print(_("munchkin-table tags export: cannot write {file}: {reason}; name a file in a folder you can "
+                    "write to").format(file=file, reason=os_reason(exc)), file=sys.stderr)
             return 2
         print(f"exported {len(registry)} tags to {file}", file=sys.stderr)
     else:
@@ -35,7 +36,7 @@ def _export(registry: TagRegistry, catalog: Catalog, file: str | None) -> int:
 
 def _import(state_dir: Path, catalog: Catalog, file: str | None) -> int:
     if not file:
-        print("munchkin-table tags import: name the CSV file (header 'uid,card')", file=sys.stderr)
+        print(_("munchkin-table tags import: name the CSV file (header 'uid,card')"), file=sys.stderr)
         return 2
     try:
         text = read_text(file, what="tags CSV")
@@ -54,7 +55,7 @@ def _import(state_dir: Path, catalog: Catalog, file: str | None) -> int:
         new = registry.bind_many(rows)
     except OSError as exc:
 
-        print(f"munchkin-table tags import: nothing imported: {describe_fault(exc, state_dir / TAGS_FILE)}",
+        print(_("munchkin-table tags import: nothing imported: {why}").format(why=describe_fault(exc, state_dir / TAGS_FILE)),
               file=sys.stderr)
         return 2
     print(f"imported {len(rows)} tag(s) from {file}: {new} new, {len(rows) - new} already known; "
