@@ -8,7 +8,7 @@ with its ``cmd_*`` functions and the ``add_*`` that declares their arguments:
     scripts.py   simulate, export
     game.py      state, restore
     records.py   history, stats
-    cards.py     cards (names.py: cards names)
+    cards.py     cards (names.py: cards names; checklist.py: cards checklist)
     tags.py      tags
     doctor.py    doctor (checks.py: the devices and the screen)
     league.py    league standings, league tables

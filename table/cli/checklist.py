@@ -16,7 +16,7 @@ from cards.enroll import Step, checklist
 from engine.cards import Catalog
 from engine.state import PLAYER_TOKENS
 from table.words.i18n import N_
-from table.words.user import _
+from table.words.user import _, user_language
 
 N_("player token")      # the kind of a token's row, beside the cards' kinds (monster, curse …) the catalogs hold
 
@@ -115,7 +115,7 @@ def print_checklist(catalog: Catalog, *, html_page: bool, as_json: bool, lang: s
     if as_json:
         sys.stdout.write(json.dumps(steps, indent=2, ensure_ascii=False) + "\n")
     elif html_page:
-        sys.stdout.write(as_html(steps, lang))
+        sys.stdout.write(as_html(steps, user_language()))     # the page's words are the user's
     else:
         sys.stdout.write(as_text(steps))
     return 0

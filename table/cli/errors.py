@@ -93,6 +93,12 @@ class LogLines(logging.Formatter):
         return super().format(bare)
 
 
+def _for_the_terminal(record: logging.LogRecord) -> bool:
+    """A record meant only for the log (``extra={"terminal": False}``: a bug's, whose one line
+    ``run_command`` says itself) stays off a terminal's stderr."""
+    return bool(getattr(record, "terminal", True))
+
+
 def stderr_is_the_journal() -> bool:
     """Whether systemd connected our stderr to the journal (systemd.exec(5): ``JOURNAL_STREAM=dev:inode``)."""
     try:
@@ -105,11 +111,14 @@ def stderr_is_the_journal() -> bool:
 
 def log_handlers(*, verbose: bool) -> list[logging.Handler]:
     """Where the log goes: stderr (``LogLines``) and, where stderr is not the journal, the system
-    log's socket for the tracebacks of bugs (``/dev/log``, the journal on a Pi), if there is one."""
+    log's socket for the tracebacks of bugs (``/dev/log``, the journal on a Pi), if there is one.
+    On a terminal a bug's record stays off stderr: its one line is ``run_command``'s."""
     fmt = "%(asctime)s %(levelname)s %(name)s: %(message)s"
     journal = stderr_is_the_journal()
     stderr = logging.StreamHandler(sys.stderr)
     stderr.setFormatter(LogLines(fmt, tracebacks=verbose or journal))
+    if not (verbose or journal):
+        stderr.addFilter(_for_the_terminal)     # the terminal keeps its one line
     handlers: list[logging.Handler] = [stderr]
     if not journal and not verbose and os.path.exists("/dev/log"):
         try:
@@ -148,7 +157,8 @@ def run_command(func: Callable[[argparse.Namespace], int | None], args: argparse
         if trouble is not None:
             _say(trouble)
             return 2
-        log.error("unexpected error in '%s'", getattr(args, "command", "?"), exc_info=True)   # the log keeps the traceback
+        log.error("unexpected error in '%s'", getattr(args, "command", "?"), exc_info=True,
+                  extra={"terminal": False})        # the log keeps the traceback; the terminal gets the line below
         _say(_("unexpected error ({error}); run it again with -v for the details").format(
             error=f"{type(exc).__name__}: {exc}"))
         return 1
