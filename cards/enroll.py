@@ -1,9 +1,10 @@
 """Guided enrollment: walk the deck copy by copy and bind each tapped tag to the card asked for.
 
-Pure logic, no pygame and no drivers: ``table/enroll.py`` and ``table/screens/enroll.py`` put it on screen. The session
-asks for one physical copy at a time ("tap Plutonium Dragon — 37 of 174"), in a fixed
-order: the six player tokens first (they are needed before any game), then every card of
-the catalog in catalog order, each copy counted.
+Pure logic, no pygame and no drivers: ``table/app/enroll.py`` and ``table/ui/screens/enroll.py`` put it on
+screen. The session asks for one physical copy at a time ("tap Plutonium Dragon — 37 of 174"), in a
+fixed order (``enrollment_entries``, which ``munchkin-table cards checklist`` prints too): the six
+player tokens first (they are needed before any game), then every card of the catalog in catalog
+order, each copy counted.
 
 What is done comes from the tag registry itself: the copies of a card are interchangeable,
 so a card with two UIDs in the registry has its first two copies enrolled, however they got
@@ -30,7 +31,7 @@ PROGRESS_FILE = "enroll-progress.json"
 
 
 # A sentence for the screen is a message (engine/messages.py): its English template and the values
-# that fill it in; ``str()`` is the English, the screen translates it (table/i18n.text).
+# that fill it in; ``str()`` is the English, the screen translates it (table/words/i18n.py: text).
 Say = Msg
 
 
@@ -104,12 +105,8 @@ class EnrollmentSession:
         self.catalog = catalog
         self.registry = registry
         self.progress_path = progress_path
-        entries: list[tuple[str, str, int]] = []
-        if tokens:
-            entries += [(t, str(_token_name(t)), 1) for t in PLAYER_TOKENS]
-        entries += [(c.id, c.name, c.copies) for c in catalog.values() if set_id is None or c.set_id == set_id]
-        self.entries = entries
-        self.total = sum(n for _, _, n in entries)
+        self.entries = enrollment_entries(catalog, set_id=set_id, tokens=tokens)
+        self.total = sum(n for _, _, n in self.entries)
         self.skipped: dict[str, int] = {}
         self.history: list[dict[str, Any]] = []
         self._load()
@@ -332,6 +329,23 @@ class SingleCardSession:
         return f"<SingleCardSession {self.card} {self.done} tag(s), {len(self.bound)} this session>"
 
 
+def enrollment_entries(catalog: Catalog, *, set_id: str | None = None, tokens: bool = True) -> list[tuple[str, str, int]]:
+    """``(card id or player token, name, copies)`` in the order the wizard asks for them: the six
+    player tokens (unless ``tokens`` is false), then the cards of the catalog (of ``set_id`` only,
+    if given) in catalog order. The one ordering: the wizard, ``deck_order`` and ``checklist`` use it."""
+    entries = [(t, str(_token_name(t)), 1) for t in PLAYER_TOKENS] if tokens else []
+    entries += [(c.id, c.name, c.copies) for c in catalog.values() if set_id is None or c.set_id == set_id]
+    return entries
+
+
+def checklist(catalog: Catalog, *, set_id: str | None = None, tokens: bool = True) -> list[Step]:
+    """Every tag to write, one per physical copy, in the order the wizard asks (``enrollment_entries``)."""
+    steps: list[Step] = []
+    for card, name, copies in enrollment_entries(catalog, set_id=set_id, tokens=tokens):
+        steps += [Step(card, name, i, copies, len(steps) + i) for i in range(1, copies + 1)]
+    return steps
+
+
 def deck_order(catalog: Catalog) -> list[str]:
     """Player tokens, then every card id in catalog order: the order the enrollment walks."""
-    return [*PLAYER_TOKENS, *catalog]
+    return [card for card, _, _ in enrollment_entries(catalog)]

@@ -3,7 +3,7 @@
 The engine and the controller never build a finished sentence for the screen. They build a ``Msg``:
 ``Msg("{card} is not equipped", card=card)``. A ``Msg`` is also a ``str`` whose text is the English
 sentence, so logs, ``simulate``'s stderr and tests read it as they always did; the screen renders it in
-its own language through ``Msg.render`` (``table/i18n.py`` supplies the translations).
+its own language through ``Msg.render`` (``table/words/i18n.py`` supplies the translations).
 
 Values keep what they are: a card (``CardRef``: its id, and its English name as text), a player
 (``PlayerRef``), a word the catalogs translate (``Word``: a phase, a sex, a side), a list (``Seq``), a

@@ -108,10 +108,12 @@ fi
 
 # ---------------------------------------------------------------------------- packages
 echo "== packages"
-# KMS/DRM needs gbm/egl/gles; the screens are laid out in DejaVu Sans, and the CJK font lets the
-# Chinese screens render; SDL (in the pygame wheel) opens ALSA through the system's libasound, without
-# which the table is silent (a booted Debian arm64 image showed it: "sound off: Failed loading libasound.so.2").
-PACKAGES="python3 python3-venv libgbm1 libegl1 libgles2 libdrm2 libasound2 fonts-dejavu-core fonts-noto-cjk"
+# KMS/DRM needs gbm/egl/gles; the screens are laid out in DejaVu Sans, and a CJK font lets the
+# Chinese screens render: fonts-wqy-microhei (about 5 MB installed, as ./go uses), not fonts-noto-cjk
+# (about 90 MB); without either the table draws Chinese in the subset it ships (table/assets/fonts).
+# SDL (in the pygame wheel) opens ALSA through the system's libasound, without which the table is
+# silent (a booted Debian arm64 image showed it: "sound off: Failed loading libasound.so.2").
+PACKAGES="python3 python3-venv libgbm1 libegl1 libgles2 libdrm2 libasound2 fonts-dejavu-core fonts-wqy-microhei"
 if [ "$PI_OS" = 1 ]; then
     # Pi OS's lgpio and gpiozero know the board (a Pi 5's gpiochip4).
     PACKAGES="$PACKAGES python3-dev python3-lgpio python3-gpiozero python3-rpi-lgpio python3-spidev"

@@ -181,6 +181,7 @@ def test_plain_debian_gets_wheels_groups_udev_rules_and_the_boot_config(tmp_path
     installed = (root / ".stub" / "dpkg").read_text().split()
     assert "python3-spidev" in installed and "python3-lgpio" not in installed and "python3-rpi-lgpio" not in installed
     assert "libasound2" in installed                  # SDL's sound needs the system's ALSA library
+    assert "fonts-wqy-microhei" in installed and "fonts-noto-cjk" not in installed     # the small CJK font
     assert any(line.startswith("venv-python -m venv --system-site-packages") for line in log)
     assert any(line.startswith("python -m pip install") and line.endswith("/opt/munchkin-table[pi]") for line in log)
     group = (root / "etc" / "group").read_text()
@@ -204,6 +205,15 @@ def test_plain_debian_gets_wheels_groups_udev_rules_and_the_boot_config(tmp_path
     assert "systemd is not running here" in out.stdout           # no /run/systemd/system in the root
     assert any(line.startswith("runuser -u munchkin-table") and line.endswith("munchkin-table doctor") for line in log)
     assert 'state_dir = "/var/lib/munchkin-table"' in (root / "etc/munchkin-table/config.toml").read_text()
+
+
+def test_the_cjk_font_is_the_small_one_go_uses_too() -> None:
+    """fonts-noto-cjk is about 90 MB on a Pi's SD card; fonts-wqy-microhei about 5 MB, and ./go installs it."""
+    script = (SYSTEMD / "install-pi.sh").read_text(encoding="utf-8")
+    packages = next(line for line in script.splitlines() if line.startswith("PACKAGES="))
+    assert "fonts-wqy-microhei" in packages.split('"')[1].split()
+    assert "fonts-noto-cjk" not in script.replace("not fonts-noto-cjk", "")
+    assert "fonts-wqy-microhei" in (ROOT / "go").read_text(encoding="utf-8")
 
 
 @needs_tools

@@ -11,9 +11,11 @@ from cards.listing import card_to_json, describe_line, search
 from cards.loader import load_catalog, validate_files
 from cards.names import LANGUAGES, with_names
 from engine.cards import CardDef
+from table.cli.checklist import print_checklist
 from table.cli.common import Subparsers, config_of, with_config
 from table.cli.names import names_command
 from table.config import Config
+from table.words.user import _
 
 
 def _validate(args: argparse.Namespace, config: Config) -> int:
@@ -23,7 +25,7 @@ def _validate(args: argparse.Namespace, config: Config) -> int:
     for problem in problems:
         print(problem, file=sys.stderr)
     if problems:
-        print(f"{len(problems)} problem(s) in the card data", file=sys.stderr)
+        print(_("{n} problem(s) in the card data").format(n=len(problems)), file=sys.stderr)
         return 2
     print(f"ok: {len(cards)} cards, {sum(c.copies for c in cards)} copies in {len(paths)} file(s)")
     return 0
@@ -45,31 +47,44 @@ def cmd_cards(args: argparse.Namespace) -> int:
     if args.action == "validate":
         return _validate(args, config)
     catalog = with_names(load_catalog(config.card_set_files()), config.state_dir)
+    if args.action == "checklist":
+        if args.args:
+            print(_("munchkin-table cards checklist: unexpected {words}; it takes --html or --json").format(
+                words=repr(" ".join(args.args))), file=sys.stderr)
+            return 2
+        return print_checklist(catalog, html_page=args.html, as_json=args.json, lang=config.display.language)
     if args.action == "names":
 
         return names_command(args, catalog, config.state_dir)
     if args.action == "search":
         if not args.args:
-            print("munchkin-table cards search: say what to look for, e.g. 'cards search dragon'", file=sys.stderr)
+            print(_("munchkin-table cards search: say what to look for, e.g. 'cards search dragon'"), file=sys.stderr)
             return 2
         chosen = search(catalog, " ".join(args.args))
         if not chosen and not args.json:
-            print(f"no card matches {' '.join(args.args)!r}; 'munchkin-table cards' lists them all", file=sys.stderr)
+            print(_("no card matches {text}; 'munchkin-table cards' lists them all").format(text=repr(" ".join(args.args))),
+                  file=sys.stderr)
             return 2
     else:
         if args.args:
-            print(f"munchkin-table cards: unexpected {' '.join(args.args)!r}; try 'cards validate PATH' "
-                  "or 'cards search TEXT'", file=sys.stderr)
+            print(_("munchkin-table cards: unexpected {words}; try 'cards validate PATH' or 'cards search TEXT'").format(
+                words=repr(" ".join(args.args))), file=sys.stderr)
             return 2
         chosen = list(catalog.values())
     return _print_cards(chosen, args)
 
 
 def add_cards(sub: Subparsers) -> None:
-    p = with_config(sub.add_parser("cards", help="list the catalog; 'cards validate [PATH...]'; 'cards search TEXT'; "
-                                                 "'cards names export --lang es' / 'cards names import FILE.csv'"))
-    p.add_argument("action", nargs="?", choices=["validate", "search", "names"])
-    p.add_argument("args", nargs="*", metavar="PATH|TEXT")
-    p.add_argument("--lang", choices=list(LANGUAGES), help="cards names export: the language of the names")
-    p.add_argument("--json", action="store_true", help="print a JSON list of card objects")
+    p = with_config(sub.add_parser("cards", help=_("list the catalog; 'cards validate [PATH...]'; 'cards search TEXT'; "
+                                                   "'cards names export --lang es' / 'cards names import FILE.csv'; "
+                                                   "'cards checklist [--html]'")))
+    p.add_argument("action", nargs="?", choices=["validate", "search", "names", "checklist"],
+                   help=_("validate: check card files; search: find cards; names: export or import card names; "
+                          "checklist: every tag to enroll, in the order the wizard asks (default: list the catalog)"))
+    p.add_argument("args", nargs="*", metavar="PATH|TEXT",
+                   help=_("validate: the card files (default: the config's); search: the words to look for; "
+                          "names: export, or import FILE.csv"))
+    p.add_argument("--lang", choices=list(LANGUAGES), help=_("cards names export: the language of the names"))
+    p.add_argument("--json", action="store_true", help=_("print a JSON list of card objects"))
+    p.add_argument("--html", action="store_true", help=_("cards checklist: a printable page to sort the deck by"))
     p.set_defaults(func=cmd_cards)

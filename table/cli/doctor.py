@@ -15,6 +15,7 @@ from table.storage.paths import JOURNAL_FILE
 from table.ui.screen import wants_fullscreen
 from table.ui.voice import voice_check
 from table.web.checks import web_check
+from table.words.user import _
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
@@ -53,5 +54,5 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
 
 def add_doctor(sub: Subparsers) -> None:
-    p = with_config(sub.add_parser("doctor", help="check config, devices and permissions, and say what to fix"))
+    p = with_config(sub.add_parser("doctor", help=_("check config, devices and permissions, and say what to fix")))
     p.set_defaults(func=cmd_doctor)

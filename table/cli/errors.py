@@ -1,7 +1,9 @@
 """The one error wrapper of the command line: a failure that is not a bug is one line and exit 2.
 
 Commands raise or return; they need no error handling of their own for bad files, paths, config
-or closed pipes.
+or closed pipes. A bug is one line on the terminal too, and its traceback always goes to the log
+(``LogLines``: on stderr only where stderr is the journal, or under -v; else to the system log).
+These lines are in the user's language (table/words/user.py); exit codes never change with it.
 """
 
 from __future__ import annotations
@@ -9,23 +11,36 @@ from __future__ import annotations
 import argparse
 import errno
 import logging
+import logging.handlers
 import os
 import sys
 from collections.abc import Callable
 
 from engine.errors import MunchkinError
 from table.storage.faults import database_trouble
+from table.words.i18n import N_
+from table.words.user import _
 
 log = logging.getLogger("table.cli")
 
 OS_ADVICE = {
-    errno.EACCES: "check its permissions, or run as the user that owns it",
-    errno.EPERM: "check its permissions, or run as the user that owns it",
-    errno.EROFS: "the file system is read-only; name a place that can be written",
-    errno.ENOSPC: "make room and try again",
-    errno.ENOENT: "check the path",
-    errno.ENOTDIR: "a part of the path is a file, not a folder",
-    errno.EISDIR: "name a file, not a folder",
+    errno.EACCES: N_("check its permissions, or run as the user that owns it"),
+    errno.EPERM: N_("check its permissions, or run as the user that owns it"),
+    errno.EROFS: N_("the file system is read-only; name a place that can be written"),
+    errno.ENOSPC: N_("make room and try again"),
+    errno.ENOENT: N_("check the path"),
+    errno.ENOTDIR: N_("a part of the path is a file, not a folder"),
+    errno.EISDIR: N_("name a file, not a folder"),
+}
+# The system's own words for the failures a person meets most, in the user's language (strerror is English).
+OS_REASONS = {
+    errno.ENOENT: N_("No such file or directory"),
+    errno.EACCES: N_("Permission denied"),
+    errno.EPERM: N_("Operation not permitted"),
+    errno.EROFS: N_("Read-only file system"),
+    errno.ENOSPC: N_("No space left on device"),
+    errno.ENOTDIR: N_("Not a directory"),
+    errno.EISDIR: N_("Is a directory"),
 }
 
 
@@ -46,18 +61,80 @@ def quiet_stdout() -> None:
         pass
 
 
+def os_reason(exc: OSError) -> str:
+    """Why a file-system call failed, in the user's language where we know the words."""
+    reason = OS_REASONS.get(exc.errno or 0)
+    return _(reason) if reason else exc.strerror or str(exc)
+
+
 def describe_os_error(exc: OSError) -> str:
     """One line for a file-system failure: which path, why, and what to do."""
-    why = exc.strerror or str(exc)
+    why = os_reason(exc)
     advice = OS_ADVICE.get(exc.errno or 0)
-    where = f"cannot use {exc.filename}: " if exc.filename else ""
-    return f"{where}{why}" + (f"; {advice}" if advice else "")
+    line = _("cannot use {path}: {reason}").format(path=exc.filename, reason=why) if exc.filename else why
+    return line + (f"; {_(advice)}" if advice else "")
+
+
+class LogLines(logging.Formatter):
+    """The log's lines on stderr: a traceback only where stderr is the journal, or under -v.
+
+    On a terminal a bug stays one line (``run_command`` says it); where systemd hands stderr to the
+    journal (``JOURNAL_STREAM`` names it), the journal gets the whole traceback.
+    """
+
+    def __init__(self, fmt: str, *, tracebacks: bool) -> None:
+        super().__init__(fmt)
+        self.tracebacks = tracebacks
+
+    def format(self, record: logging.LogRecord) -> str:
+        if self.tracebacks or not record.exc_info:
+            return super().format(record)
+        bare = logging.makeLogRecord({**record.__dict__, "exc_info": None, "exc_text": None})
+        return super().format(bare)
+
+
+def _for_the_terminal(record: logging.LogRecord) -> bool:
+    """A record meant only for the log (``extra={"terminal": False}``: a bug's, whose one line
+    ``run_command`` says itself) stays off a terminal's stderr."""
+    return bool(getattr(record, "terminal", True))
+
+
+def stderr_is_the_journal() -> bool:
+    """Whether systemd connected our stderr to the journal (systemd.exec(5): ``JOURNAL_STREAM=dev:inode``)."""
+    try:
+        device, inode = (int(part) for part in os.environ.get("JOURNAL_STREAM", "").split(":"))
+        info = os.fstat(sys.stderr.fileno())
+    except (ValueError, OSError, AttributeError):
+        return False
+    return (info.st_dev, info.st_ino) == (device, inode)
+
+
+def log_handlers(*, verbose: bool) -> list[logging.Handler]:
+    """Where the log goes: stderr (``LogLines``) and, where stderr is not the journal, the system
+    log's socket for the tracebacks of bugs (``/dev/log``, the journal on a Pi), if there is one.
+    On a terminal a bug's record stays off stderr: its one line is ``run_command``'s."""
+    fmt = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+    journal = stderr_is_the_journal()
+    stderr = logging.StreamHandler(sys.stderr)
+    stderr.setFormatter(LogLines(fmt, tracebacks=verbose or journal))
+    if not (verbose or journal):
+        stderr.addFilter(_for_the_terminal)     # the terminal keeps its one line
+    handlers: list[logging.Handler] = [stderr]
+    if not journal and not verbose and os.path.exists("/dev/log"):
+        try:
+            syslog = logging.handlers.SysLogHandler(address="/dev/log")
+        except OSError:
+            return handlers
+        syslog.setLevel(logging.ERROR)
+        syslog.setFormatter(logging.Formatter("munchkin-table: %(levelname)s %(name)s: %(message)s"))
+        handlers.append(syslog)
+    return handlers
 
 
 def run_command(func: Callable[[argparse.Namespace], int | None], args: argparse.Namespace) -> int:
     """Run one subcommand; every failure that is not a bug becomes one line on stderr and exit 2.
 
-    A bug is one line too (with the traceback under -v), exit 1.
+    A bug is one line too, exit 1; its traceback goes to the log at ERROR (``log_handlers``).
     """
     try:
         code = int(func(args) or 0)
@@ -80,6 +157,8 @@ def run_command(func: Callable[[argparse.Namespace], int | None], args: argparse
         if trouble is not None:
             _say(trouble)
             return 2
-        log.debug("unexpected error", exc_info=True)
-        _say(f"unexpected error ({type(exc).__name__}: {exc}); run it again with -v for the details")
+        log.error("unexpected error in '%s'", getattr(args, "command", "?"), exc_info=True,
+                  extra={"terminal": False})        # the log keeps the traceback; the terminal gets the line below
+        _say(_("unexpected error ({error}); run it again with -v for the details").format(
+            error=f"{type(exc).__name__}: {exc}"))
         return 1

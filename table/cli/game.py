@@ -20,6 +20,7 @@ from table.storage.journal import Journal
 from table.storage.paths import JOURNAL_FILE, hold_table_lock
 from table.storage.repair import kept_copies
 from table.words.i18n import set_language, use_catalog_names, worded
+from table.words.user import _
 
 
 def _empty_table(config: Config) -> int:
@@ -28,8 +29,8 @@ def _empty_table(config: Config) -> int:
     print(json.dumps(state_to_json(new_game(0, config.rules), catalog), indent=2, ensure_ascii=False))
     copies = kept_copies(config.state_dir / JOURNAL_FILE) if config.state_dir.is_dir() else []
     if copies:
-        print(f"munchkin-table state: there is no journal, but a game is kept as {copies[-1]}: "
-              f"'munchkin-table restore {copies[-1]}' brings it back", file=sys.stderr)
+        print(_("munchkin-table state: there is no journal, but a game is kept as {copy}: "
+                "'munchkin-table restore {copy}' brings it back").format(copy=copies[-1]), file=sys.stderr)
     return 0
 
 
@@ -54,13 +55,13 @@ def cmd_restore(args: argparse.Namespace) -> int:
     config = config_of(args)
     source = Path(args.file)
     if not source.is_file():
-        print(f"munchkin-table restore: {source} is not a file; name a kept copy such as "
-              f"{config.state_dir / 'journal.damaged-YYYYmmdd-HHMMSS.sqlite3'}", file=sys.stderr)
+        print(_("munchkin-table restore: {source} is not a file; name a kept copy such as {example}").format(
+            source=source, example=config.state_dir / "journal.damaged-YYYYmmdd-HHMMSS.sqlite3"), file=sys.stderr)
         return 2
     target = config.state_dir / JOURNAL_FILE
     try:
         if source.resolve() == target.resolve():
-            print("munchkin-table restore: that is the current journal already", file=sys.stderr)
+            print(_("munchkin-table restore: that is the current journal already"), file=sys.stderr)
             return 2
     except OSError:
         pass
@@ -70,7 +71,8 @@ def cmd_restore(args: argparse.Namespace) -> int:
         games = copy.games()
         if not games:
             why = f" ({copy.damage.why})" if copy.damage else ""
-            print(f"munchkin-table restore: {source} holds no game{why}; nothing restored", file=sys.stderr)
+            print(_("munchkin-table restore: {source} holds no game{why}; nothing restored").format(source=source, why=why),
+                  file=sys.stderr)
             return 2
         latest = games[-1]
         actions = len(copy.commands(latest.id))
@@ -91,11 +93,12 @@ def cmd_restore(args: argparse.Namespace) -> int:
 
 
 def add_state(sub: Subparsers) -> None:
-    p = with_config(sub.add_parser("state", help="print the state JSON of the current game"))
+    p = with_config(sub.add_parser("state", help=_("print the state JSON of the current game")))
     p.set_defaults(func=cmd_state)
 
 
 def add_restore(sub: Subparsers) -> None:
-    p = with_config(sub.add_parser("restore", help="make a kept-aside journal (FILE) the current game"))
-    p.add_argument("file", metavar="FILE")
+    p = with_config(sub.add_parser("restore", help=_("make a kept-aside journal (FILE) the current game")))
+    p.add_argument("file", metavar="FILE",
+                   help=_("the kept copy, e.g. journal.damaged-YYYYmmdd-HHMMSS.sqlite3 in the state directory"))
     p.set_defaults(func=cmd_restore)

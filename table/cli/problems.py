@@ -6,6 +6,8 @@ import sys
 from collections.abc import Iterable
 from typing import Protocol
 
+from table.words.user import _
+
 
 class LineProblem(Protocol):
     """A bad line of a file (cards.tags.ImportProblem, cards.names.NameProblem): read only."""
@@ -22,5 +24,5 @@ def report_bad_lines(source: str, problems: Iterable[LineProblem]) -> int:
     problems = list(problems)
     for problem in problems:
         print(f"{source}:{problem.line}: {problem.message}", file=sys.stderr)
-    print(f"nothing imported: {len(problems)} bad line(s) in {source}", file=sys.stderr)
+    print(_("nothing imported: {n} bad line(s) in {source}").format(n=len(problems), source=source), file=sys.stderr)
     return 2

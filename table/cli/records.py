@@ -18,6 +18,8 @@ from engine.cards import Catalog
 from table.cli.common import Subparsers, config_of, with_config
 from table.session.facts import history_rows, stats
 from table.web.records import load
+from table.words.i18n import N_
+from table.words.user import _
 
 
 def print_history(games: list[dict[str, Any]], fmt: str, out: TextIO | None = None) -> None:
@@ -103,15 +105,15 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 
 def add_history_and_stats(sub: Subparsers) -> None:
-    for name, func, what in (("history", cmd_history, "every game played: players, winners, turns, minutes"),
-                             ("stats", cmd_stats, "standings per player name and per monster, over every game")):
-        p = with_formats(with_config(sub.add_parser(name, help=what)))
+    for name, func, what in (("history", cmd_history, N_("every game played: players, winners, turns, minutes")),
+                             ("stats", cmd_stats, N_("standings per player name and per monster, over every game"))):
+        p = with_formats(with_config(sub.add_parser(name, help=_(what))))
         p.set_defaults(func=func, format="text")
 
 
 def with_formats(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """``p`` with ``--json`` and ``--csv`` (one or the other; text without either)."""
     shape = p.add_mutually_exclusive_group()
-    shape.add_argument("--json", dest="format", action="store_const", const="json", help="print JSON")
-    shape.add_argument("--csv", dest="format", action="store_const", const="csv", help="print CSV")
+    shape.add_argument("--json", dest="format", action="store_const", const="json", help=_("print JSON"))
+    shape.add_argument("--csv", dest="format", action="store_const", const="csv", help=_("print CSV"))
     return p

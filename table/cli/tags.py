@@ -11,10 +11,12 @@ from cards.loader import load_catalog
 from cards.tags import TagRegistry, parse_tag_csv
 from cards.textfile import TextFileError, read_text
 from engine.cards import Catalog
+from table.cli.errors import os_reason
 from table.cli.common import Subparsers, config_of, with_config
 from table.cli.problems import report_bad_lines
 from table.storage.faults import describe_fault
 from table.storage.paths import TAGS_FILE, hold_table_lock
+from table.words.user import _
 
 
 def _export(registry: TagRegistry, catalog: Catalog, file: str | None) -> int:
@@ -23,8 +25,8 @@ def _export(registry: TagRegistry, catalog: Catalog, file: str | None) -> int:
         try:
             Path(file).write_text(text, encoding="utf-8")
         except OSError as exc:
-            print(f"munchkin-table tags export: cannot write {file}: {exc.strerror or exc}; "
-                  f"name a file in a folder you can write to", file=sys.stderr)
+            print(_("munchkin-table tags export: cannot write {file}: {reason}; name a file in a folder you can "
+                    "write to").format(file=file, reason=os_reason(exc)), file=sys.stderr)
             return 2
         print(f"exported {len(registry)} tags to {file}", file=sys.stderr)
     else:
@@ -34,7 +36,7 @@ def _export(registry: TagRegistry, catalog: Catalog, file: str | None) -> int:
 
 def _import(state_dir: Path, catalog: Catalog, file: str | None) -> int:
     if not file:
-        print("munchkin-table tags import: name the CSV file (header 'uid,card')", file=sys.stderr)
+        print(_("munchkin-table tags import: name the CSV file (header 'uid,card')"), file=sys.stderr)
         return 2
     try:
         text = read_text(file, what="tags CSV")
@@ -53,7 +55,7 @@ def _import(state_dir: Path, catalog: Catalog, file: str | None) -> int:
         new = registry.bind_many(rows)
     except OSError as exc:
 
-        print(f"munchkin-table tags import: nothing imported: {describe_fault(exc, state_dir / TAGS_FILE)}",
+        print(_("munchkin-table tags import: nothing imported: {why}").format(why=describe_fault(exc, state_dir / TAGS_FILE)),
               file=sys.stderr)
         return 2
     print(f"imported {len(rows)} tag(s) from {file}: {new} new, {len(rows) - new} already known; "
@@ -73,7 +75,9 @@ def cmd_tags(args: argparse.Namespace) -> int:
 
 
 def add_tags(sub: Subparsers) -> None:
-    p = with_config(sub.add_parser("tags", help="'tags import FILE.csv' or 'tags export [FILE.csv]'"))
-    p.add_argument("action", choices=["import", "export"])
-    p.add_argument("file", nargs="?", metavar="FILE.csv")
+    p = with_config(sub.add_parser("tags", help=_("'tags import FILE.csv' or 'tags export [FILE.csv]'")))
+    p.add_argument("action", choices=["import", "export"],
+                   help=_("import: bind the tags of a CSV file; export: write the registry as CSV"))
+    p.add_argument("file", nargs="?", metavar="FILE.csv",
+                   help=_("the CSV file (header 'uid,card'); export without one, or with '-', prints it"))
     p.set_defaults(func=cmd_tags)

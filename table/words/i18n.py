@@ -55,13 +55,23 @@ def set_language(lang: str) -> None:
     if lang not in LANGUAGES:
         raise ValueError(f"language must be one of {', '.join(LANGUAGES)}, got {lang!r}")
     _language = lang
-    if lang == "en":
-        _translation = gettext.NullTranslations()
-        return
-    try:
-        _translation = gettext.translation(DOMAIN, LOCALE_DIR, [lang])
-    except OSError:
-        _translation = _read_po(lang)
+    _translation = translation_of(lang)
+
+
+def translation_of(lang: str) -> gettext.NullTranslations:
+    """The catalog of ``lang`` (English: none), read once; the screen's current language is not changed."""
+    if lang not in _loaded:
+        if lang == "en":
+            _loaded[lang] = gettext.NullTranslations()
+        else:
+            try:
+                _loaded[lang] = gettext.translation(DOMAIN, LOCALE_DIR, [lang])
+            except OSError:
+                _loaded[lang] = _read_po(lang)
+    return _loaded[lang]
+
+
+_loaded: dict[str, gettext.NullTranslations] = {}       # language -> its catalog, as read
 
 
 def _read_po(lang: str) -> gettext.NullTranslations:

@@ -38,38 +38,83 @@ def draw_top(f: Frame, view: View, bar: pygame.Rect) -> None:
     _draw_top_status(f, view, status)
 
 
+# The phase chips' type per 480 lines, largest first: the strip takes the largest at which every chip
+# fits whole (with arrows between them, else with a gap), so no language loses a phase at 800x480.
+PHASE_SIZES = (20, 18, 16, 15, 14)
+
+
+def phase_layout(f: Frame, phase: str, width: int, height: int) -> tuple[int, bool, list[tuple[str, bool]]]:
+    """The chips' size, whether arrows go between them, and the chips ``(label, lit)`` to draw in
+    ``width`` by ``height`` pixels: every chip, whole, at the largest size of PHASE_SIZES where
+    they fit (a line of the language's font no taller than ``height``; the
+    combat chip measured as the longer of "Combat" and "Run away", so the strip stays put when a
+    fight turns into running); where none does, the lit chip and as many neighbours as fit at the
+    smallest size. Never a cut word."""
+    s = f.s
+    run_away = _("Run away")
+    chips = [(run_away if phase == "run-away" and phase in phases else label, phase in phases)
+             for phases, label in _phases()]
+    widest = [max(label, run_away, key=len) if "run-away" in phases else label for (phases, label) in _phases()]
+    sizes = [size for size in PHASE_SIZES if f.painter.line_height(int(size * s)) <= height] or [PHASE_SIZES[-1]]
+    for size in sizes:
+        widths = [_chip_width(f, label, size) for label in widest]
+        for arrows in (True, False):
+            if sum(widths) + (len(widths) - 1) * _between(s, arrows) <= width:
+                return size, arrows, chips
+    size = sizes[-1]
+    lit = next((i for i, (_label, on) in enumerate(chips) if on), 0)
+    first = last = lit
+    used = _chip_width(f, chips[lit][0], size)
+    while True:                 # widen around the lit chip, the later phases first
+        grown = False
+        for i in (last + 1, first - 1):
+            if 0 <= i < len(chips) and used + _between(s, False) + _chip_width(f, chips[i][0], size) <= width:
+                used += _between(s, False) + _chip_width(f, chips[i][0], size)
+                first, last, grown = min(first, i), max(last, i), True
+        if not grown:
+            return size, False, chips[first:last + 1]
+
+
+def _chip_width(f: Frame, label: str, size: int) -> int:
+    return f.painter.width(label, int(size * f.s)) + int(size * 0.8 * f.s)
+
+
+def _between(s: float, arrows: bool) -> int:
+    """The room between two chips: an arrow, or a narrow gap."""
+    return int(24 * s) if arrows else int(6 * s)
+
+
 def draw_phases(f: Frame, phase: str, strip: pygame.Rect) -> None:
-    """The turn's phases as chips, the current one lit. Each chip, with the arrow after it, is a
-    panel of its own (the strip's rest another), so a new phase redraws the chips whose light
-    moved, not the strip; the chips after one whose label changes ("Run away") move with it."""
+    """The turn's phases as chips, the current one lit (``phase_layout``: every chip whole, in every
+    language). Each chip, with the arrow after it, is a panel of its own (the strip's rest another),
+    so a new phase redraws the chips whose light moved, not the strip; the chips after one whose
+    label changes ("Run away") move with it."""
     s = f.s
     x, y, chip_h = strip.x, strip.y, strip.h
-    chips = _phases()
-    for i, (phases, label) in enumerate(chips):
-        on = phase in phases
-        if phase == "run-away" and on:
-            label = _("Run away")
-        chip = pygame.Rect(x, y, f.painter.width(label, int(20 * s)) + int(16 * s), chip_h)
-        if chip.right > strip.right:
+    size, arrows, chips = phase_layout(f, phase, strip.w, chip_h)
+    for i, (label, on) in enumerate(chips):
+        chip = pygame.Rect(x, y, _chip_width(f, label, size), chip_h)
+        if chip.right > strip.right and not on:
             break
-        arrow = pygame.Rect(chip.right + int(4 * s), y, int(18 * s), chip_h) if i < len(chips) - 1 else None
+        arrow = pygame.Rect(chip.right + int(4 * s), y, int(18 * s), chip_h) if arrows and i < len(chips) - 1 else None
         if arrow is not None and arrow.right > strip.right:
             arrow = None
-        end = arrow.right + int(2 * s) if arrow is not None else chip.right + int(4 * s)
+        end = arrow.right + int(2 * s) if arrow is not None else chip.right + _between(s, False)
         tile = pygame.Rect(x, y, min(end, strip.right) - x, chip_h)
-        f.cached(("phase", label, on, arrow is not None), tile, partial(_draw_chip, f, label, on, chip, arrow))
+        f.cached(("phase", label, on, arrow is not None, size), tile, partial(_draw_chip, f, label, on, chip, arrow, size))
         x = tile.right
     if x < strip.right:
         f.cached(("phase-rest",), pygame.Rect(x, y, strip.right - x, chip_h), lambda: None)
 
 
-def _draw_chip(f: Frame, label: str, on: bool, chip: pygame.Rect, arrow: pygame.Rect | None) -> None:
+def _draw_chip(f: Frame, label: str, on: bool, chip: pygame.Rect, arrow: pygame.Rect | None, size: int = 20) -> None:
     s = f.s
     if on:
         f.painter.panel(chip, ACTIVE)
-    f.t(label, 20, BG if on else DIM, chip, x=chip.x + int(8 * s), y=chip.y + int(2 * s))
+    y = chip.y + max(0, (chip.h - f.painter.line_height(int(size * s))) // 2)
+    f.t(label, size, BG if on else DIM, chip, x=chip.x + int(size * 0.4 * s), y=y)
     if arrow is not None:
-        f.t("→", 20, DIM, arrow, y=chip.y + int(2 * s))
+        f.t("→", size, DIM, arrow, y=y)
 
 
 def _draw_top_status(f: Frame, view: View, status: pygame.Rect) -> None:
