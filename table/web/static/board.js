@@ -170,8 +170,10 @@
       const row = el("li");
       row.dataset.how = item.how;
       const button = item.how.startsWith("press ") ? item.how.slice(6) : null;
-      const mark = el("span", "how" + (button ? " button" : " card"), button ? L["button_" + button] || button : "▯");
-      if (button && BUTTON_COLORS[button]) mark.style.setProperty("--b", BUTTON_COLORS[button]);
+      const mark = el("span", "how");
+      const chip = el("span", button ? "button" : "card", button ? L["button_" + button] || button : "");
+      if (button && BUTTON_COLORS[button]) chip.style.setProperty("--b", BUTTON_COLORS[button]);
+      mark.append(chip);
       row.append(mark, el("span", "what", item.what));
       list.append(row);
     }
