@@ -29,7 +29,9 @@ SPANISH = ("Jugador", "Turno", "partida")
 ENGLISH = ("Player", "Turn", "strength", "the game starts", "NEXT", "UNDO")
 SCRIPT = "tap player-1\ntap player-2\ntap player-3\npress next\n"
 
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(shutil.which("git") is None, reason="needs git")]
+# One worker builds the wheel and runs every test of it (./go test: --dist loadgroup).
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("wheel"),
+              pytest.mark.skipif(shutil.which("git") is None, reason="needs git")]
 
 
 def _run(cmd: list[str], *, timeout: float = 600, **kw: object) -> subprocess.CompletedProcess[str]:
