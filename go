@@ -151,5 +151,7 @@ case "$cmd" in
                echo "== $b"; "$VENV/bin/python" "$b"
            done
            echo "go: figures in bench/results.json" ;;
-    shell) setup dev; exec env PATH="$PWD/$VENV/bin:$PATH" "$@" ;;
+    shell) setup dev
+           case "$VENV" in /*) bin=$VENV/bin ;; *) bin=$PWD/$VENV/bin ;; esac
+           exec env PATH="$bin:$PATH" "$@" ;;
 esac

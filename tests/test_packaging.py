@@ -54,7 +54,9 @@ def _clean_copy(dest: Path) -> Path:
     return dest
 
 
-@pytest.fixture(scope="module")
+# Session-wide: a module's fixture is torn down whenever an xdist worker runs out of queued tests, and
+# the build would start over; one worker runs every test here (xdist_group), so it builds once.
+@pytest.fixture(scope="session")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A fresh venv holding only the wheel built from a clean copy, and what it depends on."""
     tmp = tmp_path_factory.mktemp("wheel")

@@ -95,3 +95,10 @@ def test_test_installs_the_developers_tools_and_runs_on_every_core(stub_venv: tu
     # After the developers' install, run needs nothing more, whatever its config.
     log.unlink()
     assert go("run", venv=venv, log=log).returncode == 0 and _installs(log) == []
+
+
+def test_shell_puts_the_environment_first_on_path(stub_venv: tuple[Path, Path]) -> None:
+    venv, log = stub_venv
+    assert go("test", venv=venv, log=log).returncode == 0          # installs, and leaves its stamp
+    out = go("shell", "sh", "-c", "command -v munchkin-table", venv=venv, log=log)
+    assert out.returncode == 0 and out.stdout.strip() == str(venv / "bin" / "munchkin-table"), out
