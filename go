@@ -128,8 +128,7 @@ print(",".join(extras))
 EOF_CONFIG
 }
 
-# pytest's arguments: every core (pytest-xdist) unless they choose the processes themselves. Tests
-# spread one by one, but those of one xdist_group stay together (a module's costly fixture, built once).
+# pytest's arguments: every core (pytest-xdist) unless they choose the processes themselves.
 parallel() {
     for a in "$@"; do
         case "$a" in -n|-n*|--numprocesses*|--pdb|--trace|no:xdist) return 1 ;; esac
@@ -143,7 +142,7 @@ case "$cmd" in
                shift      # the rules and the controller: what most changes touch, in under a minute
                set -- -m "not slow" tests/engine tests/table/test_controller_*.py tests/table/test_prompts.py "$@"
            fi
-           if parallel "$@"; then set -- -n auto --dist loadgroup "$@"; fi
+           if parallel "$@"; then set -- -n auto "$@"; fi
            exec "$VENV/bin/python" -m pytest "$@" ;;
     bench) setup dev; rm -f bench/results.json      # the figure benches (not soak_*) write it afresh
            for b in bench/[!_]*.py; do

@@ -8,6 +8,7 @@ Slow (it builds a wheel and installs pygame-ce from the package index: tens of s
 
 from __future__ import annotations
 
+import fcntl
 import gettext
 import json
 import os
@@ -29,9 +30,7 @@ SPANISH = ("Jugador", "Turno", "partida")
 ENGLISH = ("Player", "Turn", "strength", "the game starts", "NEXT", "UNDO")
 SCRIPT = "tap player-1\ntap player-2\ntap player-3\npress next\n"
 
-# One worker builds the wheel and runs every test of it (./go test: --dist loadgroup).
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("wheel"),
-              pytest.mark.skipif(shutil.which("git") is None, reason="needs git")]
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(shutil.which("git") is None, reason="needs git")]
 
 
 def _run(cmd: list[str], *, timeout: float = 600, **kw: object) -> subprocess.CompletedProcess[str]:
@@ -54,12 +53,23 @@ def _clean_copy(dest: Path) -> Path:
     return dest
 
 
-# Session-wide: a module's fixture is torn down whenever an xdist worker runs out of queued tests, and
-# the build would start over; one worker runs every test here (xdist_group), so it builds once.
 @pytest.fixture(scope="session")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A fresh venv holding only the wheel built from a clean copy, and what it depends on."""
-    tmp = tmp_path_factory.mktemp("wheel")
+    """A fresh venv holding only the wheel built from a clean copy, and what it depends on: built once
+    per test run, by the first pytest-xdist worker to need it (the others wait on the lock, then use it)."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base     # the run's, above each worker's
+    tmp = shared / "wheel-install"
+    with (shared / "wheel-install.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (tmp / "done").exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+            _build_and_install(tmp)
+            (tmp / "done").touch()
+    return tmp / "venv"
+
+
+def _build_and_install(tmp: Path) -> None:
     src = _clean_copy(tmp / "src")
     _run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp / "dist"), str(src)])
     wheels = list((tmp / "dist").glob("munchkin_table-*.whl"))
@@ -67,7 +77,6 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     venv = tmp / "venv"
     _run([sys.executable, "-m", "venv", str(venv)])
     _run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", str(wheels[0])])
-    return venv
 
 
 def _env(venv: Path, **extra: str) -> dict[str, str]:
