@@ -84,3 +84,11 @@ def test_every_link_of_the_readme_is_a_file_here() -> None:
     links = {link.split("#")[0] for link in re.findall(r"\]\(([^)\s]+)\)", text) if not re.match(r"\w+:", link)}
     missing = sorted(link for link in links if not (ROOT / link).exists() and link not in NOT_YET)
     assert not missing, missing
+
+
+def test_the_guides_sample_of_the_same_game_is_the_same_story() -> None:
+    """docs/guide.md shows the game piped into ``simulate -v -``: its lines are README's, which the test above
+    holds to the program's own words."""
+    story = next(b for b in _blocks("text") if "rejected:" in b)
+    guide = (ROOT / "docs" / "guide.md").read_text(encoding="utf-8")
+    assert all(line in guide.splitlines() for line in story.splitlines()), "docs/guide.md's simulate -v sample is stale"
