@@ -108,12 +108,8 @@ def test_the_installed_table_knows_pyprojects_version(installed: Path, tmp_path:
     out = _run([str(installed / "bin" / "python"), "-c", "import table; print(table.__version__)"],
                cwd=tmp_path, env=_env(installed))
     assert out.stdout.strip() == VERSION
-    # TODO(lead, after merging the CLI's --version): drop this condition, so the test fails without it.
-    usage = subprocess.run([str(installed / "bin" / "munchkin-table"), "--help"], cwd=tmp_path, env=_env(installed),
-                           capture_output=True, text=True, timeout=60)
-    if "--version" in usage.stdout:
-        cli = _run([str(installed / "bin" / "munchkin-table"), "--version"], cwd=tmp_path, env=_env(installed))
-        assert VERSION in cli.stdout.split(), cli.stdout
+    cli = _run([str(installed / "bin" / "munchkin-table"), "--version"], cwd=tmp_path, env=_env(installed))
+    assert VERSION in cli.stdout.split(), cli.stdout
 
 
 def test_the_wheel_carries_catalogs_that_speak_spanish(installed: Path, tmp_path: Path) -> None:

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 BLOCK = re.compile(r"^```(\w*)\n(.*?)^```$", re.M | re.S)
 # TODO(lead): docs/build.md comes with the box builder's guide; drop this once it is merged.
-NOT_YET = {"docs/build.md"}
+NOT_YET: set[str] = set()
 
 
 def _blocks(kind: str) -> list[str]:
