@@ -113,7 +113,8 @@ echo "== packages"
 # (about 90 MB); without either the table draws Chinese in the subset it ships (table/assets/fonts).
 # SDL (in the pygame wheel) opens ALSA through the system's libasound, without which the table is
 # silent (a booted Debian arm64 image showed it: "sound off: Failed loading libasound.so.2").
-PACKAGES="python3 python3-venv libgbm1 libegl1 libgles2 libdrm2 libasound2 fonts-dejavu-core fonts-wqy-microhei"
+# espeak-ng gives the table its voice when [voice] enabled = true (a few MB; off by default).
+PACKAGES="python3 python3-venv libgbm1 libegl1 libgles2 libdrm2 libasound2 fonts-dejavu-core fonts-wqy-microhei espeak-ng"
 if [ "$PI_OS" = 1 ]; then
     # Pi OS's lgpio and gpiozero know the board (a Pi 5's gpiochip4).
     PACKAGES="$PACKAGES python3-dev python3-lgpio python3-gpiozero python3-rpi-lgpio python3-spidev"
@@ -244,14 +245,13 @@ else
     pip() { "$ROOT$PREFIX/.venv/bin/python" -m pip install -q --disable-pip-version-check "$@"; }
     # mfrc522 declares RPi.GPIO, which fails on a Pi 5: rpi-lgpio stands in for it.
     change "pip install mfrc522 (without RPi.GPIO)" pip --no-deps "mfrc522==0.0.7"
-    # The catalogs are compiled (with Babel) in the copied tree before the install, so the .mo files go with it.
-    change "compile the translations" sh -c 'cd "$2" && "$1" -m pip install -q --disable-pip-version-check "Babel>=2.14" \
-        && "$1" -m table.words.catalogs compile >/dev/null 2>&1 || echo "   could not compile the translations: the screen shows English" >&2' \
-        - "$ROOT$PREFIX/.venv/bin/python" "$ROOT$PREFIX"
+    # The build compiles the catalogs into the package (setup.py, Babel in the build's own environment).
+    # The web view and the league come along, so turning either on in the config needs no new install.
     if [ "$PI_OS" = 1 ]; then
-        change "pip install the table into $PREFIX/.venv" pip "$ROOT$PREFIX"
+        change "pip install the table with the web view and the league into $PREFIX/.venv" pip "$ROOT$PREFIX[web,league]"
     else
-        change "pip install the table with lgpio, rpi-lgpio and spidev into $PREFIX/.venv" pip "$ROOT$PREFIX[pi]"
+        change "pip install the table with lgpio, rpi-lgpio, spidev, the web view and the league into $PREFIX/.venv" \
+            pip "$ROOT$PREFIX[pi,web,league]"
     fi
     printf '%s\n' "$digest" > "$TMP/new"
     put "$PREFIX/.installed-from" 0644 < "$TMP/new"

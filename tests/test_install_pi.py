@@ -183,7 +183,9 @@ def test_plain_debian_gets_wheels_groups_udev_rules_and_the_boot_config(tmp_path
     assert "libasound2" in installed                  # SDL's sound needs the system's ALSA library
     assert "fonts-wqy-microhei" in installed and "fonts-noto-cjk" not in installed     # the small CJK font
     assert any(line.startswith("venv-python -m venv --system-site-packages") for line in log)
-    assert any(line.startswith("python -m pip install") and line.endswith("/opt/munchkin-table[pi]") for line in log)
+    assert any(line.startswith("python -m pip install") and line.endswith("/opt/munchkin-table[pi,web,league]") for line in log)
+    assert "espeak-ng" in installed                   # the voice, when [voice] turns it on
+    assert not any("Babel" in line for line in log)   # the build compiles the catalogs: no developers' tool on the box
     group = (root / "etc" / "group").read_text()
     assert "\ngpio:" in group and "\nspi:" in group
     rules = (root / "etc/udev/rules.d/60-munchkin-table-devices.rules").read_text()
@@ -237,7 +239,7 @@ def test_raspberry_pi_os_keeps_its_packages_and_raspi_config(tmp_path: Path) -> 
     assert {"raspi-config nonint do_spi 0", "raspi-config nonint do_serial_hw 0", "raspi-config nonint do_serial_cons 1"} <= set(log)
     assert not any(line.startswith("groupadd") for line in log)
     assert not (root / "etc/udev/rules.d/60-munchkin-table-devices.rules").exists()
-    assert any(line.startswith("python -m pip install") and line.endswith("/opt/munchkin-table") for line in log)
+    assert any(line.startswith("python -m pip install") and line.endswith("/opt/munchkin-table[web,league]") for line in log)
     assert dropin(root, "groups.conf").read_text().splitlines()[-1] == \
         "SupplementaryGroups=gpio spi dialout video render input audio"
     assert "could not" not in out.stdout
