@@ -3,6 +3,8 @@ the player to lose."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine import commands as c
 from engine.cards import Catalog, CardDef, Kind
 from engine.effects import items_of, lose_headgear_chicken, remove_item
@@ -23,60 +25,82 @@ def do_use(state: GameState, cmd: c.UseCard, catalog: Catalog, events: list[Game
         holder = holder_of(state, card.id)
         where = msg("it belongs to {holder}", holder=holder) if holder else msg("it is not in play")
         raise refuse(RejectCode.NOT_IN_HAND, "{player} cannot {action} {card}: {where}", player=player, action=word(cmd.action), card=card, where=where)
-    fighting = state.phase in (Phase.COMBAT, Phase.RUN_AWAY)
     if cmd.action == "promise":
         promise_item(state, player, card, cmd, catalog, events)
         return
-    if cmd.action in ("equip", "unequip", "give") and fighting:
+    if cmd.action in ("equip", "unequip", "give") and state.phase in (Phase.COMBAT, Phase.RUN_AWAY):
         raise refuse(RejectCode.WRONG_PHASE, "cannot {action} {card} during {phase}; equipment is fixed until the fight is over", action=word(cmd.action), card=card, phase=state.phase)
-    if cmd.action == "equip":
-        if card.id not in player.carried:
-            raise refuse(RejectCode.ILLEGAL_PLAY, "{card} is not a carried item", card=card)
-        why_not = restriction_problem(card, player) or slot_problem(card, player, catalog)
-        if why_not:
-            raise refuse(RejectCode.ILLEGAL_PLAY, "cannot equip {card}: {why_not}", card=card, why_not=why_not)
-        player.carried.remove(card.id)
-        player.equipped.append(card.id)
-        events.append(ItemEquipped(player=player.id, card=card.id))
-    elif cmd.action == "unequip":
-        if card.id not in player.equipped:
-            raise refuse(RejectCode.ILLEGAL_PLAY, "{card} is not equipped", card=card)
-        player.equipped.remove(card.id)
-        player.carried.append(card.id)
-        events.append(ItemUnequipped(player=player.id, card=card.id))
-    elif cmd.action == "give":
-        if card.id not in items_of(player):
-            raise refuse(RejectCode.ILLEGAL_PLAY, "only items on the table can be given, not {card}", card=card)
-        receiver = other_player(state, cmd, player, msg("give {card} to whom? tap another player's token", card=card))
-        if not receiver.alive:
-            raise refuse(RejectCode.ILLEGAL_TARGET,
-                         "cannot give {card} to {receiver}: the dead receive no cards until the next turn", card=card, receiver=receiver)
-        big = big_problem(card, receiver, catalog)
-        if big:
-            raise refuse(RejectCode.ILLEGAL_PLAY, big)
-        hand_over(player, receiver, card, catalog)
-        events.append(ItemGiven(player=player.id, to=receiver.id, card=card.id))
-    elif cmd.action == "escape":
-        escape_by_discarding(state, player, card, catalog, events)
-    elif cmd.action == "discard":
-        if card.kind is Kind.ITEM and fighting:
-            raise refuse(RejectCode.WRONG_PHASE, "cannot discard {card} during {phase}; an item that escapes a monster is used with 'escape'", card=card, phase=state.phase)
-        if card.id == "cheat":
-            player.cheat_on = None
-        if card.big and card.id in items_of(player):
-            player.big_discarded_turn = state.turn
-        remove_item(player, card.id)
-        for pile in (player.races, player.classes, player.curses, player.specials):
-            if card.id in pile:
-                pile.remove(card.id)
-        if card.kind is Kind.RACE and "half-breed" in player.specials and not player.races:
-            player.specials.remove("half-breed")
-        if card.kind is Kind.CLASS and "super-munchkin" in player.specials and not player.classes:
-            player.specials.remove("super-munchkin")
-        events.append(CardDiscarded(player=player.id, card=card.id))
-    else:
+    action = CARD_ACTIONS.get(cmd.action)
+    if action is None:
         raise refuse(RejectCode.ILLEGAL_PLAY,
                      "cannot {action} {card}; allowed: equip, unequip, discard, give, promise, escape", action=word(cmd.action), card=card)
+    action(state, cmd, player, card, catalog, events)
+
+
+def equip(state: GameState, cmd: c.UseCard, player: Player, card: CardDef, catalog: Catalog,
+          events: list[GameEvent]) -> None:
+    if card.id not in player.carried:
+        raise refuse(RejectCode.ILLEGAL_PLAY, "{card} is not a carried item", card=card)
+    why_not = restriction_problem(card, player) or slot_problem(card, player, catalog)
+    if why_not:
+        raise refuse(RejectCode.ILLEGAL_PLAY, "cannot equip {card}: {why_not}", card=card, why_not=why_not)
+    player.carried.remove(card.id)
+    player.equipped.append(card.id)
+    events.append(ItemEquipped(player=player.id, card=card.id))
+
+
+def unequip(state: GameState, cmd: c.UseCard, player: Player, card: CardDef, catalog: Catalog,
+            events: list[GameEvent]) -> None:
+    if card.id not in player.equipped:
+        raise refuse(RejectCode.ILLEGAL_PLAY, "{card} is not equipped", card=card)
+    player.equipped.remove(card.id)
+    player.carried.append(card.id)
+    events.append(ItemUnequipped(player=player.id, card=card.id))
+
+
+def give(state: GameState, cmd: c.UseCard, player: Player, card: CardDef, catalog: Catalog,
+         events: list[GameEvent]) -> None:
+    if card.id not in items_of(player):
+        raise refuse(RejectCode.ILLEGAL_PLAY, "only items on the table can be given, not {card}", card=card)
+    receiver = other_player(state, cmd, player, msg("give {card} to whom? tap another player's token", card=card))
+    if not receiver.alive:
+        raise refuse(RejectCode.ILLEGAL_TARGET,
+                     "cannot give {card} to {receiver}: the dead receive no cards until the next turn", card=card, receiver=receiver)
+    big = big_problem(card, receiver, catalog)
+    if big:
+        raise refuse(RejectCode.ILLEGAL_PLAY, big)
+    hand_over(player, receiver, card, catalog)
+    events.append(ItemGiven(player=player.id, to=receiver.id, card=card.id))
+
+
+def escape(state: GameState, cmd: c.UseCard, player: Player, card: CardDef, catalog: Catalog,
+           events: list[GameEvent]) -> None:
+    escape_by_discarding(state, player, card, catalog, events)
+
+
+def discard(state: GameState, cmd: c.UseCard, player: Player, card: CardDef, catalog: Catalog,
+            events: list[GameEvent]) -> None:
+    if card.kind is Kind.ITEM and state.phase in (Phase.COMBAT, Phase.RUN_AWAY):
+        raise refuse(RejectCode.WRONG_PHASE, "cannot discard {card} during {phase}; an item that escapes a monster is used with 'escape'", card=card, phase=state.phase)
+    if card.id == "cheat":
+        player.cheat_on = None
+    if card.big and card.id in items_of(player):
+        player.big_discarded_turn = state.turn
+    remove_item(player, card.id)
+    for pile in (player.races, player.classes, player.curses, player.specials):
+        if card.id in pile:
+            pile.remove(card.id)
+    if card.kind is Kind.RACE and "half-breed" in player.specials and not player.races:
+        player.specials.remove("half-breed")
+    if card.kind is Kind.CLASS and "super-munchkin" in player.specials and not player.classes:
+        player.specials.remove("super-munchkin")
+    events.append(CardDiscarded(player=player.id, card=card.id))
+
+
+# The card menu's actions on a card in play (``promise`` is checked first: it is allowed in a fight).
+CARD_ACTIONS: dict[str, Callable[[GameState, c.UseCard, Player, CardDef, Catalog, list[GameEvent]], None]] = {
+    "equip": equip, "unequip": unequip, "give": give, "escape": escape, "discard": discard,
+}
 
 
 def hand_over(giver: Player, receiver: Player, card: CardDef, catalog: Catalog) -> None:

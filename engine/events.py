@@ -2,7 +2,7 @@
 
 ``apply`` returns them in ``Accepted.events``; ``GameEvent`` is their union, so a ``match`` over it
 that forgets one fails type checking (end it with ``typing.assert_never``). Each keeps ``name`` (its
-class name) and ``data`` (engine/results.py's ``Event``). ``CombatEnd`` says how a fight ended.
+class name) and ``data`` (``Event``, below). ``CombatEnd`` says how a fight ended.
 """
 
 from __future__ import annotations
@@ -12,9 +12,45 @@ from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Any, Union, cast, get_args
 
-from engine.results import Event
-
 OPTIONAL = {"optional": True}       # left out of ``data`` while it has its default, as the untyped events did
+
+
+@dataclass(frozen=True, kw_only=True)
+class Event:
+    """Something that happened, past tense: each kind is a dataclass below.
+
+    ``automatic`` marks what the players did not do themselves (a turn starting, a fight ending):
+    the message line leaves it out. ``name`` is the class name and ``data`` the fields as a plain
+    dict, keyed as the engine's events were before they were typed; ``data`` is for the transition,
+    while table code moves to the typed fields, and goes once nothing reads it.
+    """
+
+    automatic: bool = False
+
+    @property
+    def name(self) -> str:
+        return type(self).__name__
+
+    @property
+    def data(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            if f.name == "automatic":
+                continue
+            value = getattr(self, f.name)
+            if f.metadata.get("optional") and value == f.default:
+                continue
+            out[f.metadata.get("key", f.name.rstrip("_"))] = _plain(value)
+        return out
+
+
+def _plain(value: Any) -> Any:
+    """A field's value as the untyped events had it: lists, dicts and strings."""
+    if isinstance(value, tuple):
+        return list(value)
+    if isinstance(value, Mapping):
+        return dict(value)
+    return value
 
 
 class CombatEnd(StrEnum):
