@@ -8,15 +8,15 @@ them, so a card can only say what the engine can do.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from engine.cards import Catalog, Effect, Slot
-from engine.events import (BadStuffRolled, ClassLost, CurseMissed, CurseRemoved, GameEvent, HandDiscarded,
+from engine.events import (BadStuffRollAsked, BadStuffRolled, ClassLost, CurseMissed, CurseRemoved, GameEvent, HandDiscarded,
                            ItemToLoseAsked, ItemsLost, LevelLost, NextCombatCursed, PlayerDied, PlayersMustAct,
                            RaceLost, SexChanged)
 from engine.looting import start_looting
-from engine.state import GameState, PendingLoss, Player
+from engine.state import GameState, PendingLoss, PendingRoll, Player
 from engine.strength import disadvantage_traits, item_bonus
 
 # op -> {argument: type}
@@ -39,7 +39,7 @@ OPS: dict[str, dict[str, type]] = {
     "roll-lose-items": {},                            # d6: lose that many items and/or hand cards
     "lose-race": {},
     "lose-class": {},
-    "lose-class-or-levels": {"n": int},               # no class: lose n levels instead
+    "lose-class-or-levels": {"n": int, "every": int},  # no class: lose n levels instead; every=1: all classes
     "discard-hand": {},                               # the box cannot see the hand: it records and says so
     "change-sex": {},
     "next-combat-penalty": {"n": int},                # lasting until the victim's next combat ends
@@ -57,7 +57,7 @@ OPS: dict[str, dict[str, type]] = {
     "run-away-mod": {"n": int},
     "flee-cost": {"n": int},                          # levels lost by a pursued player even on escape
     "ignores-trait": {"trait": str, "treasures": int},  # will not fight the trait; gives treasures
-    "bonus-level-alone": {"n": int},                  # extra levels if killed without help or one-shots
+    "bonus-level-alone": {"n": int},                  # extra levels if killed without help or bonuses
     "bonus-level-with": {"cards": list, "n": int},    # extra levels if one of cards is in the fight
     "treasure-vs-trait": {"trait": str, "n": int},
     "discard-before-combat": {},                      # the fighter taps one item to lose
@@ -105,6 +105,7 @@ OPTIONAL: dict[str, set[str]] = {
     "no-pursuit": {"unless"},
     "auto-escape": {"unless"},
     "end-combat": {"treasures", "loot"},
+    "lose-class-or-levels": {"every"},
 }
 
 
@@ -183,14 +184,6 @@ def kill(state: GameState, player: Player, events: list[GameEvent]) -> None:
     events.append(PlayerDied(player=player.id, lost=tuple(lost), loot_order=tuple(order)))
 
 
-def roll_die(state: GameState, player: Player | None = None) -> int:
-    """A die from the game's seed and the roll's index."""
-    value = random.Random(f"{state.seed}:{state.rolls}").randint(1, 6)
-    state.rolls += 1
-    state.last_roll = value
-    return value
-
-
 def _lost(events: list[GameEvent], player: Player, lost: list[str], source: str) -> None:
     events.append(ItemsLost(player=player.id, cards=tuple(lost), source=source))
 
@@ -202,15 +195,24 @@ def best_item(player: Player, catalog: Catalog) -> str | None:
     return max(items, key=lambda c: (c in player.equipped and item_bonus(catalog[c], player), catalog[c].gold or 0))
 
 
-@dataclass(frozen=True)
+@dataclass
 class Hit:
-    """Who the bad stuff or curse hits, and where: what every effect handler works on."""
+    """Who the bad stuff or curse hits, and where: what every effect handler works on. ``rolled`` is
+    the die the table rolled for the effect that needs one (``ROLLED``)."""
 
     state: GameState
     player: Player
     catalog: Catalog
     events: list[GameEvent]
     source: str
+    rolled: int | None = None
+
+    def roll(self) -> int:
+        """The die rolled at the table for this effect, said as an event."""
+        value, self.rolled = self.rolled, None
+        assert value is not None            # apply_effects asks the table for it first
+        self.events.append(BadStuffRolled(player=self.player.id, roll=value, source=self.source))
+        return value
 
     def lose_levels(self, n: int) -> None:
         lose_levels(self.state, self.player, n, self.events)
@@ -258,8 +260,7 @@ def _death_or_lose_class(hit: Hit, effect: Effect) -> None:
 
 
 def _roll_death_or_levels(hit: Hit, effect: Effect) -> None:
-    roll = roll_die(hit.state, hit.player)
-    hit.events.append(BadStuffRolled(player=hit.player.id, roll=roll, source=hit.source))
+    roll = hit.roll()
     if roll <= int(effect.get("death_max")):
         kill(hit.state, hit.player, hit.events)
     else:
@@ -300,15 +301,17 @@ def _ask_for_items(hit: Hit, effect: Effect) -> None:
     player, op = hit.player, effect.op
     kind = effect.get("kind", "any")
     candidates = [c for c in items_of(player) if kind == "any" or (kind == "big") == hit.catalog[c].big]
+    if op == "roll-lose-items":                 # items and/or cards from the hand: never nothing to take
+        count = hit.roll()
+        hit.state.pending_loss = PendingLoss(player=player.id, kind=kind, count=count, source=hit.source)
+        hit.events.append(ItemToLoseAsked(player=player.id, kind=kind, count=count, gold=0, source=hit.source))
+        return
     if not candidates:
         hit.events.append(CurseMissed(player=player.id, source=hit.source))
         return
     count, gold = 1, 0
     if op == "lose-items-worth":
         count, gold = len(candidates), int(effect.get("gold"))
-    if op == "roll-lose-items":
-        count = roll_die(hit.state, player)
-        hit.events.append(BadStuffRolled(player=player.id, roll=count, source=hit.source))
     hit.state.pending_loss = PendingLoss(player=player.id, kind=kind, count=count, gold=gold, source=hit.source)
     hit.events.append(ItemToLoseAsked(player=player.id, kind=kind, count=count, gold=gold, source=hit.source))
 
@@ -328,11 +331,18 @@ def _lose_class(hit: Hit, effect: Effect) -> None:
 
 
 def _lose_class_or_levels(hit: Hit, effect: Effect) -> None:
-    if hit.player.classes:
-        lost_class = hit.player.classes.pop()
-        hit.events.append(ClassLost(player=hit.player.id, card=lost_class, source=hit.source))
-    else:
+    """A card's "lose your class" (one: the last played) or, with ``every``, "lose your class(es)": all
+    of them, Super Munchkin's second one too; no class: ``n`` levels instead."""
+    player = hit.player
+    if not player.classes:
         hit.lose_levels(int(effect.get("n")))
+        return
+    lost = list(player.classes) if effect.get("every", 0) else [player.classes[-1]]
+    for cls in lost:
+        player.classes.remove(cls)
+        hit.events.append(ClassLost(player=player.id, card=cls, source=hit.source))
+    if not player.classes and "super-munchkin" in player.specials:
+        player.specials.remove("super-munchkin")
 
 
 def _discard_hand(hit: Hit, effect: Effect) -> None:
@@ -368,12 +378,24 @@ BAD_STUFF: dict[str, Callable[[Hit, Effect], None]] = {
 }
 
 
-def apply_effects(state: GameState, player: Player, effects: Iterable[Effect], catalog: Catalog,
-                  events: list[GameEvent], *, source: str) -> None:
-    """Apply bad stuff or a curse to ``player``, effect by effect, until one kills them."""
-    hit = Hit(state, player, catalog, events, source)
-    for effect in effects:
+# The ops that need a die: the table rolls it (ROLL, or the die's value), as every roll of the game.
+ROLLED = frozenset({"roll-death-or-levels", "roll-lose-items"})
+
+
+def apply_effects(state: GameState, player: Player, effects: Sequence[Effect], catalog: Catalog,
+                  events: list[GameEvent], *, source: str, first: int = 0, rolled: int | None = None) -> None:
+    """Apply bad stuff or a curse to ``player``, effect by effect from ``first``, until one kills them.
+
+    An effect that needs a die waits for it: ``state.pending_roll`` says which, and ``rolled`` (the
+    die the table rolled) carries on from there with the rest."""
+    hit = Hit(state, player, catalog, events, source, rolled)
+    for index in range(first, len(effects)):
+        effect = effects[index]
         if not player.alive:
+            return
+        if effect.op in ROLLED and hit.rolled is None:
+            state.pending_roll = PendingRoll(player=player.id, source=source, effect=index)
+            events.append(BadStuffRollAsked(player=player.id, source=source))
             return
         handler = BAD_STUFF.get(effect.op)
         if handler is not None:

@@ -97,6 +97,13 @@ class AutoEscape(Event):
 
 
 @dataclass(frozen=True, kw_only=True)
+class BadStuffRollAsked(Event):
+    """A piece of bad stuff needs the die: ``player`` rolls it at the table (ROLL)."""
+    player: str
+    source: str
+
+
+@dataclass(frozen=True, kw_only=True)
 class BadStuffRolled(Event):
     """A die was rolled (or a count fixed) for a piece of bad stuff."""
     player: str
@@ -494,6 +501,15 @@ class RaceLost(Event):
 
 
 @dataclass(frozen=True, kw_only=True)
+class HandLooted(Event):
+    """A looter took their card from the dead player's hand (the box cannot see which); the last looter's
+    pick discards what is left on the body (``discarded``)."""
+    player: str
+    from_: str
+    discarded: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
 class RestFromHand(Event):
     """The rest of a loss comes from the player's hand."""
     player: str
@@ -629,10 +645,10 @@ class WindowRestarted(Event):
     automatic: bool = True
 
 GameEvent = Union[
-    AbilityUsed, AutoEscape, BadStuffRolled, CardDiscarded, CharityDue, CheatAttached, ClassChosen, ClassLost,
+    AbilityUsed, AutoEscape, BadStuffRollAsked, BadStuffRolled, CardDiscarded, CharityDue, CheatAttached, ClassChosen, ClassLost,
     CombatEnded, CombatStarted, CurseBlocked, CurseCancelled, CurseMissed, CursePlayed, CurseRemoved,
     DivineIntervention, DoorClosed, EscapeUndone, FightTransferred, FirstPlayerChosen, GameStarted, GameWon,
-    HandDiscarded, HelperJoined, IllusionPlayed, ItemCarried, ItemEquipped, ItemGiven, ItemPromised, ItemTaken,
+    HandDiscarded, HandLooted, HelperJoined, IllusionPlayed, ItemCarried, ItemEquipped, ItemGiven, ItemPromised, ItemTaken,
     ItemToLoseAsked, ItemUnequipped, ItemsLost, ItemsSold, LevelGained, LevelLost, MonsterEnhanced,
     MonsterIgnoresPlayer, MonsterJoined, MonsterRemoved, MonsterReplaced, MonsterSlain, MonstersDiscarded,
     MonstersKilled, NextCombatCursed, OneShotPlayed, PlayerDied, PlayerJoined, PlayerLeft, PlayerRenamed,

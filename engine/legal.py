@@ -248,7 +248,9 @@ def legal_commands(state: GameState, catalog: Catalog, player: str, at: float,
         candidates.append(c.ChooseFirstPlayer(player=player, at=at))
     if state.phase is Phase.COMBAT:
         candidates.append(c.RunAway(player=player, at=at))
-    if state.flight is not None and state.flight.pending:
+    if state.pending_roll is not None:
+        candidates.append(c.Roll(player=state.pending_roll.player, at=at))
+    elif state.flight is not None and state.flight.pending:
         candidates.append(c.Roll(player=state.flight.pending[0][0], at=at))
     for card_id in cards:
         if card_id in catalog and card_needs(state, catalog, player, card_id) is Need.NOTHING:

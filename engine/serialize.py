@@ -6,6 +6,7 @@ from typing import Any
 
 from engine.cards import Catalog
 from engine.state import Combat, Flight, GameState, PendingLoss, Phase, Player
+from engine.run_away import must_choose_catch, roller_entries
 from engine.strength import combat_totals, fighter_strength, monster_strength, player_strength, players_win
 from engine.turns import charity_receivers, hand_limit
 
@@ -25,10 +26,12 @@ def state_to_json(state: GameState, catalog: Catalog) -> dict[str, Any]:
         "treasures_face_up": state.treasures_face_up,
         "charity": charity_json(state),
         "pending_loss": loss_json(state.pending_loss) if state.pending_loss is not None else None,
+        "pending_roll": ({"player": state.pending_roll.player, "source": state.pending_roll.source}
+                         if state.pending_roll is not None else None),
         "looting": state.looting,
         "warnings": list(state.warnings),
         "ruleset": state.ruleset.to_dict(),
-        "prompt": standing_prompt_json(state),
+        "prompt": standing_prompt_json(state, catalog),
     }
 
 
@@ -95,12 +98,15 @@ def loss_json(pl: PendingLoss) -> dict[str, Any]:
             "lost_gold": pl.lost_gold, "source": pl.source, "prompt": "tap the item to lose"}
 
 
-def standing_prompt_json(state: GameState) -> dict[str, Any] | None:
+def standing_prompt_json(state: GameState, catalog: Catalog | None = None) -> dict[str, Any] | None:
     """What the game itself waits for (``prompt`` in the state JSON), or None.
 
     ``kind`` names the question, ``player`` who answers, ``card`` the card it is about and ``expects``
-    the answer: an ``item`` tap, a ``player-token`` (then an item), a ``monster`` card.
+    the answer: an ``item`` tap, a ``player-token`` (then an item), a ``monster`` card, a ``roll``.
     """
+    roll = state.pending_roll
+    if roll is not None:
+        return {"kind": "bad-stuff-roll", "player": roll.player, "card": roll.source, "expects": "roll"}
     loss = state.pending_loss
     if loss is not None:
         return {"kind": "lose-item" if loss.source != "big-item-limit" else "give-up-big-item",
@@ -111,6 +117,10 @@ def standing_prompt_json(state: GameState) -> dict[str, Any] | None:
         return {"kind": "loot", "player": loot["waiting"][0], "card": None, "expects": "player-token",
                 "body": loot["body"], "items": list(loot["items"])}
     combat = state.combat
+    if combat is not None and catalog is not None and must_choose_catch(state, catalog):
+        left = roller_entries(state)
+        return {"kind": "flee-order", "player": left[0][0], "card": None, "expects": "monster",
+                "monsters": [combat.monsters[i].card for _, i in left]}
     if combat is not None and state.phase is Phase.COMBAT:
         if combat.wandering_pending:
             return {"kind": "wandering-monster", "player": None, "card": "wandering-monster",

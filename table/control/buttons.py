@@ -20,6 +20,8 @@ def roll(desk: Desk) -> Outcome:
     forced, desk.forced_die = desk.forced_die, None
     if state.phase is Phase.SETUP:
         return desk.submit(c.ChooseFirstPlayer(player=acting, at=desk.now, forced=forced))
+    if state.pending_roll is not None:          # the die for a piece of bad stuff (3,872 Orcs, Snails on Speed)
+        return desk.submit(c.Roll(player=state.pending_roll.player, at=desk.now, forced=forced))
     if state.phase is Phase.RUN_AWAY and state.flight is not None and state.flight.pending:
         roller = state.flight.pending[0][0]
         against, desk.roll_against = desk.roll_against, None

@@ -202,6 +202,16 @@ def lose_item(desk: Desk, card_id: str) -> Outcome | None:
     return desk.submit(c.LoseItem(player=player.id, card=card_id, at=desk.now))
 
 
+def loot_from_hand(desk: Desk, token: str) -> Outcome | None:
+    """Looting a body, the dead player's token stands for their hand laid out: the looter whose pick it
+    is took a card from it (the box cannot see which). None where no body is being looted."""
+    loot = desk.state.looting
+    if not loot or token != loot.get("body") or not loot.get("waiting"):
+        return None
+    desk.close()
+    return desk.submit(c.LootFromHand(player=loot["waiting"][0], at=desk.now))
+
+
 def flee_from(desk: Desk, card_id: str) -> Outcome | None:
     """Running away: the fleeing player taps which monster the next roll is against."""
     state = desk.state

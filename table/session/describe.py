@@ -6,11 +6,11 @@ from collections.abc import Iterable
 from typing import Any, assert_never
 
 from engine.cards import Catalog
-from engine.events import (AbilityUsed, AutoEscape, BadStuffRolled, CardDiscarded, CharityDue, CheatAttached,
+from engine.events import (AbilityUsed, AutoEscape, BadStuffRollAsked, BadStuffRolled, CardDiscarded, CharityDue, CheatAttached,
                            ClassChosen, ClassLost, CombatEnded, CombatStarted, CurseBlocked, CurseCancelled,
                            CurseMissed, CursePlayed, CurseRemoved, DivineIntervention, DoorClosed,
                            EscapeUndone, FightTransferred, FirstPlayerChosen, GameEvent, GameStarted, GameWon,
-                           HandDiscarded, HelperJoined, IllusionPlayed, ItemCarried, ItemEquipped, ItemGiven,
+                           HandDiscarded, HandLooted, HelperJoined, IllusionPlayed, ItemCarried, ItemEquipped, ItemGiven,
                            ItemPromised, ItemTaken, ItemToLoseAsked, ItemUnequipped, ItemsLost, ItemsSold,
                            LevelGained, LevelLost, MonsterEnhanced, MonsterIgnoresPlayer, MonsterJoined,
                            MonsterRemoved, MonsterReplaced, MonsterSlain, MonstersDiscarded, MonstersKilled,
@@ -69,11 +69,11 @@ def describe(event: GameEvent, state: GameState, catalog: Catalog) -> Msg | str:
               | FightTransferred() | TreasuresAdded() | ItemPromised()):
             return _fight(event, state, catalog)
         case (RunAwayDeclared() | RunAwaySucceeded() | RunAwayFailed() | AutoEscape() | EscapeUndone() | RollRetaken()
-              | BadStuffRolled() | PlayerDied() | TheftSucceeded() | TheftFailed()):
+              | BadStuffRollAsked() | BadStuffRolled() | PlayerDied() | TheftSucceeded() | TheftFailed()):
             return _fleeing(event, state, catalog)
         case (ItemEquipped() | ItemCarried() | ItemUnequipped() | ItemGiven() | ItemTaken() | ItemsLost() | ItemsSold()
               | ItemToLoseAsked() | CardDiscarded() | CheatAttached() | SpecialPlayed() | RaceChosen() | ClassChosen()
-              | RestFromHand() | HandDiscarded()):
+              | RestFromHand() | HandDiscarded() | HandLooted()):
             return _cards(event, state, catalog)
         case (CursePlayed() | CurseBlocked() | CurseCancelled() | CurseMissed() | CurseRemoved() | ClassLost()
               | RaceLost() | NextCombatCursed() | PlayersMustAct()):
@@ -190,7 +190,7 @@ def _ability(event: AbilityUsed, state: GameState) -> Msg:
 
 
 FleeingEvent = (RunAwayDeclared | RunAwaySucceeded | RunAwayFailed | AutoEscape | EscapeUndone | RollRetaken
-                | BadStuffRolled | PlayerDied | TheftSucceeded | TheftFailed)
+                | BadStuffRollAsked | BadStuffRolled | PlayerDied | TheftSucceeded | TheftFailed)
 
 
 def _fleeing(event: FleeingEvent, state: GameState, catalog: Catalog) -> Msg:
@@ -214,6 +214,8 @@ def _fleeing(event: FleeingEvent, state: GameState, catalog: Catalog) -> Msg:
         case RollRetaken(by=by):
             shown = _card(catalog, by) if by in catalog else ABILITIES.get(by, by)
             return msg("{by}: the roll is taken again", by=shown)
+        case BadStuffRollAsked(player=player, source=source):
+            return msg("{who}: press ROLL for the bad stuff of {source}", who=_name(state, player), source=_card(catalog, source))
         case BadStuffRolled(player=player, roll=roll, source=source):
             return msg("{who} rolled {roll} for the bad stuff of {source}", who=_name(state, player), roll=roll,
                        source=_card(catalog, source))
@@ -231,7 +233,7 @@ def _fleeing(event: FleeingEvent, state: GameState, catalog: Catalog) -> Msg:
 
 CardEvent = (ItemEquipped | ItemCarried | ItemUnequipped | ItemGiven | ItemTaken | ItemsLost | ItemsSold
              | ItemToLoseAsked | CardDiscarded | CheatAttached | SpecialPlayed | RaceChosen | ClassChosen
-             | RestFromHand | HandDiscarded)
+             | RestFromHand | HandDiscarded | HandLooted)
 
 
 def _cards(event: CardEvent, state: GameState, catalog: Catalog) -> Msg:
@@ -271,6 +273,8 @@ def _cards(event: CardEvent, state: GameState, catalog: Catalog) -> Msg:
             return msg("{who} loses the rest from their hand", who=who)
         case HandDiscarded():
             return msg("{who} discards their whole hand", who=who)
+        case HandLooted(from_=body):
+            return msg("{who} takes a card from {body}'s hand", who=who, body=_name(state, body))
         case _:
             assert_never(event)
 

@@ -1,0 +1,91 @@
+"""The table asks what the seeds' rules need (the die for the Bad Stuff, the monster that catches first,
+the looter whose pick it is), and a game of them round-trips through export and simulate."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from table.cli import main
+from table.config import Config
+from table.sim.harness import SimTable
+from table.words import i18n
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "seed_rules_at_the_table.txt"
+START = "tap player-1\ntap player-2\ntap player-3\npress next\n"
+
+
+def render(value: object, language: str) -> str:
+    i18n.set_language(language)
+    try:
+        return i18n.text(value)
+    finally:
+        i18n.set_language("en")
+
+
+def play(sim: SimTable, text: str) -> None:
+    for action in sim.parse(text):
+        sim.perform(action)
+
+
+def test_the_orcs_wait_for_the_die_at_the_table_and_roll_takes_it(tmp_path: Path) -> None:
+    with SimTable(Config(), tmp_path, seed=7) as sim:
+        play(sim, START + "tap player-1\n" + "press help\n" * 5 + "tap 3872-orcs\npress run\ndie 1\npress roll\n")
+        ctl = sim.controller
+        kind, text = ctl.standing_prompt()
+        assert kind == "roll" and "ROLL" in render(text, "en") and "3,872 Orcs" in render(text, "en")
+        assert ctl.state.player("player-1").level == 6
+        play(sim, "die 3\npress roll\n")
+        assert ctl.state.player("player-1").level == 3 and ctl.state.phase.value == "charity"
+
+
+def test_two_monsters_that_cannot_be_outrun_ask_which_catches_first(tmp_path: Path) -> None:
+    with SimTable(Config(), tmp_path, seed=7) as sim:
+        play(sim, START + "tap player-1\n" + "press help\n" * 4 + "tap leather-armor\ntap crabs\n"
+             "tap player-2\ntap wandering-monster\ntap player-2\ntap floating-nose\npress run\n")
+        ctl = sim.controller
+        kind, text = ctl.standing_prompt()
+        assert kind == "flee" and "Floating Nose" in render(text, "en") and "Crabs" in render(text, "en")
+        outcomes = sim.perform(sim.parse("press roll")[0])
+        assert not outcomes[-1].accepted                     # ROLL alone would be a guess
+        play(sim, "tap floating-nose\npress roll\n")         # the Nose first: 3 levels, then the Crabs
+        p1 = ctl.state.player("player-1")
+        assert p1.level == 2 and p1.equipped == [] and ctl.state.phase.value == "charity"
+
+
+def test_the_bodys_token_stands_for_a_card_from_its_hand(tmp_path: Path) -> None:
+    with SimTable(Config(), tmp_path, seed=7) as sim:
+        play(sim, START + "tap player-3\npress help\ntap player-1\n" + "press help\n" * 4 + "tap helm-of-courage\n"
+             "press next\ntap bullrog\npress run\ndie 1\npress roll\n")
+        ctl = sim.controller
+        assert ctl.state.looting is not None and ctl.state.looting["waiting"] == ["player-3", "player-2"]
+        kind, text = ctl.standing_prompt()
+        assert kind == "looting" and "Player 3" in render(text, "en")
+        play(sim, "tap player-1\n")                         # player-3 takes a card from the hand
+        assert ctl.state.looting["waiting"] == ["player-2"]
+        play(sim, "tap player-2\ntap helm-of-courage\n")
+        assert ctl.state.player("player-2").equipped == ["helm-of-courage"]
+
+
+@pytest.mark.parametrize("language", ["es", "zh"])
+def test_the_new_prompts_are_translated(tmp_path: Path, language: str) -> None:
+    with SimTable(Config(), tmp_path, seed=7) as sim:
+        play(sim, START + "tap player-1\n" + "press help\n" * 5 + "tap 3872-orcs\npress run\ndie 1\npress roll\n")
+        _, text = sim.controller.standing_prompt()
+        assert "press ROLL for the Bad Stuff" not in render(text, language)
+
+
+def test_a_game_of_the_seeds_rules_round_trips_through_export(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    state_dir = tmp_path / "table"
+    config = tmp_path / "c.toml"
+    config.write_text(f'[storage]\nstate_dir = "{state_dir}"\n')
+    assert main(["simulate", str(GOLDEN), "--config", str(config)]) == 0
+    played = json.loads(capsys.readouterr().out)
+    assert main(["export", "--config", str(config)]) == 0
+    script = tmp_path / "again.txt"
+    script.write_text(capsys.readouterr().out)
+    assert "tap player-1" in script.read_text()
+    assert main(["simulate", str(script)]) == 0
+    assert json.loads(capsys.readouterr().out) == played
