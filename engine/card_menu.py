@@ -8,7 +8,7 @@ from collections.abc import Callable
 from engine import commands as c
 from engine.cards import Catalog, CardDef, Kind
 from engine.effects import items_of, lose_headgear_chicken, remove_item
-from engine.events import (AutoEscape, CardDiscarded, CombatEnd, GameEvent, ItemEquipped, ItemGiven,
+from engine.events import (AutoEscape, CardDiscarded, ClassLost, CombatEnd, GameEvent, ItemEquipped, ItemGiven,
                            ItemPromised, ItemUnequipped, ItemsLost, RestFromHand)
 from engine.flow import acting, card_of, end_combat, holder_of, other_player, phase_name, refuse
 from engine.items import BIG_LIMIT
@@ -206,6 +206,21 @@ def escape_by_discarding(state: GameState, player: Player, card: CardDef, catalo
         combat.fighters.remove(player.id)
 
 
+def lose_chosen_class(state: GameState, cmd: c.LoseItem, player: Player, catalog: Catalog,
+                      events: list[GameEvent]) -> None:
+    """The card said "lose your class" to a player with two (Super Munchkin): the victim tapped the one that goes."""
+    loss = state.pending_loss
+    assert loss is not None
+    if cmd.card not in player.classes:
+        raise refuse(RejectCode.ILLEGAL_TARGET, "tap the class card {player} loses ({source})", player=player,
+                     source=card_of(catalog, loss.source) if loss.source in catalog else loss.source)
+    player.classes.remove(cmd.card)
+    events.append(ClassLost(player=player.id, card=cmd.card, source=loss.source))
+    if not player.classes and "super-munchkin" in player.specials:
+        player.specials.remove("super-munchkin")
+    state.pending_loss = None
+
+
 def do_lose_item(state: GameState, cmd: c.LoseItem, catalog: Catalog, events: list[GameEvent]) -> None:
     loss = state.pending_loss
     if loss is None:
@@ -213,10 +228,13 @@ def do_lose_item(state: GameState, cmd: c.LoseItem, catalog: Catalog, events: li
     player = state.player(loss.player)
     if cmd.player != loss.player:
         raise refuse(RejectCode.NOT_YOUR_TURN, "{player} chooses the item to lose, not {other}", player=player, other=cmd.player)
-    if not cmd.card:
+    if loss.kind == "class":
+        lose_chosen_class(state, cmd, player, catalog, events)
+    elif not cmd.card:
         if loss.source == BIG_LIMIT:
             raise refuse(RejectCode.ILLEGAL_PLAY, "{player} may carry only so many Big items: tap the Big item to give up ({count} to go), or give or sell it", player=player, count=loss.count)
-        if loss.count <= 1 and loss.gold == 0 and not loss.source.startswith("snails"):
+        rolled = loss.source in catalog and any(e.op == "roll-lose-items" for e in catalog[loss.source].bad_stuff)
+        if loss.count <= 1 and loss.gold == 0 and not rolled:
             raise refuse(RejectCode.ILLEGAL_PLAY, "tap the item {player} loses", player=player)
         events.append(RestFromHand(player=player.id, count=loss.count, source=loss.source))
         state.pending_loss = None

@@ -7,7 +7,6 @@ them, so a card can only say what the engine can do.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -15,7 +14,7 @@ from engine.cards import Catalog, Effect, Slot
 from engine.events import (BadStuffRollAsked, BadStuffRolled, ClassLost, CurseMissed, CurseRemoved, GameEvent, HandDiscarded,
                            ItemToLoseAsked, ItemsLost, LevelLost, NextCombatCursed, PlayerDied, PlayersMustAct,
                            RaceLost, SexChanged)
-from engine.looting import start_looting
+from engine.looting import looting_order, start_looting
 from engine.state import GameState, PendingLoss, PendingRoll, Player
 from engine.strength import disadvantage_traits, item_bonus
 
@@ -176,11 +175,9 @@ def kill(state: GameState, player: Player, events: list[GameEvent]) -> None:
         player.races.clear()
         player.classes.clear()
         player.specials.clear()
-    # looting the body: highest level first, ties by a die from the seed
-    others = [p for p in state.players if p.id != player.id and p.alive]
-    tiebreak = {p.id: random.Random(f"{state.seed}:loot:{state.rolls}:{p.id}").random() for p in others}
-    order = [p.id for p in sorted(others, key=lambda p: (-p.level, tiebreak[p.id]))]
-    start_looting(state, player, lost, order)
+    # looting the body: highest level first, ties by the die at the table
+    order, ties = looting_order(state, player)
+    start_looting(state, player, lost, order, ties)
     events.append(PlayerDied(player=player.id, lost=tuple(lost), loot_order=tuple(order)))
 
 
@@ -331,11 +328,15 @@ def _lose_class(hit: Hit, effect: Effect) -> None:
 
 
 def _lose_class_or_levels(hit: Hit, effect: Effect) -> None:
-    """A card's "lose your class" (one: the last played) or, with ``every``, "lose your class(es)": all
-    of them, Super Munchkin's second one too; no class: ``n`` levels instead."""
+    """A card's "lose your class" (one; of two, the victim taps which) or, with ``every``, "lose your
+    class(es)": all of them, Super Munchkin's second one too; no class: ``n`` levels instead."""
     player = hit.player
     if not player.classes:
         hit.lose_levels(int(effect.get("n")))
+        return
+    if not effect.get("every", 0) and len(player.classes) > 1:       # the victim chooses which one goes
+        hit.state.pending_loss = PendingLoss(player=player.id, kind="class", count=1, source=hit.source)
+        hit.events.append(ItemToLoseAsked(player=player.id, kind="class", count=1, gold=0, source=hit.source))
         return
     lost = list(player.classes) if effect.get("every", 0) else [player.classes[-1]]
     for cls in lost:

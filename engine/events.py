@@ -510,6 +510,13 @@ class HandLooted(Event):
 
 
 @dataclass(frozen=True, kw_only=True)
+class LootOrderRolled(Event):
+    """A looter tied at a level with another rolled the die at the table for the looting order."""
+    player: str
+    roll: int
+
+
+@dataclass(frozen=True, kw_only=True)
 class RestFromHand(Event):
     """The rest of a loss comes from the player's hand."""
     player: str
@@ -649,7 +656,7 @@ GameEvent = Union[
     CombatEnded, CombatStarted, CurseBlocked, CurseCancelled, CurseMissed, CursePlayed, CurseRemoved,
     DivineIntervention, DoorClosed, EscapeUndone, FightTransferred, FirstPlayerChosen, GameStarted, GameWon,
     HandDiscarded, HandLooted, HelperJoined, IllusionPlayed, ItemCarried, ItemEquipped, ItemGiven, ItemPromised, ItemTaken,
-    ItemToLoseAsked, ItemUnequipped, ItemsLost, ItemsSold, LevelGained, LevelLost, MonsterEnhanced,
+    ItemToLoseAsked, ItemUnequipped, ItemsLost, ItemsSold, LevelGained, LevelLost, LootOrderRolled, MonsterEnhanced,
     MonsterIgnoresPlayer, MonsterJoined, MonsterRemoved, MonsterReplaced, MonsterSlain, MonstersDiscarded,
     MonstersKilled, NextCombatCursed, OneShotPlayed, PlayerDied, PlayerJoined, PlayerLeft, PlayerRenamed,
     PlayerRevived, PlayersMustAct, RaceChosen, RaceLost, RestFromHand, RollRetaken, RoomLooted,

@@ -23,7 +23,7 @@ from engine.errors import ReplayError
 from engine.events import GameEvent, SexChanged
 from engine.flow import acting, combat_of, refuse, set_level
 from engine.items import enforce_big_limit, settle_equipment
-from engine.looting import do_loot_from_hand
+from engine.looting import do_loot_from_hand, tie_roller
 from engine.messages import msg, word
 from engine.plays import do_play
 from engine.results import Accepted, Refusal, RejectCode, Rejected
@@ -180,4 +180,6 @@ def legal_buttons(state: GameState, catalog: Catalog) -> dict[str, str]:
     elif phase is Phase.GAME_OVER:
         labels["next"] = word("New game")
         labels["undo"] = word("Undo")
+    if tie_roller(state) is not None and state.pending_roll is None:
+        labels["roll"] = word("Roll for the looting order")
     return labels

@@ -11,16 +11,85 @@ from __future__ import annotations
 
 from engine import commands as c
 from engine.cards import Catalog, CardDef
-from engine.events import GameEvent, HandLooted, ItemTaken
+from engine.events import GameEvent, HandLooted, ItemTaken, LootOrderRolled
+from engine.flow import die_roll
 from engine.messages import msg, Seq
 from engine.results import Refusal, RejectCode
 from engine.state import GameState, Phase, Player
 from engine.strength import big_problem, restriction_problem, slot_problem
 
 
-def start_looting(state: GameState, body: Player, items: list[str], order: list[str]) -> None:
+def start_looting(state: GameState, body: Player, items: list[str], order: list[str], ties: list[str]) -> None:
+    """``order``: the looters, highest level first; ``ties``: those at the same level as another, who roll
+    the die at the table (``to_roll``, one ROLL each) before anybody picks."""
     state.looting = {"body": body.id, "items": list(items), "order": list(order), "taken": [],
                      "waiting": list(order)}
+    if ties:
+        state.looting["to_roll"] = list(ties)
+        state.looting["rolls"] = {}
+
+
+def looting_order(state: GameState, body: Player) -> tuple[list[str], list[str]]:
+    """The living players but ``body``, highest level first (seat order within a level), and those
+    tied at a level with another: the die decides their order."""
+    others = sorted((p for p in state.players if p.id != body.id and p.alive), key=lambda p: -p.level)
+    levels = [p.level for p in others]
+    return [p.id for p in others], [p.id for p in others if levels.count(p.level) > 1]
+
+
+def tie_roller(state: GameState) -> str | None:
+    """The looter who rolls next for the looting order, or None."""
+    loot = state.looting
+    rolling: list[str] = loot.get("to_roll", []) if loot else []
+    return rolling[0] if rolling else None
+
+
+def roll_for_looting_order(state: GameState, forced: int | None, events: list[GameEvent]) -> None:
+    """A tied looter's ROLL: once every tied looter has rolled, the highest roll loots first (equal
+    rolls roll again)."""
+    loot = state.looting
+    assert loot is not None and loot.get("to_roll")
+    value = die_roll(state, forced)
+    roller = loot["to_roll"].pop(0)
+    loot["rolls"][roller] = value
+    events.append(LootOrderRolled(player=roller, roll=value))
+    if not loot["to_roll"]:
+        settle_looting_order(state)
+
+
+def settle_looting_order(state: GameState) -> None:
+    loot = state.looting
+    assert loot is not None
+    level = {p.id: p.level for p in state.players}
+    rolls: dict[str, int] = loot["rolls"]
+
+    def rank(pid: str) -> tuple[int, int]:
+        return -level.get(pid, 0), -rolls.get(pid, 0)
+
+    order = sorted(loot["order"], key=rank)
+    again = [pid for pid in order if pid in rolls and [rank(q) for q in order].count(rank(pid)) > 1]
+    for pid in again:
+        del rolls[pid]
+    loot["to_roll"] = again
+    loot["order"] = order
+    loot["waiting"] = [pid for pid in order if pid in loot["waiting"]]
+
+
+def drop_looter(state: GameState, player_id: str) -> None:
+    """A player leaves the game: out of the looting (their body goes with them)."""
+    loot = state.looting
+    if loot is None:
+        return
+    if loot["body"] == player_id:
+        state.looting = None
+        return
+    for key in ("order", "waiting", "to_roll"):
+        if key in loot:
+            loot[key] = [p for p in loot[key] if p != player_id]
+    if "rolls" in loot:
+        loot["rolls"].pop(player_id, None)
+        if not loot["to_roll"]:
+            settle_looting_order(state)
 
 
 def is_loot(state: GameState, card: CardDef, player_id: str) -> bool:
@@ -83,6 +152,11 @@ def require_looters_turn(state: GameState, player: Player, card: CardDef | None)
     assert loot is not None
     body = _body(state)
     waiting: list[str] = loot["waiting"]
+    roller = tie_roller(state)
+    if roller is not None:
+        tied = Seq((state.player(p) for p in [roller, *loot["to_roll"][1:]] if state.has_player(p)), "and")
+        raise Refusal(RejectCode.NOT_YOUR_TURN, "looting {body}'s body waits for the die: {tied} are at the same level, "
+                      "and {roller} presses ROLL next", body=body, tied=tied, roller=state.player(roller))
     if waiting and player.id == waiting[0]:
         return
     names = Seq((state.player(p) for p in waiting if state.has_player(p)), "list")

@@ -8,6 +8,7 @@ from engine.effects import apply_effects, lose_levels
 from engine.events import CombatEnd, GameEvent, RunAwayDeclared, RunAwayFailed, RunAwaySucceeded
 from engine.flow import (combat_of, die_roll, end_combat, refuse, require_active, require_no_pending_loss,
                          require_phase)
+from engine.looting import roll_for_looting_order, tie_roller
 from engine.messages import Seq
 from engine.results import RejectCode
 from engine.state import Flight, GameState, MonsterInPlay, Phase, Player
@@ -118,6 +119,9 @@ def roll_to_escape(state: GameState, player: Player, monster: MonsterInPlay, cat
 def do_roll(state: GameState, cmd: c.Roll, catalog: Catalog, events: list[GameEvent]) -> None:
     if state.pending_roll is not None:
         roll_for_bad_stuff(state, cmd, catalog, events)
+        return
+    if tie_roller(state) is not None:
+        roll_for_looting_order(state, cmd.forced, events)
         return
     require_phase(state, "roll the die", Phase.RUN_AWAY)
     require_no_pending_loss(state, "roll")

@@ -6,6 +6,7 @@ from typing import Any
 
 from engine.cards import Catalog
 from engine.state import Combat, Flight, GameState, PendingLoss, Phase, Player
+from engine.looting import tie_roller
 from engine.run_away import must_choose_catch, roller_entries
 from engine.strength import combat_totals, fighter_strength, monster_strength, player_strength, players_win
 from engine.turns import charity_receivers, hand_limit
@@ -111,8 +112,13 @@ def standing_prompt_json(state: GameState, catalog: Catalog | None = None) -> di
     if loss is not None:
         return {"kind": "lose-item" if loss.source != "big-item-limit" else "give-up-big-item",
                 "player": loss.player, "card": loss.source if loss.source != "big-item-limit" else None,
-                "expects": "item", "item_kind": loss.kind, "count": loss.count}
+                "expects": "class-card" if loss.kind == "class" else "item", "item_kind": loss.kind,
+                "count": loss.count}
     loot = state.looting
+    roller = tie_roller(state)
+    if loot and roller is not None:
+        return {"kind": "loot-roll", "player": roller, "card": None, "expects": "roll", "body": loot["body"],
+                "tied": list(loot["to_roll"])}
     if loot and loot.get("waiting") and loot.get("items"):
         return {"kind": "loot", "player": loot["waiting"][0], "card": None, "expects": "player-token",
                 "body": loot["body"], "items": list(loot["items"])}

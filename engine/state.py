@@ -110,7 +110,7 @@ class PendingLoss:
     """A player must tap the item(s) to lose: ``count`` items, or items worth ``gold``."""
 
     player: str
-    kind: str            # big | small | any
+    kind: str            # big | small | any item; class: one of two classes
     count: int
     gold: int = 0
     source: str = ""

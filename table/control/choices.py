@@ -189,6 +189,8 @@ def lose_item(desk: Desk, card_id: str) -> Outcome | None:
     if loss is None:
         return None
     player = state.player(loss.player)
+    if loss.kind == "class" and card_id in player.classes:       # "lose your class" with two: the one tapped
+        return desk.submit(c.LoseItem(player=player.id, card=card_id, at=desk.now))
     if card_id not in [*player.equipped, *player.carried]:
         return None
     card = desk.catalog[card_id]

@@ -7,6 +7,7 @@ from typing import Any
 
 from engine.items import BIG_LIMIT
 from engine.messages import Seq, msg, nmsg
+from engine.looting import tie_roller
 from engine.run_away import must_choose_catch, roller_entries
 from engine.serialize import standing_prompt_json, state_to_json
 from table.control.prompts import EXPECTS, Desk, PromptKind
@@ -56,12 +57,19 @@ def standing_prompt(desk: Desk) -> tuple[str, Any]:
             return "loss", msg("{who} has too many Big items: tap the one that goes to the lowest-level player, "
                                "or sell it", who=name)
         source = _card(desk, loss.source)
+        if loss.kind == "class":
+            return "loss", msg("{who}: tap the class card to lose ({source})", who=name, source=source)
         if loss.source in desk.catalog and any(e.op == "roll-lose-items" for e in desk.catalog[loss.source].bad_stuff):
             return "loss", nmsg("{who}: {source} takes {count} card: tap an item to lose, or NEXT to give up a card "
                                 "from the hand", "{who}: {source} takes {count} cards: tap the items to lose, NEXT "
                                 "gives up the rest from the hand", "count", who=name, source=source, count=loss.count)
         return "loss", msg("{who}: tap the item to lose ({source})", who=name, source=source)
     loot = state.looting
+    tied = tie_roller(state)
+    if loot and tied is not None:
+        return "looting", msg("looting {who}'s body: {tied} are at the same level, the die decides who picks first; "
+                              "{roller}: press ROLL", who=desk.token_name(loot["body"]),
+                              tied=Seq((desk.token_name(p) for p in loot["to_roll"]), "and"), roller=desk.token_name(tied))
     if loot and loot.get("waiting") and loot.get("items"):
         body = desk.token_name(loot["body"])
         who = desk.token_name(loot["waiting"][0])

@@ -12,7 +12,7 @@ from engine.events import (AbilityUsed, AutoEscape, BadStuffRollAsked, BadStuffR
                            EscapeUndone, FightTransferred, FirstPlayerChosen, GameEvent, GameStarted, GameWon,
                            HandDiscarded, HandLooted, HelperJoined, IllusionPlayed, ItemCarried, ItemEquipped, ItemGiven,
                            ItemPromised, ItemTaken, ItemToLoseAsked, ItemUnequipped, ItemsLost, ItemsSold,
-                           LevelGained, LevelLost, MonsterEnhanced, MonsterIgnoresPlayer, MonsterJoined,
+                           LevelGained, LevelLost, LootOrderRolled, MonsterEnhanced, MonsterIgnoresPlayer, MonsterJoined,
                            MonsterRemoved, MonsterReplaced, MonsterSlain, MonstersDiscarded, MonstersKilled,
                            NextCombatCursed, OneShotPlayed, PlayerDied, PlayerJoined, PlayerLeft,
                            PlayerRenamed, PlayerRevived, PlayersMustAct, RaceChosen, RaceLost, RestFromHand,
@@ -69,7 +69,8 @@ def describe(event: GameEvent, state: GameState, catalog: Catalog) -> Msg | str:
               | FightTransferred() | TreasuresAdded() | ItemPromised()):
             return _fight(event, state, catalog)
         case (RunAwayDeclared() | RunAwaySucceeded() | RunAwayFailed() | AutoEscape() | EscapeUndone() | RollRetaken()
-              | BadStuffRollAsked() | BadStuffRolled() | PlayerDied() | TheftSucceeded() | TheftFailed()):
+              | BadStuffRollAsked() | BadStuffRolled() | PlayerDied() | TheftSucceeded() | TheftFailed()
+              | LootOrderRolled()):
             return _fleeing(event, state, catalog)
         case (ItemEquipped() | ItemCarried() | ItemUnequipped() | ItemGiven() | ItemTaken() | ItemsLost() | ItemsSold()
               | ItemToLoseAsked() | CardDiscarded() | CheatAttached() | SpecialPlayed() | RaceChosen() | ClassChosen()
@@ -190,7 +191,7 @@ def _ability(event: AbilityUsed, state: GameState) -> Msg:
 
 
 FleeingEvent = (RunAwayDeclared | RunAwaySucceeded | RunAwayFailed | AutoEscape | EscapeUndone | RollRetaken
-                | BadStuffRollAsked | BadStuffRolled | PlayerDied | TheftSucceeded | TheftFailed)
+                | BadStuffRollAsked | BadStuffRolled | PlayerDied | TheftSucceeded | TheftFailed | LootOrderRolled)
 
 
 def _fleeing(event: FleeingEvent, state: GameState, catalog: Catalog) -> Msg:
@@ -219,6 +220,8 @@ def _fleeing(event: FleeingEvent, state: GameState, catalog: Catalog) -> Msg:
         case BadStuffRolled(player=player, roll=roll, source=source):
             return msg("{who} rolled {roll} for the bad stuff of {source}", who=_name(state, player), roll=roll,
                        source=_card(catalog, source))
+        case LootOrderRolled(player=player, roll=roll):
+            return msg("{who} rolled {roll} for the looting order", who=_name(state, player), roll=roll)
         case PlayerDied(player=player):
             return msg("{who} died and loses all items", who=_name(state, player))
         case TheftSucceeded(player=player, from_=victim, card=card, roll=roll):
@@ -257,7 +260,9 @@ def _cards(event: CardEvent, state: GameState, catalog: Catalog) -> Msg:
         case ItemsSold(cards=cards, gold=gold, levels=levels):
             return msg("{who} sells {cards} for {gold:,} gold: {levels}", who=who, cards=Seq(_card(catalog, x) for x in cards),
                        gold=gold, levels=_levels(levels))
-        case ItemToLoseAsked(source=source):
+        case ItemToLoseAsked(source=source, kind=kind):
+            if kind == "class":
+                return msg("{who}: tap the class card to lose ({source})", who=who, source=_card(catalog, source))
             if source == "big-item-limit":
                 return msg("{who} has too many Big items: tap the one to give up", who=who)
             return msg("{who}: tap the item to lose ({source})", who=who, source=_card(catalog, source))

@@ -92,10 +92,14 @@ def test_a_caught_player_loses_every_class_to_the_amazon(catalog):
     assert t.p(1).classes == [] and "super-munchkin" not in t.p(1).specials and t.p(1).level == 1
 
 
-def test_lose_your_class_takes_one_class_and_no_class_costs_levels(catalog):
+def test_lose_your_class_takes_one_class_the_victim_chooses_and_no_class_costs_levels(catalog):
     t = scenario(catalog, classes={1: ["warrior", "super-munchkin", "wizard"]})
     t.play("curse-lose-your-class", "player-2", target="player-1")
-    assert t.p(1).classes == ["warrior"]
+    assert t.p(1).classes == ["warrior", "wizard"] and t.state.pending_loss.kind == "class"      # never a guess
+    refused = t.attempt(c.LoseItem(player="player-1", card="thief"))
+    assert isinstance(refused, Rejected) and "class card" in refused.message
+    t.do(c.LoseItem(player="player-1", card="warrior"))
+    assert t.p(1).classes == ["wizard"] and t.state.pending_loss is None
     t = scenario(catalog, levels={1: 5}, monster="amazon").run().roll(1)
     assert t.p(1).level == 2
 
@@ -128,3 +132,21 @@ def test_snails_on_speed_with_no_items_takes_the_roll_from_the_hand(catalog):
     assert (loss.count, loss.source) == (3, "snails-on-speed")
     t.do(c.LoseItem(player="player-1"))
     assert t.events[0].name == "RestFromHand" and t.events[0].count == 3 and t.state.phase.value == "charity"
+
+
+def test_looters_at_the_same_level_roll_the_tables_die_for_who_picks_first(catalog):
+    """zh "死亡": "如果玩家的等级相同，就掷骰子决定谁先出牌。" The die at the table, one ROLL each; equal
+    rolls roll again."""
+    t = scenario(catalog, players=4, levels={1: 6, 2: 3, 3: 3, 4: 5}, items={1: ["helm-of-courage", "spiky-knees"]})
+    t.play("bullrog").run().roll(1)
+    assert t.state.looting["to_roll"] == ["player-2", "player-3"]
+    assert t.json()["prompt"]["kind"] == "loot-roll" and t.json()["prompt"]["player"] == "player-2"
+    refused = t.attempt(c.PlayCard(player="player-4", card="helm-of-courage"))
+    assert isinstance(refused, Rejected) and "ROLL" in refused.message
+    t.roll(4).roll(4)                                              # equal: both roll again
+    assert t.state.looting["to_roll"] == ["player-2", "player-3"]
+    t.roll(2).roll(5)
+    assert t.state.looting["waiting"] == ["player-4", "player-3", "player-2"]
+    assert [e.roll for e in t.events if e.name == "LootOrderRolled"] == [5]
+    t.play("helm-of-courage", "player-4").play("spiky-knees", "player-3")
+    assert t.p(3).equipped == ["spiky-knees"]

@@ -89,3 +89,29 @@ def test_a_game_of_the_seeds_rules_round_trips_through_export(tmp_path: Path, ca
     assert "tap player-1" in script.read_text()
     assert main(["simulate", str(script)]) == 0
     assert json.loads(capsys.readouterr().out) == played
+
+
+def test_looters_tied_at_a_level_press_roll_for_who_picks_first(tmp_path: Path) -> None:
+    with SimTable(Config(), tmp_path, seed=7) as sim:
+        play(sim, "tap player-1\ntap player-2\ntap player-3\ntap player-4\npress next\n"
+             "tap player-2\npress help\npress help\ntap player-3\npress help\npress help\n"
+             "tap player-1\n" + "press help\n" * 5 + "tap helm-of-courage\npress next\n"
+             "tap bullrog\npress run\ndie 1\npress roll\n")
+        ctl = sim.controller
+        assert ctl.state.looting is not None and ctl.state.looting["to_roll"] == ["player-2", "player-3"]
+        kind, text = ctl.standing_prompt()
+        assert kind == "looting" and "ROLL" in render(text, "en") and "ROLL" not in render(text, "zh")
+        play(sim, "die 2\npress roll\ndie 5\npress roll\n")
+        assert ctl.state.looting["waiting"] == ["player-3", "player-2", "player-4"]
+
+
+def test_lose_your_class_asks_which_of_two_classes(tmp_path: Path) -> None:
+    with SimTable(Config(), tmp_path, seed=7) as sim:
+        play(sim, START + "tap warrior\ntap super-munchkin\ntap wizard\n"
+             "tap player-2\ntap curse-lose-your-class\ntap player-1\n")
+        ctl = sim.controller
+        kind, text = ctl.standing_prompt()
+        assert kind == "loss" and "class card" in render(text, "en") and "class card" not in render(text, "es")
+        assert ctl.state.player("player-1").classes == ["warrior", "wizard"]
+        play(sim, "tap warrior\n")
+        assert ctl.state.player("player-1").classes == ["wizard"] and ctl.state.pending_loss is None
