@@ -27,8 +27,6 @@ def state_to_json(state: GameState, catalog: Catalog) -> dict[str, Any]:
         "treasures_face_up": state.treasures_face_up,
         "charity": charity_json(state),
         "pending_loss": loss_json(state.pending_loss) if state.pending_loss is not None else None,
-        "pending_roll": ({"player": state.pending_roll.player, "source": state.pending_roll.source}
-                         if state.pending_roll is not None else None),
         "looting": state.looting,
         "warnings": list(state.warnings),
         "ruleset": state.ruleset.to_dict(),

@@ -45,7 +45,7 @@ def test_tuba_of_charm_adds_three_and_a_treasure(catalog):
 
 def test_monster_run_away_modifiers(catalog):
     t = scenario(catalog, levels={1: 4}, items={1: ["helm-of-courage"]}, monster="snails-on-speed").run().roll(6)
-    assert t.json()["pending_roll"] is not None          # 6 - 2 = 4: caught; the Bad Stuff's die next
+    assert t.json()["prompt"]["kind"] == "bad-stuff-roll"      # 6 - 2 = 4: caught; the Bad Stuff's die next
     t2 = scenario(catalog, levels={1: 3}, monster="lame-goblin").run().roll(4)
     assert t2.p(1).level == 3
     t3 = scenario(catalog, levels={1: 3}, monster="gelatinous-octahedron").run().roll(4)
