@@ -115,3 +115,18 @@ def test_lose_your_class_asks_which_of_two_classes(tmp_path: Path) -> None:
         assert ctl.state.player("player-1").classes == ["warrior", "wizard"]
         play(sim, "tap warrior\n")
         assert ctl.state.player("player-1").classes == ["wizard"] and ctl.state.pending_loss is None
+
+
+def test_the_screen_says_what_the_game_waits_for_on_the_message_line(tmp_path: Path) -> None:
+    from table.ui.screens.kit import LINE_PROMPTS      # pygame's layer: only this test needs it
+    from table.ui.view import build_view                # pygame's layer: only this test needs it
+
+    with SimTable(Config(), tmp_path, seed=7) as sim:
+        play(sim, START + "tap player-1\n" + "press help\n" * 5 + "tap 3872-orcs\npress run\ndie 1\npress roll\n")
+        i18n.set_language("es")
+        try:
+            view = build_view(sim.controller, language="es")
+        finally:
+            i18n.set_language("en")
+        assert view.prompt_kind in LINE_PROMPTS and "TIRAR" in view.prompt and "3,872" in view.prompt
+        assert view.soft_keys["roll"]
