@@ -130,3 +130,20 @@ def test_the_screen_says_what_the_game_waits_for_on_the_message_line(tmp_path: P
             i18n.set_language("en")
         assert view.prompt_kind in LINE_PROMPTS and "TIRAR" in view.prompt and "3,872" in view.prompt
         assert view.soft_keys["roll"]
+
+
+def test_every_monsters_bad_stuff_is_in_words_not_the_engines_op_names() -> None:
+    from cards.loader import load_catalog
+    from engine.cards import Kind
+    from table.ui.view import EFFECT_WORDS, describe_effect       # pygame's layer: only this test needs it
+
+    catalog = load_catalog()
+    for card in catalog.values():
+        if card.kind is Kind.MONSTER:
+            for effect in card.bad_stuff:
+                assert effect.op in EFFECT_WORDS and describe_effect(effect, catalog), (card.id, effect.op)
+    i18n.set_language("zh")
+    try:
+        assert describe_effect(catalog["drooling-slime"].bad_stuff[0], catalog) == "失去你的鞋子；若没有，则降 1 级"
+    finally:
+        i18n.set_language("en")
