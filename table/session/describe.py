@@ -197,6 +197,8 @@ FleeingEvent = (RunAwayDeclared | RunAwaySucceeded | RunAwayFailed | AutoEscape 
 def _fleeing(event: FleeingEvent, state: GameState, catalog: Catalog) -> Msg:
     match event:
         case RunAwayDeclared():
+            if state.combat is not None and len(state.combat.monsters) > 1:     # the fleeing player chooses the order
+                return msg("running away: press ROLL for each roll (5 or more escapes); tap a monster to face it first")
             return msg("running away: press ROLL for each roll (5 or more escapes)")
         case RunAwaySucceeded(player=player, monster=monster, roll=roll, without_roll=without_roll):
             if without_roll:

@@ -147,3 +147,12 @@ def test_every_monsters_bad_stuff_is_in_words_not_the_engines_op_names() -> None
         assert describe_effect(catalog["drooling-slime"].bad_stuff[0], catalog) == "失去你的鞋子；若没有，则降 1 级"
     finally:
         i18n.set_language("en")
+
+
+def test_running_from_several_monsters_says_a_tap_chooses_which_comes_first(tmp_path: Path) -> None:
+    with SimTable(Config(), tmp_path, seed=7) as sim:
+        play(sim, START + "tap drooling-slime\ntap player-2\ntap wandering-monster\ntap player-2\ntap crabs\n"
+             "tap player-2\ntap enraged\npress next\npress run\n")
+        message = sim.controller.message
+        assert message is not None and "tap a monster to face it first" in render(message.text, "en")
+        assert "toca un monstruo" in render(message.text, "es")
