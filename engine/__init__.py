@@ -12,9 +12,9 @@ A new event: a frozen dataclass in engine/events.py, added to ``GameEvent``; myp
 
 from engine.cards import Catalog, CardDef, Effect, Kind, Slot
 from engine.commands import Command, command_from_dict, command_to_dict
-from engine.events import CombatEnd, GameEvent
+from engine.events import CombatEnd, Event, GameEvent
 from engine.game import Step, apply, legal_buttons, new_game, next_command, replay, replay_steps
-from engine.results import Accepted, Event, Rejected, RejectCode
+from engine.results import Accepted, Rejected, RejectCode
 from engine.rules import Ruleset
 from engine.state import GameState, Phase, Player
 

@@ -3,10 +3,12 @@ the player to lose."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine import commands as c
 from engine.cards import Catalog, CardDef, Kind
 from engine.effects import items_of, lose_headgear_chicken, remove_item
-from engine.events import (AutoEscape, CardDiscarded, CombatEnd, GameEvent, ItemEquipped, ItemGiven,
+from engine.events import (AutoEscape, CardDiscarded, ClassLost, CombatEnd, GameEvent, ItemEquipped, ItemGiven,
                            ItemPromised, ItemUnequipped, ItemsLost, RestFromHand)
 from engine.flow import acting, card_of, end_combat, holder_of, other_player, phase_name, refuse
 from engine.items import BIG_LIMIT
@@ -23,60 +25,82 @@ def do_use(state: GameState, cmd: c.UseCard, catalog: Catalog, events: list[Game
         holder = holder_of(state, card.id)
         where = msg("it belongs to {holder}", holder=holder) if holder else msg("it is not in play")
         raise refuse(RejectCode.NOT_IN_HAND, "{player} cannot {action} {card}: {where}", player=player, action=word(cmd.action), card=card, where=where)
-    fighting = state.phase in (Phase.COMBAT, Phase.RUN_AWAY)
     if cmd.action == "promise":
         promise_item(state, player, card, cmd, catalog, events)
         return
-    if cmd.action in ("equip", "unequip", "give") and fighting:
+    if cmd.action in ("equip", "unequip", "give") and state.phase in (Phase.COMBAT, Phase.RUN_AWAY):
         raise refuse(RejectCode.WRONG_PHASE, "cannot {action} {card} during {phase}; equipment is fixed until the fight is over", action=word(cmd.action), card=card, phase=state.phase)
-    if cmd.action == "equip":
-        if card.id not in player.carried:
-            raise refuse(RejectCode.ILLEGAL_PLAY, "{card} is not a carried item", card=card)
-        why_not = restriction_problem(card, player) or slot_problem(card, player, catalog)
-        if why_not:
-            raise refuse(RejectCode.ILLEGAL_PLAY, "cannot equip {card}: {why_not}", card=card, why_not=why_not)
-        player.carried.remove(card.id)
-        player.equipped.append(card.id)
-        events.append(ItemEquipped(player=player.id, card=card.id))
-    elif cmd.action == "unequip":
-        if card.id not in player.equipped:
-            raise refuse(RejectCode.ILLEGAL_PLAY, "{card} is not equipped", card=card)
-        player.equipped.remove(card.id)
-        player.carried.append(card.id)
-        events.append(ItemUnequipped(player=player.id, card=card.id))
-    elif cmd.action == "give":
-        if card.id not in items_of(player):
-            raise refuse(RejectCode.ILLEGAL_PLAY, "only items on the table can be given, not {card}", card=card)
-        receiver = other_player(state, cmd, player, msg("give {card} to whom? tap another player's token", card=card))
-        if not receiver.alive:
-            raise refuse(RejectCode.ILLEGAL_TARGET,
-                         "cannot give {card} to {receiver}: the dead receive no cards until the next turn", card=card, receiver=receiver)
-        big = big_problem(card, receiver, catalog)
-        if big:
-            raise refuse(RejectCode.ILLEGAL_PLAY, big)
-        hand_over(player, receiver, card, catalog)
-        events.append(ItemGiven(player=player.id, to=receiver.id, card=card.id))
-    elif cmd.action == "escape":
-        escape_by_discarding(state, player, card, catalog, events)
-    elif cmd.action == "discard":
-        if card.kind is Kind.ITEM and fighting:
-            raise refuse(RejectCode.WRONG_PHASE, "cannot discard {card} during {phase}; an item that escapes a monster is used with 'escape'", card=card, phase=state.phase)
-        if card.id == "cheat":
-            player.cheat_on = None
-        if card.big and card.id in items_of(player):
-            player.big_discarded_turn = state.turn
-        remove_item(player, card.id)
-        for pile in (player.races, player.classes, player.curses, player.specials):
-            if card.id in pile:
-                pile.remove(card.id)
-        if card.kind is Kind.RACE and "half-breed" in player.specials and not player.races:
-            player.specials.remove("half-breed")
-        if card.kind is Kind.CLASS and "super-munchkin" in player.specials and not player.classes:
-            player.specials.remove("super-munchkin")
-        events.append(CardDiscarded(player=player.id, card=card.id))
-    else:
+    action = CARD_ACTIONS.get(cmd.action)
+    if action is None:
         raise refuse(RejectCode.ILLEGAL_PLAY,
                      "cannot {action} {card}; allowed: equip, unequip, discard, give, promise, escape", action=word(cmd.action), card=card)
+    action(state, cmd, player, card, catalog, events)
+
+
+def equip(state: GameState, cmd: c.UseCard, player: Player, card: CardDef, catalog: Catalog,
+          events: list[GameEvent]) -> None:
+    if card.id not in player.carried:
+        raise refuse(RejectCode.ILLEGAL_PLAY, "{card} is not a carried item", card=card)
+    why_not = restriction_problem(card, player) or slot_problem(card, player, catalog)
+    if why_not:
+        raise refuse(RejectCode.ILLEGAL_PLAY, "cannot equip {card}: {why_not}", card=card, why_not=why_not)
+    player.carried.remove(card.id)
+    player.equipped.append(card.id)
+    events.append(ItemEquipped(player=player.id, card=card.id))
+
+
+def unequip(state: GameState, cmd: c.UseCard, player: Player, card: CardDef, catalog: Catalog,
+            events: list[GameEvent]) -> None:
+    if card.id not in player.equipped:
+        raise refuse(RejectCode.ILLEGAL_PLAY, "{card} is not equipped", card=card)
+    player.equipped.remove(card.id)
+    player.carried.append(card.id)
+    events.append(ItemUnequipped(player=player.id, card=card.id))
+
+
+def give(state: GameState, cmd: c.UseCard, player: Player, card: CardDef, catalog: Catalog,
+         events: list[GameEvent]) -> None:
+    if card.id not in items_of(player):
+        raise refuse(RejectCode.ILLEGAL_PLAY, "only items on the table can be given, not {card}", card=card)
+    receiver = other_player(state, cmd, player, msg("give {card} to whom? tap another player's token", card=card))
+    if not receiver.alive:
+        raise refuse(RejectCode.ILLEGAL_TARGET,
+                     "cannot give {card} to {receiver}: the dead receive no cards until the next turn", card=card, receiver=receiver)
+    big = big_problem(card, receiver, catalog)
+    if big:
+        raise refuse(RejectCode.ILLEGAL_PLAY, big)
+    hand_over(player, receiver, card, catalog)
+    events.append(ItemGiven(player=player.id, to=receiver.id, card=card.id))
+
+
+def escape(state: GameState, cmd: c.UseCard, player: Player, card: CardDef, catalog: Catalog,
+           events: list[GameEvent]) -> None:
+    escape_by_discarding(state, player, card, catalog, events)
+
+
+def discard(state: GameState, cmd: c.UseCard, player: Player, card: CardDef, catalog: Catalog,
+            events: list[GameEvent]) -> None:
+    if card.kind is Kind.ITEM and state.phase in (Phase.COMBAT, Phase.RUN_AWAY):
+        raise refuse(RejectCode.WRONG_PHASE, "cannot discard {card} during {phase}; an item that escapes a monster is used with 'escape'", card=card, phase=state.phase)
+    if card.id == "cheat":
+        player.cheat_on = None
+    if card.big and card.id in items_of(player):
+        player.big_discarded_turn = state.turn
+    remove_item(player, card.id)
+    for pile in (player.races, player.classes, player.curses, player.specials):
+        if card.id in pile:
+            pile.remove(card.id)
+    if card.kind is Kind.RACE and "half-breed" in player.specials and not player.races:
+        player.specials.remove("half-breed")
+    if card.kind is Kind.CLASS and "super-munchkin" in player.specials and not player.classes:
+        player.specials.remove("super-munchkin")
+    events.append(CardDiscarded(player=player.id, card=card.id))
+
+
+# The card menu's actions on a card in play (``promise`` is checked first: it is allowed in a fight).
+CARD_ACTIONS: dict[str, Callable[[GameState, c.UseCard, Player, CardDef, Catalog, list[GameEvent]], None]] = {
+    "equip": equip, "unequip": unequip, "give": give, "escape": escape, "discard": discard,
+}
 
 
 def hand_over(giver: Player, receiver: Player, card: CardDef, catalog: Catalog) -> None:
@@ -182,6 +206,21 @@ def escape_by_discarding(state: GameState, player: Player, card: CardDef, catalo
         combat.fighters.remove(player.id)
 
 
+def lose_chosen_class(state: GameState, cmd: c.LoseItem, player: Player, catalog: Catalog,
+                      events: list[GameEvent]) -> None:
+    """The card said "lose your class" to a player with two (Super Munchkin): the victim tapped the one that goes."""
+    loss = state.pending_loss
+    assert loss is not None
+    if cmd.card not in player.classes:
+        raise refuse(RejectCode.ILLEGAL_TARGET, "tap the class card {player} loses ({source})", player=player,
+                     source=card_of(catalog, loss.source) if loss.source in catalog else loss.source)
+    player.classes.remove(cmd.card)
+    events.append(ClassLost(player=player.id, card=cmd.card, source=loss.source))
+    if not player.classes and "super-munchkin" in player.specials:
+        player.specials.remove("super-munchkin")
+    state.pending_loss = None
+
+
 def do_lose_item(state: GameState, cmd: c.LoseItem, catalog: Catalog, events: list[GameEvent]) -> None:
     loss = state.pending_loss
     if loss is None:
@@ -189,10 +228,13 @@ def do_lose_item(state: GameState, cmd: c.LoseItem, catalog: Catalog, events: li
     player = state.player(loss.player)
     if cmd.player != loss.player:
         raise refuse(RejectCode.NOT_YOUR_TURN, "{player} chooses the item to lose, not {other}", player=player, other=cmd.player)
-    if not cmd.card:
+    if loss.kind == "class":
+        lose_chosen_class(state, cmd, player, catalog, events)
+    elif not cmd.card:
         if loss.source == BIG_LIMIT:
             raise refuse(RejectCode.ILLEGAL_PLAY, "{player} may carry only so many Big items: tap the Big item to give up ({count} to go), or give or sell it", player=player, count=loss.count)
-        if loss.count <= 1 and loss.gold == 0 and not loss.source.startswith("snails"):
+        rolled = loss.source in catalog and any(e.op == "roll-lose-items" for e in catalog[loss.source].bad_stuff)
+        if loss.count <= 1 and loss.gold == 0 and not rolled:
             raise refuse(RejectCode.ILLEGAL_PLAY, "tap the item {player} loses", player=player)
         events.append(RestFromHand(player=player.id, count=loss.count, source=loss.source))
         state.pending_loss = None

@@ -11,7 +11,7 @@ from engine.flow import (check_winners, combat_of, end_combat, monster_treasures
                          require_no_pending_loss, require_phase, set_level)
 from engine.results import RejectCode
 from engine.state import GameState, Phase
-from engine.strength import combat_totals, players_win, traits
+from engine.strength import beaten_alone, combat_totals, players_win, traits
 
 
 def refresh_window(state: GameState, at: float, catalog: Catalog, events: list[GameEvent]) -> None:
@@ -95,6 +95,7 @@ def resolve(state: GameState, catalog: Catalog, events: list[GameEvent]) -> None
     active = state.player(combat.fighters[0])
     helper = state.player(combat.helper) if combat.helper else None
     in_fight = {s.card for s in combat.one_shots} | {i for f in combat.fighters for i in state.player(f).equipped}
+    alone_and_bare = beaten_alone(state, combat, catalog)
     levels = 0
     treasures = combat.charmed_treasures
     for m in combat.monsters:
@@ -102,7 +103,7 @@ def resolve(state: GameState, catalog: Catalog, events: list[GameEvent]) -> None
         levels += card.levels_gained or 1
         treasures += monster_treasures(m, catalog)
         alone = card.effect("bonus-level-alone")
-        if alone is not None and helper is None and not combat.one_shots:
+        if alone is not None and alone_and_bare:
             levels += int(alone.get("n"))
         fire = card.effect("bonus-level-with")
         if fire is not None and in_fight & set(fire.get("cards")):

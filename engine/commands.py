@@ -143,6 +143,11 @@ class LoseItem(Command):
 
 
 @dataclass(frozen=True, kw_only=True)
+class LootFromHand(Command):
+    """Looting a body, the looter whose pick it is (``player``) took a card from the dead player's hand."""
+
+
+@dataclass(frozen=True, kw_only=True)
 class SetSex(Command):
     sex: str
 
@@ -157,7 +162,7 @@ COMMANDS: dict[str, type[Command]] = {
     cls.__name__: cls
     for cls in (Join, Leave, ChooseFirstPlayer, StartGame, PlayCard, UseCard, AddHelper, Fight,
                 ResolveCombat, ReopenWindow, RunAway, Roll, EndPhase, SetSex, AdjustLevel, Sell, UseAbility, LoseItem,
-                Rename)
+                Rename, LootFromHand)
 }
 
 

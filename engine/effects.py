@@ -7,15 +7,16 @@ them, so a card can only say what the engine can do.
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 
 from engine.cards import Catalog, Effect, Slot
-from engine.events import (BadStuffRolled, ClassLost, CurseMissed, CurseRemoved, GameEvent, HandDiscarded,
+from engine.events import (BadStuffRollAsked, BadStuffRolled, ClassLost, CurseMissed, CurseRemoved, GameEvent, HandDiscarded,
                            ItemToLoseAsked, ItemsLost, LevelLost, NextCombatCursed, PlayerDied, PlayersMustAct,
                            RaceLost, SexChanged)
-from engine.looting import start_looting
-from engine.state import GameState, PendingLoss, Player
+from engine.looting import looting_order, start_looting
+from engine.state import GameState, PendingLoss, PendingRoll, Player
+from engine.strength import disadvantage_traits, item_bonus
 
 # op -> {argument: type}
 OPS: dict[str, dict[str, type]] = {
@@ -37,7 +38,7 @@ OPS: dict[str, dict[str, type]] = {
     "roll-lose-items": {},                            # d6: lose that many items and/or hand cards
     "lose-race": {},
     "lose-class": {},
-    "lose-class-or-levels": {"n": int},               # no class: lose n levels instead
+    "lose-class-or-levels": {"n": int, "every": int},  # no class: lose n levels instead; every=1: all classes
     "discard-hand": {},                               # the box cannot see the hand: it records and says so
     "change-sex": {},
     "next-combat-penalty": {"n": int},                # lasting until the victim's next combat ends
@@ -55,7 +56,7 @@ OPS: dict[str, dict[str, type]] = {
     "run-away-mod": {"n": int},
     "flee-cost": {"n": int},                          # levels lost by a pursued player even on escape
     "ignores-trait": {"trait": str, "treasures": int},  # will not fight the trait; gives treasures
-    "bonus-level-alone": {"n": int},                  # extra levels if killed without help or one-shots
+    "bonus-level-alone": {"n": int},                  # extra levels if killed without help or bonuses
     "bonus-level-with": {"cards": list, "n": int},    # extra levels if one of cards is in the fight
     "treasure-vs-trait": {"trait": str, "n": int},
     "discard-before-combat": {},                      # the fighter taps one item to lose
@@ -103,6 +104,7 @@ OPTIONAL: dict[str, set[str]] = {
     "no-pursuit": {"unless"},
     "auto-escape": {"unless"},
     "end-combat": {"treasures", "loot"},
+    "lose-class-or-levels": {"every"},
 }
 
 
@@ -173,20 +175,10 @@ def kill(state: GameState, player: Player, events: list[GameEvent]) -> None:
         player.races.clear()
         player.classes.clear()
         player.specials.clear()
-    # looting the body: highest level first, ties by a die from the seed
-    others = [p for p in state.players if p.id != player.id and p.alive]
-    tiebreak = {p.id: random.Random(f"{state.seed}:loot:{state.rolls}:{p.id}").random() for p in others}
-    order = [p.id for p in sorted(others, key=lambda p: (-p.level, tiebreak[p.id]))]
-    start_looting(state, player, lost, order)
+    # looting the body: highest level first, ties by the die at the table
+    order, ties = looting_order(state, player)
+    start_looting(state, player, lost, order, ties)
     events.append(PlayerDied(player=player.id, lost=tuple(lost), loot_order=tuple(order)))
-
-
-def roll_die(state: GameState, player: Player | None = None) -> int:
-    """A die from the game's seed and the roll's index."""
-    value = random.Random(f"{state.seed}:{state.rolls}").randint(1, 6)
-    state.rolls += 1
-    state.last_roll = value
-    return value
 
 
 def _lost(events: list[GameEvent], player: Player, lost: list[str], source: str) -> None:
@@ -194,107 +186,218 @@ def _lost(events: list[GameEvent], player: Player, lost: list[str], source: str)
 
 
 def best_item(player: Player, catalog: Catalog) -> str | None:
-    from engine.strength import item_bonus
-
     items = items_of(player)
     if not items:
         return None
     return max(items, key=lambda c: (c in player.equipped and item_bonus(catalog[c], player), catalog[c].gold or 0))
 
 
-def apply_effects(state: GameState, player: Player, effects: Iterable[Effect], catalog: Catalog,
-                  events: list[GameEvent], *, source: str) -> None:
-    """Apply bad stuff or a curse to ``player``."""
-    for effect in effects:
+@dataclass
+class Hit:
+    """Who the bad stuff or curse hits, and where: what every effect handler works on. ``rolled`` is
+    the die the table rolled for the effect that needs one (``ROLLED``)."""
+
+    state: GameState
+    player: Player
+    catalog: Catalog
+    events: list[GameEvent]
+    source: str
+    rolled: int | None = None
+
+    def roll(self) -> int:
+        """The die rolled at the table for this effect, said as an event."""
+        value, self.rolled = self.rolled, None
+        assert value is not None            # apply_effects asks the table for it first
+        self.events.append(BadStuffRolled(player=self.player.id, roll=value, source=self.source))
+        return value
+
+    def lose_levels(self, n: int) -> None:
+        lose_levels(self.state, self.player, n, self.events)
+
+    def lose_items(self, keep: Callable[[str], bool]) -> list[str]:
+        """The player's items that ``keep`` refuses leave (the chicken with the headgear): the list."""
+        return _items_where(self.player, self.catalog, keep, self.events)
+
+    def lost(self, cards: list[str]) -> None:
+        _lost(self.events, self.player, cards, self.source)
+
+    def worn_in(self, slot: Slot) -> Callable[[str], bool]:
+        """A ``keep`` for ``lose_items``: everything but the item worn in ``slot`` (a carried spare stays)."""
+        return lambda c: not (c in self.player.equipped and self.catalog[c].slot is slot)
+
+
+def _lose_levels(hit: Hit, effect: Effect) -> None:
+    hit.lose_levels(int(effect.get("n", 1)))
+
+
+def _lose_levels_vs(hit: Hit, effect: Effect) -> None:
+    if effect.get("trait") in disadvantage_traits(hit.player):
+        hit.lose_levels(int(effect.get("n")))
+
+
+def _set_level(hit: Hit, effect: Effect) -> None:
+    hit.lose_levels(hit.player.level - int(effect.get("level")))
+
+
+def _drop_to_lowest_level(hit: Hit, effect: Effect) -> None:
+    hit.lose_levels(hit.player.level - min(p.level for p in hit.state.players))
+
+
+def _death(hit: Hit, effect: Effect) -> None:
+    kill(hit.state, hit.player, hit.events)
+
+
+def _death_or_lose_class(hit: Hit, effect: Effect) -> None:
+    cls = effect.get("cls")
+    if cls in hit.player.classes:
+        hit.player.classes.remove(cls)
+        hit.events.append(ClassLost(player=hit.player.id, card=cls, source=hit.source))
+    else:
+        kill(hit.state, hit.player, hit.events)
+
+
+def _roll_death_or_levels(hit: Hit, effect: Effect) -> None:
+    roll = hit.roll()
+    if roll <= int(effect.get("death_max")):
+        kill(hit.state, hit.player, hit.events)
+    else:
+        hit.lose_levels(roll)
+
+
+def _lose_slot(hit: Hit, effect: Effect) -> None:
+    """The armor (or other slot) being worn: a carried spare stays."""
+    hit.lost(hit.lose_items(hit.worn_in(Slot(effect.get("slot")))))
+
+
+def _lose_slot_or_levels(hit: Hit, effect: Effect) -> None:
+    lost = hit.lose_items(hit.worn_in(Slot(effect.get("slot"))))
+    if lost:
+        hit.lost(lost)
+    else:
+        hit.lose_levels(int(effect.get("n")))
+
+
+def _lose_big_items(hit: Hit, effect: Effect) -> None:
+    hit.lost(hit.lose_items(lambda c: not hit.catalog[c].big))
+
+
+def _lose_all_items(hit: Hit, effect: Effect) -> None:
+    hit.lost(hit.lose_items(lambda c: False))
+
+
+def _lose_best_item(hit: Hit, effect: Effect) -> None:
+    best = best_item(hit.player, hit.catalog)
+    if best is not None:
+        lose_headgear_chicken(hit.player, [best], hit.catalog, hit.events)
+        remove_item(hit.player, best)
+        hit.lost([best])
+
+
+def _ask_for_items(hit: Hit, effect: Effect) -> None:
+    """choose-item, lose-items-worth, roll-lose-items: the victim taps what to lose."""
+    player, op = hit.player, effect.op
+    kind = effect.get("kind", "any")
+    candidates = [c for c in items_of(player) if kind == "any" or (kind == "big") == hit.catalog[c].big]
+    if op == "roll-lose-items":                 # items and/or cards from the hand: never nothing to take
+        count = hit.roll()
+        hit.state.pending_loss = PendingLoss(player=player.id, kind=kind, count=count, source=hit.source)
+        hit.events.append(ItemToLoseAsked(player=player.id, kind=kind, count=count, gold=0, source=hit.source))
+        return
+    if not candidates:
+        hit.events.append(CurseMissed(player=player.id, source=hit.source))
+        return
+    count, gold = 1, 0
+    if op == "lose-items-worth":
+        count, gold = len(candidates), int(effect.get("gold"))
+    hit.state.pending_loss = PendingLoss(player=player.id, kind=kind, count=count, gold=gold, source=hit.source)
+    hit.events.append(ItemToLoseAsked(player=player.id, kind=kind, count=count, gold=gold, source=hit.source))
+
+
+def _lose_race(hit: Hit, effect: Effect) -> None:
+    hit.player.races.clear()
+    if "half-breed" in hit.player.specials:
+        hit.player.specials.remove("half-breed")
+    hit.events.append(RaceLost(player=hit.player.id, source=hit.source))
+
+
+def _lose_class(hit: Hit, effect: Effect) -> None:
+    hit.player.classes.clear()
+    if "super-munchkin" in hit.player.specials:
+        hit.player.specials.remove("super-munchkin")
+    hit.events.append(ClassLost(player=hit.player.id, source=hit.source))
+
+
+def _lose_class_or_levels(hit: Hit, effect: Effect) -> None:
+    """A card's "lose your class" (one; of two, the victim taps which) or, with ``every``, "lose your
+    class(es)": all of them, Super Munchkin's second one too; no class: ``n`` levels instead."""
+    player = hit.player
+    if not player.classes:
+        hit.lose_levels(int(effect.get("n")))
+        return
+    if not effect.get("every", 0) and len(player.classes) > 1:       # the victim chooses which one goes
+        hit.state.pending_loss = PendingLoss(player=player.id, kind="class", count=1, source=hit.source)
+        hit.events.append(ItemToLoseAsked(player=player.id, kind="class", count=1, gold=0, source=hit.source))
+        return
+    lost = list(player.classes) if effect.get("every", 0) else [player.classes[-1]]
+    for cls in lost:
+        player.classes.remove(cls)
+        hit.events.append(ClassLost(player=player.id, card=cls, source=hit.source))
+    if not player.classes and "super-munchkin" in player.specials:
+        player.specials.remove("super-munchkin")
+
+
+def _discard_hand(hit: Hit, effect: Effect) -> None:
+    hit.events.append(HandDiscarded(player=hit.player.id, source=hit.source))
+
+
+def _change_sex(hit: Hit, effect: Effect) -> None:
+    player = hit.player
+    player.sex = "female" if player.sex == "male" else "male"
+    hit.events.append(SexChanged(player=player.id, sex=player.sex, source=hit.source))
+
+
+def _next_combat(hit: Hit, effect: Effect) -> None:
+    hit.player.next_combat.append(hit.source)
+    hit.events.append(NextCombatCursed(player=hit.player.id, source=hit.source))
+
+
+def _manual(hit: Hit, effect: Effect) -> None:
+    hit.events.append(PlayersMustAct(player=hit.player.id, text=effect.get("text", ""), source=hit.source))
+
+
+# What each op of bad stuff or a curse does to its victim; the other ops (monsters' abilities, items,
+# one-shots) are read where they matter, and mean nothing here.
+BAD_STUFF: dict[str, Callable[[Hit, Effect], None]] = {
+    "lose-levels": _lose_levels, "lose-levels-vs": _lose_levels_vs, "set-level": _set_level,
+    "drop-to-lowest-level": _drop_to_lowest_level, "death": _death, "death-or-lose-class": _death_or_lose_class,
+    "roll-death-or-levels": _roll_death_or_levels, "lose-slot": _lose_slot, "lose-slot-or-levels": _lose_slot_or_levels,
+    "lose-big-items": _lose_big_items, "lose-all-items": _lose_all_items, "lose-best-item": _lose_best_item,
+    "choose-item": _ask_for_items, "lose-items-worth": _ask_for_items, "roll-lose-items": _ask_for_items,
+    "lose-race": _lose_race, "lose-class": _lose_class, "lose-class-or-levels": _lose_class_or_levels,
+    "discard-hand": _discard_hand, "change-sex": _change_sex, "next-combat-penalty": _next_combat,
+    "next-combat-armor-only": _next_combat, "manual": _manual,
+}
+
+
+# The ops that need a die: the table rolls it (ROLL, or the die's value), as every roll of the game.
+ROLLED = frozenset({"roll-death-or-levels", "roll-lose-items"})
+
+
+def apply_effects(state: GameState, player: Player, effects: Sequence[Effect], catalog: Catalog,
+                  events: list[GameEvent], *, source: str, first: int = 0, rolled: int | None = None) -> None:
+    """Apply bad stuff or a curse to ``player``, effect by effect from ``first``, until one kills them.
+
+    An effect that needs a die waits for it: ``state.pending_roll`` says which, and ``rolled`` (the
+    die the table rolled) carries on from there with the rest."""
+    hit = Hit(state, player, catalog, events, source, rolled)
+    for index in range(first, len(effects)):
+        effect = effects[index]
         if not player.alive:
             return
-        op = effect.op
-        if op == "lose-levels":
-            lose_levels(state, player, int(effect.get("n", 1)), events)
-        elif op == "lose-levels-vs":
-            from engine.strength import disadvantage_traits
-            if effect.get("trait") in disadvantage_traits(player):
-                lose_levels(state, player, int(effect.get("n")), events)
-        elif op == "set-level":
-            lose_levels(state, player, player.level - int(effect.get("level")), events)
-        elif op == "drop-to-lowest-level":
-            lowest = min(p.level for p in state.players)
-            lose_levels(state, player, player.level - lowest, events)
-        elif op == "death":
-            kill(state, player, events)
-        elif op == "death-or-lose-class":
-            cls = effect.get("cls")
-            if cls in player.classes:
-                player.classes.remove(cls)
-                events.append(ClassLost(player=player.id, card=cls, source=source))
-            else:
-                kill(state, player, events)
-        elif op == "roll-death-or-levels":
-            roll = roll_die(state, player)
-            events.append(BadStuffRolled(player=player.id, roll=roll, source=source))
-            if roll <= int(effect.get("death_max")):
-                kill(state, player, events)
-            else:
-                lose_levels(state, player, roll, events)
-        elif op == "lose-slot":          # "the armor you are wearing": a carried spare stays
-            slot = Slot(effect.get("slot"))
-            _lost(events, player, _items_where(
-                player, catalog, lambda c: not (c in player.equipped and catalog[c].slot is slot), events), source)
-        elif op == "lose-slot-or-levels":
-            slot = Slot(effect.get("slot"))
-            lost = _items_where(player, catalog, lambda c: not (c in player.equipped and catalog[c].slot is slot), events)
-            if lost:
-                _lost(events, player, lost, source)
-            else:
-                lose_levels(state, player, int(effect.get("n")), events)
-        elif op == "lose-big-items":
-            _lost(events, player, _items_where(player, catalog, lambda c: not catalog[c].big, events), source)
-        elif op == "lose-all-items":
-            _lost(events, player, _items_where(player, catalog, lambda c: False, events), source)
-        elif op == "lose-best-item":
-            best = best_item(player, catalog)
-            if best is not None:
-                lose_headgear_chicken(player, [best], catalog, events)
-                remove_item(player, best)
-                _lost(events, player, [best], source)
-        elif op in ("choose-item", "lose-items-worth", "roll-lose-items"):
-            kind = effect.get("kind", "any")
-            candidates = [c for c in items_of(player) if kind == "any"
-                          or (kind == "big") == catalog[c].big]
-            if not candidates:
-                events.append(CurseMissed(player=player.id, source=source))
-                continue
-            count, gold = 1, 0
-            if op == "lose-items-worth":
-                count, gold = len(candidates), int(effect.get("gold"))
-            if op == "roll-lose-items":
-                count = roll_die(state, player)
-                events.append(BadStuffRolled(player=player.id, roll=count, source=source))
-            state.pending_loss = PendingLoss(player=player.id, kind=kind, count=count, gold=gold, source=source)
-            events.append(ItemToLoseAsked(player=player.id, kind=kind, count=count, gold=gold, source=source))
-        elif op == "lose-race":
-            player.races.clear()
-            if "half-breed" in player.specials:
-                player.specials.remove("half-breed")
-            events.append(RaceLost(player=player.id, source=source))
-        elif op == "lose-class":
-            player.classes.clear()
-            if "super-munchkin" in player.specials:
-                player.specials.remove("super-munchkin")
-            events.append(ClassLost(player=player.id, source=source))
-        elif op == "lose-class-or-levels":
-            if player.classes:
-                lost_class = player.classes.pop()
-                events.append(ClassLost(player=player.id, card=lost_class, source=source))
-            else:
-                lose_levels(state, player, int(effect.get("n")), events)
-        elif op == "discard-hand":
-            events.append(HandDiscarded(player=player.id, source=source))
-        elif op == "change-sex":
-            player.sex = "female" if player.sex == "male" else "male"
-            events.append(SexChanged(player=player.id, sex=player.sex, source=source))
-        elif op in ("next-combat-penalty", "next-combat-armor-only"):
-            player.next_combat.append(source)
-            events.append(NextCombatCursed(player=player.id, source=source))
-        elif op == "manual":
-            events.append(PlayersMustAct(player=player.id, text=effect.get("text", ""), source=source))
+        if effect.op in ROLLED and hit.rolled is None:
+            state.pending_roll = PendingRoll(player=player.id, source=source, effect=index)
+            events.append(BadStuffRollAsked(player=player.id, source=source))
+            return
+        handler = BAD_STUFF.get(effect.op)
+        if handler is not None:
+            handler(hit, effect)

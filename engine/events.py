@@ -2,7 +2,7 @@
 
 ``apply`` returns them in ``Accepted.events``; ``GameEvent`` is their union, so a ``match`` over it
 that forgets one fails type checking (end it with ``typing.assert_never``). Each keeps ``name`` (its
-class name) and ``data`` (engine/results.py's ``Event``). ``CombatEnd`` says how a fight ended.
+class name) and ``data`` (``Event``, below). ``CombatEnd`` says how a fight ended.
 """
 
 from __future__ import annotations
@@ -12,9 +12,45 @@ from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Any, Union, cast, get_args
 
-from engine.results import Event
-
 OPTIONAL = {"optional": True}       # left out of ``data`` while it has its default, as the untyped events did
+
+
+@dataclass(frozen=True, kw_only=True)
+class Event:
+    """Something that happened, past tense: each kind is a dataclass below.
+
+    ``automatic`` marks what the players did not do themselves (a turn starting, a fight ending):
+    the message line leaves it out. ``name`` is the class name and ``data`` the fields as a plain
+    dict, keyed as the engine's events were before they were typed; ``data`` is for the transition,
+    while table code moves to the typed fields, and goes once nothing reads it.
+    """
+
+    automatic: bool = False
+
+    @property
+    def name(self) -> str:
+        return type(self).__name__
+
+    @property
+    def data(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            if f.name == "automatic":
+                continue
+            value = getattr(self, f.name)
+            if f.metadata.get("optional") and value == f.default:
+                continue
+            out[f.metadata.get("key", f.name.rstrip("_"))] = _plain(value)
+        return out
+
+
+def _plain(value: Any) -> Any:
+    """A field's value as the untyped events had it: lists, dicts and strings."""
+    if isinstance(value, tuple):
+        return list(value)
+    if isinstance(value, Mapping):
+        return dict(value)
+    return value
 
 
 class CombatEnd(StrEnum):
@@ -58,6 +94,13 @@ class AutoEscape(Event):
     """A card got these players away from the fight without a roll."""
     players: tuple[str, ...]
     by: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class BadStuffRollAsked(Event):
+    """A piece of bad stuff needs the die: ``player`` rolls it at the table (ROLL)."""
+    player: str
+    source: str
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -458,6 +501,22 @@ class RaceLost(Event):
 
 
 @dataclass(frozen=True, kw_only=True)
+class HandLooted(Event):
+    """A looter took their card from the dead player's hand (the box cannot see which); the last looter's
+    pick discards what is left on the body (``discarded``)."""
+    player: str
+    from_: str
+    discarded: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class LootOrderRolled(Event):
+    """A looter tied at a level with another rolled the die at the table for the looting order."""
+    player: str
+    roll: int
+
+
+@dataclass(frozen=True, kw_only=True)
 class RestFromHand(Event):
     """The rest of a loss comes from the player's hand."""
     player: str
@@ -593,11 +652,11 @@ class WindowRestarted(Event):
     automatic: bool = True
 
 GameEvent = Union[
-    AbilityUsed, AutoEscape, BadStuffRolled, CardDiscarded, CharityDue, CheatAttached, ClassChosen, ClassLost,
+    AbilityUsed, AutoEscape, BadStuffRollAsked, BadStuffRolled, CardDiscarded, CharityDue, CheatAttached, ClassChosen, ClassLost,
     CombatEnded, CombatStarted, CurseBlocked, CurseCancelled, CurseMissed, CursePlayed, CurseRemoved,
     DivineIntervention, DoorClosed, EscapeUndone, FightTransferred, FirstPlayerChosen, GameStarted, GameWon,
-    HandDiscarded, HelperJoined, IllusionPlayed, ItemCarried, ItemEquipped, ItemGiven, ItemPromised, ItemTaken,
-    ItemToLoseAsked, ItemUnequipped, ItemsLost, ItemsSold, LevelGained, LevelLost, MonsterEnhanced,
+    HandDiscarded, HandLooted, HelperJoined, IllusionPlayed, ItemCarried, ItemEquipped, ItemGiven, ItemPromised, ItemTaken,
+    ItemToLoseAsked, ItemUnequipped, ItemsLost, ItemsSold, LevelGained, LevelLost, LootOrderRolled, MonsterEnhanced,
     MonsterIgnoresPlayer, MonsterJoined, MonsterRemoved, MonsterReplaced, MonsterSlain, MonstersDiscarded,
     MonstersKilled, NextCombatCursed, OneShotPlayed, PlayerDied, PlayerJoined, PlayerLeft, PlayerRenamed,
     PlayerRevived, PlayersMustAct, RaceChosen, RaceLost, RestFromHand, RollRetaken, RoomLooted,

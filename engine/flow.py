@@ -8,7 +8,7 @@ from typing import Any
 
 from engine import commands as c
 from engine.cards import Catalog, CardDef
-from engine.events import CombatEnd, CombatEnded, GameEvent, GameWon, LevelGained, LevelLost
+from engine.events import CombatEnd, CombatEnded, GameEvent, GameWon, LevelGained, LevelLost, RoomLooted
 from engine.messages import Msg, Seq, word
 from engine.results import Refusal, RejectCode
 from engine.state import Combat, GameState, MonsterInPlay, Phase, Player
@@ -102,6 +102,11 @@ def combat_of(state: GameState) -> Combat:
 
 
 def require_no_pending_loss(state: GameState, tried: str) -> None:
+    """Nothing the game waits for first: an item to lose, or a die for a piece of bad stuff."""
+    roll = state.pending_roll
+    if roll is not None and state.has_player(roll.player):
+        raise refuse(RejectCode.ILLEGAL_PLAY, "cannot {tried} yet: {who} must first roll the die for {source} (press ROLL)",
+                     tried=_verb(tried), who=state.player(roll.player), source=roll.source)
     loss = state.pending_loss
     if loss is not None:
         who = state.player(loss.player)
@@ -134,8 +139,9 @@ def monster_treasures(monster: MonsterInPlay, catalog: Catalog) -> int:
 
 def end_combat(state: GameState, events: list[GameEvent], *, how: CombatEnd, card: str | None = None,
                loot: bool = False) -> None:
-    """The fight is over, however it ended (``card``: the card that ended it): back to the turn
-    (loot the room, or charity)."""
+    """The fight is over, however it ended (``card``: the card that ended it): the turn goes on to
+    charity. A monster was met, so there is no looking for trouble now; ``loot``: the card that ended
+    it lets the fighter loot the room (a Door card face down) all the same."""
     combat = state.combat
     if combat is not None:
         for f in combat.fighters:
@@ -144,8 +150,10 @@ def end_combat(state: GameState, events: list[GameEvent], *, how: CombatEnd, car
     state.combat = None
     state.flight = None
     state.after_combat = True
-    state.phase = Phase.LOOK_FOR_TROUBLE if loot else Phase.CHARITY
+    state.phase = Phase.CHARITY
     events.append(CombatEnded(how=how, card=card))
+    if loot and combat is not None and combat.fighters:
+        events.append(RoomLooted(player=combat.fighters[0]))
 
 
 def drop_dead_fighter(state: GameState, player: Player, events: list[GameEvent]) -> None:

@@ -23,6 +23,7 @@ from engine.errors import ReplayError
 from engine.events import GameEvent, SexChanged
 from engine.flow import acting, combat_of, refuse, set_level
 from engine.items import enforce_big_limit, settle_equipment
+from engine.looting import do_loot_from_hand, tie_roller
 from engine.messages import msg, word
 from engine.plays import do_play
 from engine.results import Accepted, Refusal, RejectCode, Rejected
@@ -70,7 +71,7 @@ HANDLERS: dict[type[c.Command], Callable[..., None]] = {
     c.PlayCard: do_play, c.UseCard: do_use, c.AddHelper: do_add_helper, c.Fight: do_fight,
     c.ResolveCombat: do_resolve, c.RunAway: do_run_away, c.Roll: do_roll, c.EndPhase: do_end_phase,
     c.SetSex: do_set_sex, c.AdjustLevel: do_adjust_level, c.Sell: do_sell, c.UseAbility: do_use_ability,
-    c.LoseItem: do_lose_item, c.ReopenWindow: do_reopen_window, c.Rename: do_rename,
+    c.LoseItem: do_lose_item, c.ReopenWindow: do_reopen_window, c.Rename: do_rename, c.LootFromHand: do_loot_from_hand,
 }
 
 
@@ -175,8 +176,10 @@ def legal_buttons(state: GameState, catalog: Catalog) -> dict[str, str]:
         labels["run"] = "" if winning else word("Run away")        # running away is for a fight the players cannot win
         labels["next"] = word("Fight!") if winning and combat.window_until is None else ""
     elif phase is Phase.RUN_AWAY:
-        labels["roll"] = word("Roll to flee")
+        labels["roll"] = word("Roll for the Bad Stuff") if state.pending_roll is not None else word("Roll to flee")
     elif phase is Phase.GAME_OVER:
         labels["next"] = word("New game")
         labels["undo"] = word("Undo")
+    if tie_roller(state) is not None and state.pending_roll is None:
+        labels["roll"] = word("Roll for the looting order")
     return labels

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from engine import commands as c
 from engine.cards import Catalog, CardDef, Kind
 from engine.game import apply, next_command
+from engine.looting import tie_roller
 from engine.results import Rejected
 from engine.state import GameState, Phase
 
@@ -248,7 +249,10 @@ def legal_commands(state: GameState, catalog: Catalog, player: str, at: float,
         candidates.append(c.ChooseFirstPlayer(player=player, at=at))
     if state.phase is Phase.COMBAT:
         candidates.append(c.RunAway(player=player, at=at))
-    if state.flight is not None and state.flight.pending:
+    roller = state.pending_roll.player if state.pending_roll is not None else tie_roller(state)
+    if roller is not None:
+        candidates.append(c.Roll(player=roller, at=at))
+    elif state.flight is not None and state.flight.pending:
         candidates.append(c.Roll(player=state.flight.pending[0][0], at=at))
     for card_id in cards:
         if card_id in catalog and card_needs(state, catalog, player, card_id) is Need.NOTHING:

@@ -126,7 +126,7 @@ def redo_last_roll(state: GameState, catalog: Catalog, events: list[GameEvent], 
     assert flight is not None and isinstance(flight.before_roll, GameState)
     before: GameState = flight.before_roll.clone()
     rolls = state.rolls
-    for name in ("players", "combat", "flight", "rolls", "last_roll", "pending_loss", "looting",
+    for name in ("players", "combat", "flight", "rolls", "last_roll", "pending_loss", "pending_roll", "looting",
                  "treasures_to_draw", "phase"):
         setattr(state, name, getattr(before, name))
     if value is None:
@@ -161,7 +161,7 @@ def shot_glue(state: GameState, cmd: c.PlayCard, card: CardDef, player: Player, 
     rolls = state.rolls
     assert flight.before_roll is not None           # an escape by a roll: the state before it was kept
     before = flight.before_roll.clone()
-    for name in ("players", "combat", "flight", "last_roll", "pending_loss", "looting",
+    for name in ("players", "combat", "flight", "last_roll", "pending_loss", "pending_roll", "looting",
                  "treasures_to_draw", "phase"):
         setattr(state, name, getattr(before, name))
     state.rolls = rolls       # the new roll is a new die, not the old one again

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from engine.events import Event, GameEvent
 from engine.messages import Msg
 from engine.state import GameState
 
-if TYPE_CHECKING:
-    from engine.events import GameEvent
+__all__ = ["Accepted", "Event", "Refusal", "RejectCode", "Rejected"]
 
 
 class RejectCode(Enum):
@@ -23,44 +22,6 @@ class RejectCode(Enum):
     NOT_UNDOABLE = "NOT_UNDOABLE"
     GAME_OVER = "GAME_OVER"
     UNKNOWN_CARD = "UNKNOWN_CARD"
-
-
-@dataclass(frozen=True, kw_only=True)
-class Event:
-    """Something that happened, past tense: each kind is a dataclass in engine/events.py.
-
-    ``automatic`` marks what the players did not do themselves (a turn starting, a fight ending):
-    the message line leaves it out. ``name`` is the class name and ``data`` the fields as a plain
-    dict, keyed as the engine's events were before they were typed; ``data`` is for the transition,
-    while table code moves to the typed fields, and goes once nothing reads it.
-    """
-
-    automatic: bool = False
-
-    @property
-    def name(self) -> str:
-        return type(self).__name__
-
-    @property
-    def data(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for f in fields(self):
-            if f.name == "automatic":
-                continue
-            value = getattr(self, f.name)
-            if f.metadata.get("optional") and value == f.default:
-                continue
-            out[f.metadata.get("key", f.name.rstrip("_"))] = _plain(value)
-        return out
-
-
-def _plain(value: Any) -> Any:
-    """A field's value as the untyped events had it: lists, dicts and strings."""
-    if isinstance(value, tuple):
-        return list(value)
-    if isinstance(value, Mapping):
-        return dict(value)
-    return value
 
 
 @dataclass(frozen=True)

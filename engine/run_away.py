@@ -8,6 +8,8 @@ from engine.effects import apply_effects, lose_levels
 from engine.events import CombatEnd, GameEvent, RunAwayDeclared, RunAwayFailed, RunAwaySucceeded
 from engine.flow import (combat_of, die_roll, end_combat, refuse, require_active, require_no_pending_loss,
                          require_phase)
+from engine.looting import roll_for_looting_order, tie_roller
+from engine.messages import Seq
 from engine.results import RejectCode
 from engine.state import Flight, GameState, MonsterInPlay, Phase, Player
 from engine.strength import combat_totals, disadvantage_traits, players_win, run_away_bonus
@@ -55,9 +57,11 @@ def do_run_away(state: GameState, cmd: c.RunAway, catalog: Catalog, events: list
                 events.append(RunAwaySucceeded(player=f, monster=monster.id, roll=0, total=0, without_roll=True))
                 continue
             state.flight.pending.append((f, i))
-    # A monster that cannot be outrun catches its fleeing players without a roll: those catches come
-    # first and are taken at once (a choice of item to lose pauses them, as it pauses a roll).
-    state.flight.pending.sort(key=lambda entry: not cannot_be_outrun(catalog, combat.monsters[entry[1]]))
+    # The fleeing player chooses the order (of the rolls, and so of the bad stuff): ROLL takes the
+    # monsters that need a die first; one that cannot be outrun catches without a die when it is
+    # chosen (its monster tapped), or when it is all that is left to that player.
+    order = {f: n for n, f in enumerate(combat.fighters)}
+    state.flight.pending.sort(key=lambda entry: (order[entry[0]], cannot_be_outrun(catalog, combat.monsters[entry[1]])))
     if state.flight.pending:
         take_automatic_catches(state, catalog, events)
     else:
@@ -68,11 +72,31 @@ def cannot_be_outrun(catalog: Catalog, monster: MonsterInPlay) -> bool:
     return catalog[monster.card].has_effect("no-run-away")
 
 
+def roller_entries(state: GameState) -> list[tuple[str, int]]:
+    """What the next fleeing player still faces: (player, monster index), in the order ROLL takes them."""
+    flight = state.flight
+    if flight is None or not flight.pending:
+        return []
+    roller = flight.pending[0][0]
+    return [entry for entry in flight.pending if entry[0] == roller]
+
+
+def must_choose_catch(state: GameState, catalog: Catalog) -> bool:
+    """Whether the next fleeing player faces two or more monsters that cannot be outrun and nothing to roll
+    against: they choose which catches first (a monster's tap), and ROLL alone is refused."""
+    left = roller_entries(state)
+    combat = state.combat
+    return (state.phase is Phase.RUN_AWAY and combat is not None and len(left) > 1 and state.pending_loss is None
+            and state.pending_roll is None and all(cannot_be_outrun(catalog, combat.monsters[i]) for _, i in left))
+
+
 def take_automatic_catches(state: GameState, catalog: Catalog, events: list[GameEvent]) -> None:
-    """Resolve the catches that need no die, while nothing waits for the players."""
-    while (state.phase is Phase.RUN_AWAY and state.flight is not None and state.flight.pending
-           and state.pending_loss is None
-           and cannot_be_outrun(catalog, combat_of(state).monsters[state.flight.pending[0][1]])):
+    """A fleeing player whose one monster left cannot be outrun is caught, without a die, while nothing
+    waits for the players. With more than one left, the player chooses which comes first."""
+    while state.phase is Phase.RUN_AWAY and state.pending_loss is None and state.pending_roll is None:
+        left = roller_entries(state)
+        if len(left) != 1 or not cannot_be_outrun(catalog, combat_of(state).monsters[left[0][1]]):
+            return
         take_roll(state, catalog, events, forced=None, escaped=False, automatic=True)
 
 
@@ -93,23 +117,75 @@ def roll_to_escape(state: GameState, player: Player, monster: MonsterInPlay, cat
 
 
 def do_roll(state: GameState, cmd: c.Roll, catalog: Catalog, events: list[GameEvent]) -> None:
+    if state.pending_roll is not None:
+        roll_for_bad_stuff(state, cmd, catalog, events)
+        return
+    if tie_roller(state) is not None:
+        roll_for_looting_order(state, cmd.forced, events)
+        return
     require_phase(state, "roll the die", Phase.RUN_AWAY)
     require_no_pending_loss(state, "roll")
     if cmd.forced is not None and not 1 <= cmd.forced <= 6:
         raise refuse(RejectCode.ILLEGAL_PLAY, "a die shows 1 to 6, not {forced}", forced=cmd.forced)
     flight = state.flight
-    if cmd.monster >= 0 and flight is not None and flight.pending:
-        roller = flight.pending[0][0]
-        entry = (roller, cmd.monster)
-        if entry not in flight.pending:
-            raise refuse(RejectCode.ILLEGAL_TARGET,
-                         "{roller} has no roll left against that monster", roller=state.player(roller))
-        flight.pending.remove(entry)
-        flight.pending.insert(0, entry)        # the fleeing player chooses the order of the rolls
-    if flight is not None and flight.pending and cannot_be_outrun(catalog, combat_of(state).monsters[flight.pending[0][1]]):
-        take_automatic_catches(state, catalog, events)      # after a choice of item to lose: no die here
+    if flight is None or not flight.pending:
+        raise refuse(RejectCode.ILLEGAL_PLAY, "no run-away roll is left")
+    entry = chosen_entry(state, cmd, catalog)
+    flight.pending.remove(entry)
+    flight.pending.insert(0, entry)        # the fleeing player chooses the order of the rolls
+    if cannot_be_outrun(catalog, combat_of(state).monsters[entry[1]]):
+        take_roll(state, catalog, events, forced=None, escaped=False, automatic=True)     # no die here
+    else:
+        take_roll(state, catalog, events, forced=cmd.forced, escaped=None)
+    take_automatic_catches(state, catalog, events)
+
+
+def chosen_entry(state: GameState, cmd: c.Roll, catalog: Catalog) -> tuple[str, int]:
+    """The monster this ROLL is against: the one tapped, else the next that needs a die. Two or more
+    that cannot be outrun and nothing else: the player chooses which catches first (never a guess)."""
+    left = roller_entries(state)
+    roller = left[0][0]
+    combat = combat_of(state)
+    if cmd.monster >= 0:
+        if (roller, cmd.monster) not in left:
+            raise refuse(RejectCode.ILLEGAL_TARGET, "{roller} has no roll left against that monster", roller=state.player(roller))
+        return roller, cmd.monster
+    rolls = [entry for entry in left if not cannot_be_outrun(catalog, combat.monsters[entry[1]])]
+    if rolls or len(left) == 1:
+        return (rolls or left)[0]
+    monsters = Seq((catalog[combat.monsters[i].card] for _, i in left), "and")
+    raise refuse(RejectCode.ILLEGAL_PLAY, "{roller} cannot outrun {monsters}: tap the monster whose Bad Stuff comes first",
+                 roller=state.player(roller), monsters=monsters)
+
+
+def roll_for_bad_stuff(state: GameState, cmd: c.Roll, catalog: Catalog, events: list[GameEvent]) -> None:
+    """The die the table rolled for a piece of bad stuff (3,872 Orcs, Snails on Speed); the rest follows."""
+    pending = state.pending_roll
+    assert pending is not None
+    value = die_roll(state, cmd.forced)
+    state.pending_roll = None
+    player = state.player(pending.player)
+    apply_effects(state, player, catalog[pending.source].bad_stuff, catalog, events, source=pending.source,
+                  first=pending.effect, rolled=value)
+    flight = state.flight
+    if state.phase is not Phase.RUN_AWAY or flight is None:
         return
-    take_roll(state, catalog, events, forced=cmd.forced, escaped=None)
+    if not player.alive:
+        flight.pending = [(p, i) for p, i in flight.pending if p != player.id]
+    take_automatic_catches(state, catalog, events)
+    end_flight_if_done(state, events)
+
+
+def end_flight_if_done(state: GameState, events: list[GameEvent]) -> None:
+    """Every fleeing player has rolled and nothing waits for them: the fight is over (its results kept)."""
+    flight = state.flight
+    if (state.phase is not Phase.RUN_AWAY or flight is None or flight.pending or state.pending_loss is not None
+            or state.pending_roll is not None):
+        return
+    end_combat(state, events, how=CombatEnd.RAN_AWAY)
+    state.flight = Flight(pending=[], results=flight.results, before_roll=flight.before_roll,
+                          result_cards=flight.result_cards)
+    state.phase = Phase.CHARITY
 
 
 def take_roll(state: GameState, catalog: Catalog, events: list[GameEvent], *, forced: int | None,
@@ -153,7 +229,4 @@ def take_roll(state: GameState, catalog: Catalog, events: list[GameEvent], *, fo
     cost = monster.effect("flee-cost")
     if escaped and cost is not None:
         lose_levels(state, player, int(cost.get("n")), events)
-    if not flight.pending and state.pending_loss is None:
-        end_combat(state, events, how=CombatEnd.RAN_AWAY)
-        state.flight = Flight(pending=[], results=flight.results, before_roll=before, result_cards=flight.result_cards)
-        state.phase = Phase.CHARITY
+    end_flight_if_done(state, events)

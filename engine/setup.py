@@ -8,6 +8,7 @@ from engine import commands as c
 from engine.cards import Catalog
 from engine.events import FirstPlayerChosen, GameEvent, GameStarted, PlayerJoined, PlayerLeft, PlayerRenamed
 from engine.flow import acting, die_roll, phase_name, refuse, require_phase
+from engine.looting import drop_looter
 from engine.messages import msg, nmsg
 from engine.players import default_name
 from engine.results import RejectCode
@@ -67,13 +68,7 @@ def do_leave(state: GameState, cmd: c.Leave, catalog: Catalog, events: list[Game
         state.players.remove(player)
     if state.first_player == player.id:
         state.first_player = None
-    loot = state.looting
-    if loot is not None:
-        if loot["body"] == player.id:
-            state.looting = None                    # their body goes with them
-        else:
-            loot["order"] = [p for p in loot["order"] if p != player.id]
-            loot["waiting"] = [p for p in loot["waiting"] if p != player.id]
+    drop_looter(state, player.id)                 # their body goes with them
     events.append(PlayerLeft(player=player.id))
 
 

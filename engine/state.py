@@ -110,11 +110,22 @@ class PendingLoss:
     """A player must tap the item(s) to lose: ``count`` items, or items worth ``gold``."""
 
     player: str
-    kind: str            # big | small | any
+    kind: str            # big | small | any item; class: one of two classes
     count: int
     gold: int = 0
     source: str = ""
     lost_gold: int = 0
+
+
+@dataclass
+class PendingRoll:
+    """A piece of bad stuff that needs the die (3,872 Orcs, Snails on Speed): ``player`` presses ROLL.
+
+    ``effect`` is its index in the bad stuff of ``source``; the effects after it follow the roll."""
+
+    player: str
+    source: str
+    effect: int
 
 
 @dataclass
@@ -134,6 +145,7 @@ class GameState:
     treasures_to_draw: int = 0
     treasures_face_up: bool = False
     pending_loss: PendingLoss | None = None
+    pending_roll: PendingRoll | None = None
     looting: dict[str, Any] | None = None           # engine/looting.py: body, items, order, taken, waiting
     after_combat: bool = False            # a combat ended this turn (Mutilate the Bodies)
     warnings: list[str] = field(default_factory=list)

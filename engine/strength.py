@@ -178,6 +178,20 @@ def fighter_parts(state: GameState, combat: Combat, player: Player, catalog: Cat
     return parts
 
 
+# What a fighter adds beyond their level: "without help or bonuses" means none of these (a curse's
+# penalty or a backstab is no bonus).
+BONUS_PARTS = frozenset({Part.ITEM, Part.BONUS, Part.ONE_SHOT, Part.DOUBLED})
+
+
+def beaten_alone(state: GameState, combat: Combat, catalog: Catalog) -> bool:
+    """Whether the players win "without help or bonuses": one fighter, no one-shot played in the fight,
+    and nothing but their level on their side (an item's bonus counts as a bonus)."""
+    if len(combat.fighters) != 1 or combat.one_shots:
+        return False
+    players = combat_breakdown(state, combat, catalog).players
+    return not any(p.part in BONUS_PARTS and p.value for p in players)
+
+
 def fighter_strength(state: GameState, combat: Combat, player: Player, catalog: Catalog) -> int:
     """A fighter's worth in this combat: the sum of ``fighter_parts``."""
     return sum(p.value for p in fighter_parts(state, combat, player, catalog))

@@ -262,3 +262,31 @@ def test_an_import_of_table_inside_a_function_says_why_on_its_line() -> None:
                     if "#" not in lines[node.lineno - 1]:
                         bare.append(f"{path.relative_to(ROOT)}:{node.lineno}: {lines[node.lineno - 1].strip()}")
     assert bare == []
+
+
+# --- engine/, cards/ and drivers/: no import cycle ------------------------------------------------
+def module_graph(packages: tuple[str, ...]) -> dict[str, set[str]]:
+    """Module -> the modules of ``packages`` it imports, anywhere in its body (inside functions and
+    ``if TYPE_CHECKING:`` too). ``from engine import commands`` is an edge to engine.commands."""
+    modules: dict[str, Path] = {}
+    for package in packages:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+            modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        edges: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, ast.Import):
+                edges.update(resolve(alias.name, modules) or "" for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                for alias in node.names:
+                    edges.add(resolve(f"{node.module}.{alias.name}", modules) or "")
+        graph[name] = edges - {"", name}
+    return graph
+
+
+def test_engine_cards_and_drivers_have_no_import_cycle_even_through_imports_inside_functions() -> None:
+    graph = module_graph(("engine", "cards", "drivers"))
+    assert "engine.effects" in graph and "engine.strength" in graph["engine.serialize"]
+    assert find_cycles(graph) == []

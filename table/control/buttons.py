@@ -7,6 +7,7 @@ from collections.abc import Callable
 from engine import commands as c
 from engine.game import next_command
 from engine.legal import may_sell
+from engine.looting import tie_roller
 from engine.messages import msg
 from engine.results import Rejected
 from engine.state import Phase
@@ -20,6 +21,11 @@ def roll(desk: Desk) -> Outcome:
     forced, desk.forced_die = desk.forced_die, None
     if state.phase is Phase.SETUP:
         return desk.submit(c.ChooseFirstPlayer(player=acting, at=desk.now, forced=forced))
+    if state.pending_roll is not None:          # the die for a piece of bad stuff (3,872 Orcs, Snails on Speed)
+        return desk.submit(c.Roll(player=state.pending_roll.player, at=desk.now, forced=forced))
+    tied = tie_roller(state)
+    if tied is not None:                        # looters at the same level: the die says who picks first
+        return desk.submit(c.Roll(player=tied, at=desk.now, forced=forced))
     if state.phase is Phase.RUN_AWAY and state.flight is not None and state.flight.pending:
         roller = state.flight.pending[0][0]
         against, desk.roll_against = desk.roll_against, None

@@ -189,6 +189,8 @@ def lose_item(desk: Desk, card_id: str) -> Outcome | None:
     if loss is None:
         return None
     player = state.player(loss.player)
+    if loss.kind == "class" and card_id in player.classes:       # "lose your class" with two: the one tapped
+        return desk.submit(c.LoseItem(player=player.id, card=card_id, at=desk.now))
     if card_id not in [*player.equipped, *player.carried]:
         return None
     card = desk.catalog[card_id]
@@ -200,6 +202,16 @@ def lose_item(desk: Desk, card_id: str) -> Outcome | None:
                                                              "{names}", card=card, names=names),
                                     card=card_id, player=player.id))
     return desk.submit(c.LoseItem(player=player.id, card=card_id, at=desk.now))
+
+
+def loot_from_hand(desk: Desk, token: str) -> Outcome | None:
+    """Looting a body, the dead player's token stands for their hand laid out: the looter whose pick it
+    is took a card from it (the box cannot see which). None where no body is being looted."""
+    loot = desk.state.looting
+    if not loot or token != loot.get("body") or not loot.get("waiting"):
+        return None
+    desk.close()
+    return desk.submit(c.LootFromHand(player=loot["waiting"][0], at=desk.now))
 
 
 def flee_from(desk: Desk, card_id: str) -> Outcome | None:

@@ -364,6 +364,9 @@ class Controller:
             answered = choices.tap_token(self, self.prompt, token)
             if answered is not None:
                 return answered
+        looted = choices.loot_from_hand(self, token)
+        if looted is not None:
+            return looted
         return player_menu.open_menu(self, token)
 
     def tap_card(self, card_id: str) -> Outcome:

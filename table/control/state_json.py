@@ -7,7 +7,9 @@ from typing import Any
 
 from engine.hints import hints
 from engine.items import BIG_LIMIT
-from engine.messages import msg
+from engine.messages import Seq, msg, nmsg
+from engine.looting import tie_roller
+from engine.run_away import must_choose_catch, roller_entries
 from engine.serialize import standing_prompt_json, state_to_json
 from table.control.prompts import EXPECTS, Desk, PromptKind
 
@@ -21,7 +23,7 @@ def prompt_json(desk: Desk) -> dict[str, Any] | None:
     a looter, a wandering monster), else None."""
     prompt = desk.prompt
     if prompt is None or (prompt.until is not None and prompt.until <= desk.now):
-        result: dict[str, Any] | None = standing_prompt_json(desk.state)
+        result: dict[str, Any] | None = standing_prompt_json(desk.state, desk.catalog)
         return result
     data: dict[str, Any] = {"kind": prompt.kind.value, "player": prompt.player or desk.acting_player() or None,
                             "card": prompt.card or None, "expects": EXPECTS.get(prompt.kind, "button"),
@@ -71,19 +73,45 @@ def can(desk: Desk) -> list[dict[str, Any]]:
 
 
 def standing_prompt(desk: Desk) -> tuple[str, Any]:
-    """(kind, text) of what the game itself waits for when no prompt is open: an item to lose, a looter."""
+    """(kind, text) of what the game itself waits for when no prompt is open: a die for the bad stuff, an
+    item to lose, a looter, the monster that catches first."""
     state = desk.state
+    roll = state.pending_roll
+    if roll is not None and state.has_player(roll.player):
+        return "roll", msg("{who}: press ROLL for the Bad Stuff of {source}", who=desk.token_name(roll.player),
+                           source=_card(desk, roll.source))
     loss = state.pending_loss
     if loss is not None and state.has_player(loss.player):
         name = state.player(loss.player)
         if loss.source == BIG_LIMIT:
             return "loss", msg("{who} has too many Big items: tap the one that goes to the lowest-level player, "
                                "or sell it", who=name)
-        source = desk.catalog[loss.source] if loss.source in desk.catalog else loss.source
+        source = _card(desk, loss.source)
+        if loss.kind == "class":
+            return "loss", msg("{who}: tap the class card to lose ({source})", who=name, source=source)
+        if loss.source in desk.catalog and any(e.op == "roll-lose-items" for e in desk.catalog[loss.source].bad_stuff):
+            return "loss", nmsg("{who}: {source} takes {count} card: tap an item to lose, or NEXT to give up a card "
+                                "from the hand", "{who}: {source} takes {count} cards: tap the items to lose, NEXT "
+                                "gives up the rest from the hand", "count", who=name, source=source, count=loss.count)
         return "loss", msg("{who}: tap the item to lose ({source})", who=name, source=source)
     loot = state.looting
+    tied = tie_roller(state)
+    if loot and tied is not None:
+        return "looting", msg("looting {who}'s body: {tied} are at the same level, the die decides who picks first; "
+                              "{roller}: press ROLL", who=desk.token_name(loot["body"]),
+                              tied=Seq((desk.token_name(p) for p in loot["to_roll"]), "and"), roller=desk.token_name(tied))
     if loot and loot.get("waiting") and loot.get("items"):
         body = desk.token_name(loot["body"])
         who = desk.token_name(loot["waiting"][0])
-        return "looting", msg("looting {who}'s body: {who2} picks next (tap the token, then the item)", who=body, who2=who)
+        return "looting", msg("looting {who}'s body, highest level first: {who2} picks (their token, then the item; "
+                              "or {who}'s token for a card from the hand)", who=body, who2=who)
+    if must_choose_catch(state, desk.catalog) and state.combat is not None:
+        left = roller_entries(state)
+        monsters = Seq((desk.catalog[state.combat.monsters[i].card] for _, i in left), "and")
+        return "flee", msg("{who} cannot outrun {monsters}: tap the monster whose Bad Stuff comes first, then ROLL",
+                           who=desk.token_name(left[0][0]), monsters=monsters)
     return "", ""
+
+
+def _card(desk: Desk, card_id: str) -> Any:
+    return desk.catalog[card_id] if card_id in desk.catalog else card_id

@@ -6,13 +6,13 @@ from collections.abc import Iterable
 from typing import Any, assert_never
 
 from engine.cards import Catalog
-from engine.events import (AbilityUsed, AutoEscape, BadStuffRolled, CardDiscarded, CharityDue, CheatAttached,
+from engine.events import (AbilityUsed, AutoEscape, BadStuffRollAsked, BadStuffRolled, CardDiscarded, CharityDue, CheatAttached,
                            ClassChosen, ClassLost, CombatEnded, CombatStarted, CurseBlocked, CurseCancelled,
                            CurseMissed, CursePlayed, CurseRemoved, DivineIntervention, DoorClosed,
                            EscapeUndone, FightTransferred, FirstPlayerChosen, GameEvent, GameStarted, GameWon,
-                           HandDiscarded, HelperJoined, IllusionPlayed, ItemCarried, ItemEquipped, ItemGiven,
+                           HandDiscarded, HandLooted, HelperJoined, IllusionPlayed, ItemCarried, ItemEquipped, ItemGiven,
                            ItemPromised, ItemTaken, ItemToLoseAsked, ItemUnequipped, ItemsLost, ItemsSold,
-                           LevelGained, LevelLost, MonsterEnhanced, MonsterIgnoresPlayer, MonsterJoined,
+                           LevelGained, LevelLost, LootOrderRolled, MonsterEnhanced, MonsterIgnoresPlayer, MonsterJoined,
                            MonsterRemoved, MonsterReplaced, MonsterSlain, MonstersDiscarded, MonstersKilled,
                            NextCombatCursed, OneShotPlayed, PlayerDied, PlayerJoined, PlayerLeft,
                            PlayerRenamed, PlayerRevived, PlayersMustAct, RaceChosen, RaceLost, RestFromHand,
@@ -69,11 +69,12 @@ def describe(event: GameEvent, state: GameState, catalog: Catalog) -> Msg | str:
               | FightTransferred() | TreasuresAdded() | ItemPromised()):
             return _fight(event, state, catalog)
         case (RunAwayDeclared() | RunAwaySucceeded() | RunAwayFailed() | AutoEscape() | EscapeUndone() | RollRetaken()
-              | BadStuffRolled() | PlayerDied() | TheftSucceeded() | TheftFailed()):
+              | BadStuffRollAsked() | BadStuffRolled() | PlayerDied() | TheftSucceeded() | TheftFailed()
+              | LootOrderRolled()):
             return _fleeing(event, state, catalog)
         case (ItemEquipped() | ItemCarried() | ItemUnequipped() | ItemGiven() | ItemTaken() | ItemsLost() | ItemsSold()
               | ItemToLoseAsked() | CardDiscarded() | CheatAttached() | SpecialPlayed() | RaceChosen() | ClassChosen()
-              | RestFromHand() | HandDiscarded()):
+              | RestFromHand() | HandDiscarded() | HandLooted()):
             return _cards(event, state, catalog)
         case (CursePlayed() | CurseBlocked() | CurseCancelled() | CurseMissed() | CurseRemoved() | ClassLost()
               | RaceLost() | NextCombatCursed() | PlayersMustAct()):
@@ -190,12 +191,14 @@ def _ability(event: AbilityUsed, state: GameState) -> Msg:
 
 
 FleeingEvent = (RunAwayDeclared | RunAwaySucceeded | RunAwayFailed | AutoEscape | EscapeUndone | RollRetaken
-                | BadStuffRolled | PlayerDied | TheftSucceeded | TheftFailed)
+                | BadStuffRollAsked | BadStuffRolled | PlayerDied | TheftSucceeded | TheftFailed | LootOrderRolled)
 
 
 def _fleeing(event: FleeingEvent, state: GameState, catalog: Catalog) -> Msg:
     match event:
         case RunAwayDeclared():
+            if state.combat is not None and len(state.combat.monsters) > 1:     # the fleeing player chooses the order
+                return msg("running away: press ROLL for each roll (5 or more escapes); tap a monster to face it first")
             return msg("running away: press ROLL for each roll (5 or more escapes)")
         case RunAwaySucceeded(player=player, monster=monster, roll=roll, without_roll=without_roll):
             if without_roll:
@@ -214,9 +217,13 @@ def _fleeing(event: FleeingEvent, state: GameState, catalog: Catalog) -> Msg:
         case RollRetaken(by=by):
             shown = _card(catalog, by) if by in catalog else ABILITIES.get(by, by)
             return msg("{by}: the roll is taken again", by=shown)
+        case BadStuffRollAsked(player=player, source=source):
+            return msg("{who}: press ROLL for the bad stuff of {source}", who=_name(state, player), source=_card(catalog, source))
         case BadStuffRolled(player=player, roll=roll, source=source):
             return msg("{who} rolled {roll} for the bad stuff of {source}", who=_name(state, player), roll=roll,
                        source=_card(catalog, source))
+        case LootOrderRolled(player=player, roll=roll):
+            return msg("{who} rolled {roll} for the looting order", who=_name(state, player), roll=roll)
         case PlayerDied(player=player):
             return msg("{who} died and loses all items", who=_name(state, player))
         case TheftSucceeded(player=player, from_=victim, card=card, roll=roll):
@@ -231,7 +238,7 @@ def _fleeing(event: FleeingEvent, state: GameState, catalog: Catalog) -> Msg:
 
 CardEvent = (ItemEquipped | ItemCarried | ItemUnequipped | ItemGiven | ItemTaken | ItemsLost | ItemsSold
              | ItemToLoseAsked | CardDiscarded | CheatAttached | SpecialPlayed | RaceChosen | ClassChosen
-             | RestFromHand | HandDiscarded)
+             | RestFromHand | HandDiscarded | HandLooted)
 
 
 def _cards(event: CardEvent, state: GameState, catalog: Catalog) -> Msg:
@@ -255,7 +262,9 @@ def _cards(event: CardEvent, state: GameState, catalog: Catalog) -> Msg:
         case ItemsSold(cards=cards, gold=gold, levels=levels):
             return msg("{who} sells {cards} for {gold:,} gold: {levels}", who=who, cards=Seq(_card(catalog, x) for x in cards),
                        gold=gold, levels=_levels(levels))
-        case ItemToLoseAsked(source=source):
+        case ItemToLoseAsked(source=source, kind=kind):
+            if kind == "class":
+                return msg("{who}: tap the class card to lose ({source})", who=who, source=_card(catalog, source))
             if source == "big-item-limit":
                 return msg("{who} has too many Big items: tap the one to give up", who=who)
             return msg("{who}: tap the item to lose ({source})", who=who, source=_card(catalog, source))
@@ -271,6 +280,8 @@ def _cards(event: CardEvent, state: GameState, catalog: Catalog) -> Msg:
             return msg("{who} loses the rest from their hand", who=who)
         case HandDiscarded():
             return msg("{who} discards their whole hand", who=who)
+        case HandLooted(from_=body):
+            return msg("{who} takes a card from {body}'s hand", who=who, body=_name(state, body))
         case _:
             assert_never(event)
 

@@ -162,6 +162,8 @@ class Exporter:
                 self.lose_item(cmd, state)
             case c.ReopenWindow():
                 self.reopen_window(cmd, state)
+            case c.LootFromHand():
+                self.tap(state.looting["body"] if state.looting else cmd.player)    # the body's token: its hand
 
     def resolve(self, cmd: c.ResolveCombat, state: GameState) -> None:
         if not self._last_was_resolve():    # else the wait closed the window

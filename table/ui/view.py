@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -65,21 +66,46 @@ class View:
     explain: list[tuple[str, str]] | None = None   # the "what can I do" panel, while open: (how, what) in words
 
 
+def _levels(n: int) -> str:
+    return _("lose 1 level") if n == 1 else _("lose {n} levels").format(n=n)
+
+
+def _named(trait: str, catalog: Catalog) -> str:
+    """A race or class a card names, as its card is called at this table."""
+    return i18n.card_name(trait, catalog[trait].name) if trait in catalog else trait
+
+
+# A bad-stuff step in words, by its op (engine/effects.py's vocabulary); an op not here is shown as itself.
+EFFECT_WORDS: dict[str, Callable[[Effect, Catalog], str]] = {
+    "lose-levels": lambda e, c: _levels(int(e.get("n", 1))),
+    "lose-levels-vs": lambda e, c: _("{lose} for a {trait}").format(lose=_levels(int(e.get("n", 1))),
+                                                                  trait=_named(str(e.get("trait", "")), c)),
+    "set-level": lambda e, c: _("back to level {level}").format(level=e.get("level")),
+    "drop-to-lowest-level": lambda e, c: _("down to the lowest level at the table"),
+    "death": lambda e, c: _("death"),
+    "death-or-lose-class": lambda e, c: _("death, unless a {cls}: then lose that class").format(cls=_named(str(e.get("cls", "")), c)),
+    "roll-death-or-levels": lambda e, c: _("roll the die: {n} or less is death, more loses that many levels").format(
+        n=e.get("death_max")),
+    "lose-slot": lambda e, c: _("lose your {slot}").format(slot=_(str(e.get("slot", "")))),
+    "lose-slot-or-levels": lambda e, c: _("lose your {slot}; without one, {lose}").format(
+        slot=_(str(e.get("slot", ""))), lose=_levels(int(e.get("n", 1)))),
+    "lose-big-items": lambda e, c: _("lose your Big items"),
+    "lose-all-items": lambda e, c: _("lose all your items"),
+    "lose-items-worth": lambda e, c: _("lose items worth {gold:,} gold").format(gold=int(e.get("gold", 0))),
+    "roll-lose-items": lambda e, c: _("roll the die: lose that many items or cards from the hand"),
+    "lose-race": lambda e, c: _("lose your race"),
+    "lose-class": lambda e, c: _("lose your class"),
+    "lose-class-or-levels": lambda e, c: (_("lose every class; without one, {lose}") if e.get("every", 0)
+                                       else _("lose a class; without one, {lose}")).format(lose=_levels(int(e.get("n", 1)))),
+    "discard-hand": lambda e, c: _("discard your hand"),
+    "manual": lambda e, c: _(str(e.get("text", ""))),      # the card's instruction, from the catalogs (cards/data)
+}
+
+
 def describe_effect(effect: Effect, catalog: Catalog) -> str:
     """One bad-stuff step in words, for the combat screen."""
-    op = effect.op
-    if op == "manual":
-        return _(str(effect.get("text", "")))       # the card's instruction, from the catalogs (cards/data)
-    if op == "lose-levels":
-        n = int(effect.get("n", 1))
-        return _("lose 1 level") if n == 1 else _("lose {n} levels").format(n=n)
-    if op == "death":
-        return _("death")
-    if op == "lose-slot":
-        return _("lose your {slot}").format(slot=_(str(effect.get("slot", ""))))
-    if op == "lose-big-items":
-        return _("lose your Big items")
-    return op.replace("-", " ")
+    words = EFFECT_WORDS.get(effect.op)
+    return words(effect, catalog) if words is not None else effect.op.replace("-", " ")
 
 
 def fighter_breakdown(state: Any, combat: Any, player: Any, catalog: Catalog, language: str) -> list[tuple[str, str, int]]:

@@ -29,12 +29,25 @@ def test_each_looter_takes_one_card_only(catalog):
     assert "Spiky Knees" in result.message and "Player 2" in result.message
 
 
-def test_a_looter_passed_over_took_from_the_hand_and_may_not_take_later(catalog):
-    t = dead_player_1(catalog).play("spiky-knees", "player-2")      # player-3 took a hand card
+def test_a_looter_who_took_from_the_hand_says_so_and_may_not_take_later(catalog):
+    t = dead_player_1(catalog).do(c.LootFromHand(player="player-3"))     # player-3 took a hand card
+    assert t.events[-1].name == "HandLooted" and t.state.looting["waiting"] == ["player-2"]
+    assert isinstance(t.attempt(c.PlayCard(player="player-3", card="helm-of-courage")), Rejected)
+    t.play("spiky-knees", "player-2")
     assert t.p(2).equipped == ["spiky-knees"]
     assert t.state.looting is None                                    # everyone has had a pick
-    assert t.events[-1].data["passed"] == ["player-3"]
     assert t.events[-1].data["discarded"] == ["helm-of-courage", "boots-of-butt-kicking"]
+
+
+def test_the_last_looter_taking_from_the_hand_discards_the_rest(catalog):
+    t = dead_player_1(catalog).play("helm-of-courage", "player-3").do(c.LootFromHand(player="player-2"))
+    assert t.state.looting is None and t.events[-1].data["discarded"] == ["spiky-knees", "boots-of-butt-kicking"]
+
+
+def test_only_the_looter_whose_pick_it_is_says_they_took_from_the_hand(catalog):
+    result = dead_player_1(catalog).attempt(c.LootFromHand(player="player-2"))
+    assert isinstance(result, Rejected) and result.code is RejectCode.NOT_YOUR_TURN
+    assert "Player 3" in result.message
 
 
 def test_the_body_and_the_dead_cannot_loot(catalog):

@@ -169,7 +169,9 @@ class Table(RuleBasedStateMachine):
             if helper:
                 self.act(c.AddHelper(player=self.active, helper=helper))
             self.act(c.RunAway(player=self.active))
-            while self.state.flight is not None and self.state.flight.pending and self.state.pending_loss is None:
+            for _ in range(12):         # the same die each time: looters tied at a level would tie for ever
+                if self.state.flight is None or not self.state.flight.pending or self.state.pending_loss is not None:
+                    break
                 if not self.act(c.Roll(player=self.state.flight.pending[0][0], forced=die)):
                     break
 

@@ -45,7 +45,7 @@ def test_tuba_of_charm_adds_three_and_a_treasure(catalog):
 
 def test_monster_run_away_modifiers(catalog):
     t = scenario(catalog, levels={1: 4}, items={1: ["helm-of-courage"]}, monster="snails-on-speed").run().roll(6)
-    assert t.json()["pending_loss"] is not None          # 6 - 2 = 4: caught
+    assert t.json()["prompt"]["kind"] == "bad-stuff-roll"      # 6 - 2 = 4: caught; the Bad Stuff's die next
     t2 = scenario(catalog, levels={1: 3}, monster="lame-goblin").run().roll(4)
     assert t2.p(1).level == 3
     t3 = scenario(catalog, levels={1: 3}, monster="gelatinous-octahedron").run().roll(4)
@@ -97,10 +97,12 @@ def test_a_helper_is_caught_by_crabs_too_and_other_monsters_still_get_rolls(cata
     t = scenario(catalog, levels={1: 5}, items={2: ["leather-armor"]}, monster="crabs")
     t.do(c.AddHelper(player="player-1", helper="player-2"))
     t.play("wandering-monster").play("flying-frogs").run()
-    assert t.state.phase.value == "run-away" and t.p(2).equipped == []
-    assert [m for _, m in t.state.flight.pending] == [1, 1]      # the frogs, one roll each
-    t.roll(6).roll(6)
-    assert t.state.phase.value == "charity" and t.p(1).level == 5
+    assert t.state.phase.value == "run-away" and t.p(2).equipped == ["leather-armor"]    # nobody chose yet
+    assert [m for _, m in t.state.flight.pending] == [1, 0, 1, 0]    # each: the frogs' roll, then the crabs
+    t.roll(6)                                                         # player-1 escapes the frogs: the crabs catch
+    assert [m for _, m in t.state.flight.pending] == [1, 0] and t.p(2).equipped == ["leather-armor"]
+    t.roll(6)
+    assert t.state.phase.value == "charity" and t.p(1).level == 5 and t.p(2).equipped == []
 
 
 def test_potted_plant_automatic_escape(catalog):
@@ -283,9 +285,8 @@ def test_bad_stuff_ops(catalog):
 
 
 def test_3872_orcs_roll_for_death_or_levels(catalog):
-    for seed in range(1, 30):
-        t = scenario(catalog, levels={1: 8}, monster="3872-orcs", seed=seed).run().roll(1)
-        roll = t.state.last_roll
+    for roll in range(1, 7):
+        t = scenario(catalog, levels={1: 8}, monster="3872-orcs").run().roll(1).roll(roll)
         if roll <= 2:
             assert not t.p(1).alive
         else:
@@ -306,5 +307,6 @@ def test_insurance_salesman_takes_items_worth_1000(catalog):
 
 def test_snails_roll_items_to_lose_rest_from_hand(catalog):
     t = scenario(catalog, levels={1: 5}, items={1: ["helm-of-courage"]}, monster="snails-on-speed").run().roll(1)
+    t.roll(1)
     t.do(c.LoseItem(player="player-1", card="helm-of-courage"))
     assert t.state.phase.value == "charity"

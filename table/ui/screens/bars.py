@@ -11,8 +11,8 @@ from drivers.events import BUTTONS
 from table.words.i18n import _, text as translate_label
 from table.ui.picker import as_uid
 from table.ui.keys import FKEYS
-from table.ui.screens.kit import (ACTIVE, BAD, BANNER_PROMPTS, BG, BUTTON_COLORS, DIM, GOOD, KEY, KEY_OFF, PANEL, REFUSAL,
-                                TEXT, _phases)
+from table.ui.screens.kit import (ACTIVE, BAD, BANNER_PROMPTS, BG, BUTTON_COLORS, DIM, GOOD, KEY, KEY_OFF, LINE_PROMPTS, PANEL,
+                                REFUSAL, TEXT, _phases)
 
 from table.ui.frame import Frame
 from table.ui.view import View
@@ -146,7 +146,7 @@ def draw_message(f: Frame, view: View, r: pygame.Rect) -> None:
     refusal = False
     if view.entry:
         text, color = _("tap: {entry}_").format(entry=view.entry), ACTIVE
-    elif view.prompt and view.prompt_kind in BANNER_PROMPTS:
+    elif view.prompt and view.prompt_kind in (*BANNER_PROMPTS, *LINE_PROMPTS):
         text, color = view.prompt, ACTIVE
     elif view.message_kind == "refusal":
         refusal = True

@@ -34,6 +34,7 @@ PLAYER_COLORS = [(90, 160, 255), (255, 120, 90), (120, 220, 120), (230, 120, 230
 BUTTON_COLORS = {"roll": (220, 60, 60), "help": (60, 140, 240), "run": (240, 200, 40), "next": (70, 200, 90),
                  "undo": (200, 200, 200)}
 BANNER_PROMPTS = ("helper", "victim", "target", "item", "value", "give", "promise", "receiver", "side", "sell")   # prompts that wait for a tap or a number
+LINE_PROMPTS = ("roll", "flee")  # what the game waits for, said on the message line: the die for the Bad Stuff, who catches first
 DIE_MS = 600                    # the die tumbles this long; its face is the result from the first frame
 SIM_STRIP = 86                  # simulator strip height at 480 lines
 
