@@ -48,6 +48,7 @@ log = logging.getLogger(__name__)
 ANIMATION_MS = 40             # frame spacing while the interference bar or the die moves
 MAX_PIPED_LINE = 64 * 1024     # a longer piped line is not a table-script line
 IDLE_S = 5.0                  # the longest sleep when nothing is due
+JOURNAL_WATCH_S = 0.8         # how often an idle table looks that its journal is still in place (one stat)
 _running: set[threading.Event] = set()      # the wake of each running loop, for stop()
 
 __all__ = ["PUMP_S", "run", "sleep_until_woken", "stop"]
@@ -225,6 +226,7 @@ class TableLoop:
             timeout = min(timeout, ANIMATION_MS / 1000)
         if self.watchdog:
             timeout = min(timeout, self.watchdog / 2)
+        timeout = min(timeout, JOURNAL_WATCH_S)      # a journal deleted under the table is noticed within a second
         sleep_until_woken(self.woken, timeout, self.wake.pump_every)
         return animating
 
@@ -264,6 +266,8 @@ class TableLoop:
             else:
                 self.ctl.handle(item)
         self.ctl.tick()
+        watch_journal(self.ctl)
+
 
     def ping_watchdog(self) -> None:
         now = time.monotonic()
@@ -284,6 +288,16 @@ class TableLoop:
         self.feedback.close()
         self.table.journal.close()
         self.display.close()
+
+
+def watch_journal(ctl: Controller) -> None:
+    """The journal deleted or replaced under the table (looked at on every pass and every commit):
+    the game is written anew from the open file, and the screen says so."""
+    session = ctl.session
+    said = session.watch_journal() or session.rewritten
+    session.rewritten = None
+    if said is not None:
+        ctl.say(said, "refusal")
 
 
 def _start_web(config: Config, table: Table, language: str, first: View, league: LeagueRun | None = None) -> WebView | None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sqlite3
 import tempfile
 import time
@@ -28,9 +29,10 @@ from pathlib import Path
 from engine.commands import Command, command_from_dict, command_to_dict
 from engine.messages import Msg, msg, nmsg
 from engine.rules import Ruleset
-from table.storage import evidence, reading, repair, writing
+from table.storage import evidence, marker, reading, repair, writing
 from table.storage.faults import JournalError, JournalFault, fault, is_fault, read_fault, write_error
 from table.storage.outbox import OutboxRow
+from table.storage.paths import TableBusy, file_lock_users, hold_file_lock, let_go_file_lock
 from table.storage.reading import Content, Span, said_spans
 from table.storage.schema import JOURNAL_SCHEMA, row_ok
 from table.storage.snapshots import Snapshot, snapshot_rows, usable
@@ -231,10 +233,21 @@ class Journal:
         self._tmp: tempfile.TemporaryDirectory[str] | None = None     # a private copy being read
         self.db: sqlite3.Connection | None = None
         self._content: Content | None = None
+        self.vanished: Msg | None = None    # the game the marker knew was not there (marker.gone)
+        self.unclean = False        # the last table on this file stopped without closing it
+        self._lock: tuple[int, int] | None = None       # the journal file's own lock, while writing
+        self.identity: tuple[int, int] | None = None    # (device, inode) of the file being written
         if read_only:
             self._open_read_only()
         else:
-            self._open_for_writing()
+            try:
+                self._open_for_writing()
+                self._opened()
+            except BaseException:
+                self._drop_connection()
+                let_go_file_lock(self._lock)
+                self._lock = None
+                raise
 
     @classmethod
     def unavailable(cls, path: Path) -> Journal:
@@ -242,6 +255,7 @@ class Journal:
         self = cls.__new__(cls)
         self.path, self.read_only, self.damage, self.dropped, self.fast, self.locked = path, True, None, 0, True, False
         self._tmp, self.db, self._content = None, None, None
+        self.vanished, self.unclean, self._lock, self.identity = None, False, None, None
         return self
 
     # ------------------------------------------------------------ opening
@@ -252,6 +266,13 @@ class Journal:
 
     def _open_read_only(self) -> None:
         path = self.path
+        known = marker.read_known(path)
+        why = marker.gone(path, known)
+        if known is not None and why is not None:        # only said: nothing here is touched
+            self.vanished = marker.vanished_looking(known, why)
+            log.warning("journal %s: %s", path, self.vanished)
+            self._empty()
+            return
         if not path.exists():
             self._empty()
             return
@@ -347,8 +368,19 @@ class Journal:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             finished = repair.finish_interrupted_repair(path)
-            fresh = not path.exists() or path.stat().st_size == 0
+            known = marker.read_known(path)
+            self.unclean = marker.unclean(known, path)
+            why = marker.gone(path, known)
+            if known is not None and why is not None:
+                self._rebuild_vanished(known, why)
+                return
+            if not path.exists():
+                os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o644))   # (no connection is open on it yet)
+            self._lock = hold_file_lock(path)          # one writer: a second table refuses, naming the first
+            fresh = path.stat().st_size == 0
             db = writing.connect(path)
+        except TableBusy:
+            raise
         except (sqlite3.DatabaseError, OSError) as exc:
             raise fault(exc, path) from exc
         self.db = db
@@ -381,6 +413,51 @@ class Journal:
             self.db.close()
             self.db = None
 
+    def _opened(self) -> None:
+        """A journal open for writing: its file's identity (to notice it deleted or replaced) and the
+        marker saying which game it holds (to notice it vanished)."""
+        st = os.stat(self.path)
+        self.identity = (st.st_dev, st.st_ino)
+        self._note(clean=False)
+
+    def _note(self, *, clean: bool) -> None:
+        """The marker beside the journal, for its latest game (nothing while it has none)."""
+        if self.db is None:
+            return
+        try:
+            row = self.db.execute("SELECT id, seed FROM game ORDER BY id DESC LIMIT 1").fetchone()
+            if row is None:
+                return
+            actions = writing.top(self.db, int(row[0]))
+        except sqlite3.Error as exc:
+            log.warning("journal %s: the marker is not noted (%s)", self.path, exc)
+            return
+        marker.note(self.path, int(row[0]), int(row[1]), actions, clean=clean)
+
+    def _relock(self) -> None:
+        """A new file took the journal's name (a repair, a rewrite): lock it, let the old one go."""
+        old, self._lock = self._lock, hold_file_lock(self.path)
+        let_go_file_lock(old)
+        st = os.stat(self.path)
+        self.identity = (st.st_dev, st.st_ino)
+
+    def _rebuild_vanished(self, known: marker.Known, why: Msg) -> None:
+        """The journal is missing or empty where the marker says a game was: keep what is left aside
+        (before SQLite opens it: SQLite drops the ``-wal`` of an empty file), rebuild from what survives."""
+        path = self.path
+        kept = repair.keep_aside(path, "vanished") if marker.left_at(path) else None
+        content, source = _surviving(path, known, kept)
+        salvage = repair.salvage_path(path)
+        repair.write_salvage(salvage, content)
+        repair.put_in_place(salvage, path)
+        self._lock = hold_file_lock(path)
+        self.db = writing.connect(path)
+        writing.setup(self.db)
+        self._content = content
+        restored = len(content.commands.get(known.game, []))
+        self.vanished = marker.vanished_report(known, why, restored=restored, source=source, kept=kept)
+        log.warning("journal %s: %s", path, self.vanished)
+
     def _repair(self) -> None:
         """Keep the damaged journal aside (byte for byte), then put a clean one with every good action in its place."""
         assert self.damage is not None
@@ -403,6 +480,7 @@ class Journal:
             raise fault(exc, path) from exc
         self._drop_connection()
         repair.put_in_place(salvage, path)
+        self._relock()
         self.db = writing.connect(path)
         writing.setup(self.db)
         self._content = content
@@ -506,6 +584,7 @@ class Journal:
         except sqlite3.Error as exc:     # a game SQLite kept after all (a failed sync) is the game
             gid = _kept_new_game(self, before, exc)
         self.forget_cache()
+        marker.note(self.path, gid, seed, 0, clean=False)
         return GameRecord(gid, seed, ruleset)
 
     def append(self, game: int, cmd: Command, snapshot: tuple[int, str, bytes] | None = None,
@@ -595,14 +674,68 @@ class Journal:
         self.damage = damage
         return damage
 
+    def in_place(self) -> bool:
+        """Whether the file this journal writes is still the one at its name (not deleted, not
+        replaced): one ``stat``, cheap enough for every commit and every idle tick."""
+        if self.identity is None:
+            return True
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            return False
+        except OSError:
+            return True             # the disk refuses: a fault, said by the next write
+        return (st.st_dev, st.st_ino) == self.identity
+
+    def write_anew(self) -> Msg:
+        """The journal's file was deleted or replaced under this table: the whole database, as this
+        connection still has it open (every accepted action is in it), written anew at its name; a
+        file that took its place is kept aside first, byte for byte. JournalFault when it cannot be."""
+        path, db = self.path, self._conn()
+        replaced = path.exists()
+        salvage = repair.salvage_path(path)
+        try:
+            kept = repair.keep_aside(path, "replaced") if replaced else None
+            salvage.unlink(missing_ok=True)
+            copy = sqlite3.connect(salvage, isolation_level=None)
+            try:
+                db.backup(copy)
+            finally:
+                copy.close()
+            with open(salvage, "rb+") as fh:
+                os.fsync(fh.fileno())
+        except (sqlite3.Error, OSError) as exc:
+            salvage.unlink(missing_ok=True)
+            raise fault(exc, path) from exc
+        self._drop_connection()     # (SQLite neither checkpoints into nor drops the -wal of a file that moved)
+        repair.put_in_place(salvage, path)
+        self._relock()
+        self.db = writing.connect(path)
+        writing.setup(self.db)
+        self.forget_cache()
+        self._note(clean=False)
+        if kept is not None:
+            said = msg("the journal {file} was replaced while the table ran: the game was written anew from the "
+                       "table's own copy, nothing lost; the file put in its place is kept as {kept}",
+                       file=path.name, kept=kept.name)
+        else:
+            said = msg("the journal {file} was deleted while the table ran: the game was written anew from the "
+                       "table's own copy, nothing lost", file=path.name)
+        log.warning("journal %s: %s", path, said)
+        return said
+
     def replace_from(self, source: Journal) -> Path:
         """Make ``source``'s good content the journal; the current journal is kept aside first."""
         return self._replace_with(source._content or Content(), "replaced")
 
     def close(self) -> None:
         if self.db is not None:
+            if not self.read_only and self.in_place() and file_lock_users(self._lock) == 1:
+                self._note(clean=True)      # the last journal of this table on the file: a clean stop
             self.db.close()
             self.db = None
+        let_go_file_lock(self._lock)        # after the connection: closing its descriptor drops SQLite's locks
+        self._lock = None
         if self._tmp is not None:
             self._tmp.cleanup()
             self._tmp = None
@@ -672,3 +805,29 @@ def _settled_content(journal: Journal, game: int, read: int | None) -> Content:
         journal._drop_connection()
         raise read_fault(journal.path)         # the replay was given fewer rows than the file holds
     return content
+
+
+def _surviving(path: Path, known: marker.Known, kept: Path | None) -> tuple[Content, str | None]:
+    """What survives of a vanished journal's game: the kept copy holding the most of its actions
+    (the same game number and seed), read whole and checked; else nothing. (What was just kept
+    aside is an empty file: SQLite reads no page of it, so its ``-wal`` stays kept, not read.)"""
+    best: tuple[int, Content, str] | None = None
+    for copy in reversed(repair.kept_copies(path)):
+        if copy == kept:
+            continue
+        try:
+            older = Journal(copy, read_only=True, fast=False)
+        except JournalError:
+            continue
+        try:
+            content = older._content
+            if content is None or not any(g[0] == known.game and g[1] == known.seed for g in content.games):
+                continue
+            actions = len(content.commands.get(known.game, []))
+            if best is None or actions > best[0]:
+                best = (actions, content, copy.name)
+        finally:
+            older.close()
+    if best is None:
+        return Content(), None
+    return best[1], best[2]
