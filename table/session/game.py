@@ -243,6 +243,7 @@ class GameSession:
         commands = Commands(tail, head, lambda: journal.head_commands(record.id, head))
         stored = {s.seq: s.body for s in journal.snapshots(record.id, fingerprint(self.catalog), len(commands))}
         self.history = History(self.catalog, record.seed, record.ruleset)
+        self.history.gaps = frozenset(journal.gaps(record.id))
         try:
             kept = self.history.load(commands, stored)
         except JournalError as exc:        # an early action is damaged and no snapshot covers it
@@ -251,7 +252,9 @@ class GameSession:
             head, tail, total = journal.tail_commands(record.id)      # now every row, checked
             self.given = head + len(tail)
             commands = Commands(tail)
+            stored = {s.seq: s.body for s in journal.snapshots(record.id, fingerprint(self.catalog), len(commands))}
             self.history = History(self.catalog, record.seed, record.ruleset)
+            self.history.gaps = frozenset(journal.gaps(record.id))
             kept = self.history.load(commands, stored)
         return commands, stored, total, kept
 

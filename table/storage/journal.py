@@ -56,6 +56,7 @@ class Damage:
     kept: Path | None = None
     dropped: list[Span] = field(default_factory=list)   # the file's action numbers left out
     origins: list[int] = field(default_factory=list)    # the file's number of each action kept (a hole bridged)
+    unreadable: list[Span] = field(default_factory=list)   # the file's action numbers that did not read
 
     def at_most(self, good: int, rows: int | None = None) -> Damage:
         """The same damage, keeping no more than ``good`` of the ``rows`` actions the replay was given
@@ -76,6 +77,8 @@ class Damage:
     def report(self) -> Msg:
         dropped = self.left_out()
         left_out = sum(b - a + 1 for a, b in dropped)
+        if self.origins:                # rows read past holes: the true numbers, unread and unreplayed apart
+            return self._bridged(dropped)
         if self.kept is not None and dropped:
             return nmsg("the saved game was damaged ({why}): restored to action {good} of {total}, leaving out "
                         "action {dropped}; the damaged copy is kept as {file}",
@@ -96,6 +99,32 @@ class Damage:
                    good=self.good, total=self.total)
 
 
+    def _bridged(self, dropped: list[Span]) -> Msg:
+        """The report of a game read past holes: restored of total, the unreadable actions, those
+        after them the engine no longer accepted, and the kept copy."""
+        holes = self.unreadable or dropped
+        unread = sum(b - a + 1 for a, b in holes)
+        said = nmsg("the saved game was damaged ({why}): restored {good} of {total} actions; {n} unreadable "
+                    "(action {spans})",
+                    "the saved game was damaged ({why}): restored {good} of {total} actions; {n} unreadable "
+                    "(actions {spans})", "n", n=unread, why=self.why, good=self.good, total=self.total,
+                    spans=said_spans(holes))
+        rest = _minus(dropped, holes)
+        if rest:
+            said = nmsg("{said}; {n} after them no longer replays (action {spans})",
+                        "{said}; {n} after them no longer replay (actions {spans})", "n", said=said,
+                        n=sum(b - a + 1 for a, b in rest), spans=said_spans(rest))
+        if self.kept is not None:
+            said = msg("{said}; the damaged copy is kept as {file}", said=said, file=self.kept.name)
+        return said
+
+
+def _minus(spans: list[Span], out: list[Span]) -> list[Span]:
+    """The numbers of ``spans`` that are not in ``out``, as spans."""
+    gone = {n for a, b in out for n in range(a, b + 1)}
+    return merged([], [(n, n) for a, b in spans for n in range(a, b + 1) if n not in gone])
+
+
 def merged(spans: list[Span], more: list[Span]) -> list[Span]:
     """Two lists of spans of action numbers as one, in order, touching spans joined."""
     out: list[Span] = []
@@ -112,7 +141,8 @@ def _damage_of(content: Content, why: str | None = None) -> Damage:
     actions kept of those it seemed to hold, the numbers left out."""
     good, total = content.latest_counts()
     holes, origins = content.latest_holes()
-    return Damage(why or content.problems[0], good, total, dropped=list(holes), origins=list(origins))
+    return Damage(why or content.problems[0], good, total, dropped=list(holes), origins=list(origins),
+                  unreadable=list(holes))
 
 
 def _decode(rows: list[tuple[int, str, int]]) -> tuple[list[Command], str | None]:
@@ -554,6 +584,20 @@ class Journal:
     def _note_damage(self, game: int, good: int, total: int, why: str) -> None:
         self.damage = Damage(why, good, total) if self.damage is None else self.damage.at_most(good, total)
 
+    def gaps(self, game: int) -> list[int]:
+        """Where the game's replay goes on from a snapshot past actions a repair could not read:
+        undo stops there."""
+        content = self._content
+        if content is not None:
+            return list(content.gaps.get(game, []))
+        try:
+            return [int(r[0]) for r in self._conn().execute(
+                "SELECT seq FROM game_gap WHERE game = ? ORDER BY seq", (game,))]
+        except sqlite3.DatabaseError as exc:
+            if is_fault(exc) and "no such table" not in str(exc):
+                raise fault(exc, self.path) from exc
+            return []
+
     def count(self, game: int) -> int:
         return int(self._conn().execute("SELECT COUNT(*) FROM command WHERE game = ?", (game,)).fetchone()[0])
 
@@ -607,6 +651,8 @@ class Journal:
                 return
             raise self._write_error(exc) from exc
         self.forget_cache()
+        if top == 0:
+            self._note(clean=False)     # the game holds an action now: the marker says so (once a game)
 
     def _settle(self, game: int, exc: sqlite3.Error) -> tuple[int, str | None] | None:
         """After a failed write: what the file holds, looked at afresh (:func:`evidence.after_failed_write`)."""
@@ -789,7 +835,8 @@ def _read_mended(journal: Journal, problems: list[str]) -> tuple[Content, list[s
 def _cut_damage(prior: Damage | None, why: str, keep: int, rows: int, total: int) -> Damage:
     """What a cut at ``keep`` of the ``rows`` the replay was given (of ``total``) says, after ``prior``."""
     base = prior if prior is not None else Damage(why, rows, total)
-    return Damage(why, base.good, total, dropped=list(base.dropped), origins=list(base.origins)).at_most(keep, rows)
+    return Damage(why, base.good, total, dropped=list(base.dropped), origins=list(base.origins),
+                  unreadable=list(base.unreadable)).at_most(keep, rows)
 
 
 def _settled_content(journal: Journal, game: int, read: int | None) -> Content:

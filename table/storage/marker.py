@@ -88,8 +88,8 @@ def unclean(known: Known | None, journal: Path) -> bool:
 def gone(journal: Path, known: Known | None) -> Msg | None:
     """Why the game the marker knows is not in ``journal`` (missing, or zero bytes); None when it
     may be there (the checks at opening judge the rest)."""
-    if known is None:
-        return None
+    if known is None or known.actions <= 0:
+        return None                 # a game with no action yet: nothing of it can be lost
     try:
         size = journal.stat().st_size
     except FileNotFoundError:

@@ -96,6 +96,9 @@ class HeldLock:
             os.close(self.directory_fd)
             self.directory_fd = None
 
+    def __del__(self) -> None:         # let go with the last reference, as the lock file's handle is
+        self.close()
+
 
 def _lock_directory(state_dir: Path) -> int | None:
     """The state directory's own lock, taken; None where a directory cannot be locked. Raises
