@@ -244,7 +244,193 @@ def read_head(db: sqlite3.Connection, fresh: Callable[[], sqlite3.Connection] | 
     raise AssertionError("unreachable")
 
 
-class Journal:
+class JournalFile:
+    """The journal's file as this process holds it for writing: the connection, the OS lock on the
+    file itself (one writer), its identity (to notice it deleted or replaced under a running table,
+    and write it anew from the open file) and the marker beside it (to notice it vanished)."""
+
+    path: Path
+    read_only: bool
+    db: sqlite3.Connection | None
+    locked: bool
+    _content: Content | None
+    _lock: tuple[int, int] | None
+    identity: tuple[int, int] | None
+    damage: Damage | None
+    _tmp: tempfile.TemporaryDirectory[str] | None
+    vanished: Msg | None
+
+    def _drop_connection(self) -> None:
+        if self.db is not None:
+            self.db.close()
+            self.db = None
+
+    def _opened(self) -> None:
+        """A journal open for writing: its file's identity (to notice it deleted or replaced) and the
+        marker saying which game it holds (to notice it vanished)."""
+        st = os.stat(self.path)
+        self.identity = (st.st_dev, st.st_ino)
+        self._note(clean=False)
+
+    def _note(self, *, clean: bool) -> None:
+        """The marker beside the journal, for its latest game (nothing while it has none)."""
+        if self.db is None:
+            return
+        try:
+            row = self.db.execute("SELECT id, seed FROM game ORDER BY id DESC LIMIT 1").fetchone()
+            if row is None:
+                return
+            actions = writing.top(self.db, int(row[0]))
+        except sqlite3.Error as exc:
+            log.warning("journal %s: the marker is not noted (%s)", self.path, exc)
+            return
+        marker.note(self.path, int(row[0]), int(row[1]), actions, clean=clean)
+
+    def _relock(self) -> None:
+        """A new file took the journal's name (a repair, a rewrite): lock it, let the old one go."""
+        old, self._lock = self._lock, hold_file_lock(self.path)
+        let_go_file_lock(old)
+        st = os.stat(self.path)
+        self.identity = (st.st_dev, st.st_ino)
+
+    def _conn(self) -> sqlite3.Connection:
+        if self.db is None:
+            raise JournalFault(f"the journal {self.path} is not open")
+        return self.db
+
+    def gaps(self, game: int) -> list[int]:
+        """Where the game's replay goes on from a snapshot past actions a repair could not read:
+        undo stops there."""
+        content = self._content
+        if content is not None:
+            return list(content.gaps.get(game, []))
+        try:
+            return [int(r[0]) for r in self._conn().execute(
+                "SELECT seq FROM game_gap WHERE game = ? ORDER BY seq", (game,))]
+        except sqlite3.DatabaseError as exc:
+            if is_fault(exc) and "no such table" not in str(exc):
+                raise fault(exc, self.path) from exc
+            return []
+
+    def count(self, game: int) -> int:
+        return int(self._conn().execute("SELECT COUNT(*) FROM command WHERE game = ?", (game,)).fetchone()[0])
+
+    def forget_cache(self) -> None:
+        """After the first load the database itself is read (it changes as the game goes on)."""
+        self._content = None
+
+    def _write_error(self, exc: sqlite3.Error) -> JournalError:
+        log.error("journal %s: cannot write: %s", self.path, exc)
+        self.locked = writing.is_lock(exc)
+        return write_error(exc, self.path)
+
+    def lock_let_go(self) -> bool:
+        """After a write refused for another program's lock: whether it is let go now (no wait)."""
+        self.locked = self.locked and (self.db is None or not writing.lock_free(self.db))
+        return not self.locked
+
+    def in_place(self) -> bool:
+        """Whether the file this journal writes is still the one at its name (not deleted, not
+        replaced): one ``stat``, cheap enough for every commit and every idle tick."""
+        if self.identity is None:
+            return True
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            return False
+        except OSError:
+            return True             # the disk refuses: a fault, said by the next write
+        return (st.st_dev, st.st_ino) == self.identity
+
+    def write_anew(self) -> Msg:
+        """The journal's file was deleted or replaced under this table: the whole database, as this
+        connection still has it open (every accepted action is in it), written anew at its name; a
+        file that took its place is kept aside first, byte for byte. JournalFault when it cannot be."""
+        path, db = self.path, self._conn()
+        replaced = path.exists()
+        salvage = repair.salvage_path(path)
+        try:
+            kept = repair.keep_aside(path, "replaced") if replaced else None
+            salvage.unlink(missing_ok=True)
+            copy = sqlite3.connect(salvage, isolation_level=None)
+            try:
+                db.backup(copy)
+            finally:
+                copy.close()
+            with open(salvage, "rb+") as fh:
+                os.fsync(fh.fileno())
+        except (sqlite3.Error, OSError) as exc:
+            salvage.unlink(missing_ok=True)
+            raise fault(exc, path) from exc
+        self._drop_connection()     # (SQLite neither checkpoints into nor drops the -wal of a file that moved)
+        repair.put_in_place(salvage, path)
+        self._relock()
+        self.db = writing.connect(path)
+        writing.setup(self.db)
+        self.forget_cache()
+        self._note(clean=False)
+        if kept is not None:
+            said = msg("the journal {file} was replaced while the table ran: the game was written anew from the "
+                       "table's own copy, nothing lost; the file put in its place is kept as {kept}",
+                       file=path.name, kept=kept.name)
+        else:
+            said = msg("the journal {file} was deleted while the table ran: the game was written anew from the "
+                       "table's own copy, nothing lost", file=path.name)
+        log.warning("journal %s: %s", path, said)
+        return said
+
+    def _rebuild_vanished(self, known: marker.Known, why: Msg) -> None:
+        """The journal is missing or empty where the marker says a game was: keep what is left aside
+        (before SQLite opens it: SQLite drops the ``-wal`` of an empty file), rebuild from what survives."""
+        path = self.path
+        kept = repair.keep_aside(path, "vanished") if marker.left_at(path) else None
+        content, source = _surviving(path, known, kept)
+        salvage = repair.salvage_path(path)
+        repair.write_salvage(salvage, content)
+        repair.put_in_place(salvage, path)
+        self._lock = hold_file_lock(path)
+        self.db = writing.connect(path)
+        writing.setup(self.db)
+        self._content = content
+        restored = len(content.commands.get(known.game, []))
+        self.vanished = marker.vanished_report(known, why, restored=restored, source=source, kept=kept)
+        log.warning("journal %s: %s", path, self.vanished)
+
+    def _replace_with(self, content: Content, label: str) -> Path:
+        path = self.path
+        try:
+            kept = repair.keep_aside(path, label)
+        except OSError as exc:
+            self._drop_connection()
+            raise fault(exc, path) from exc
+        salvage = repair.salvage_path(path)
+        try:
+            repair.write_salvage(salvage, content)
+        except (sqlite3.Error, OSError) as exc:
+            self._drop_connection()
+            raise fault(exc, path) from exc
+        self._drop_connection()
+        repair.put_in_place(salvage, path)
+        self._relock()
+        self.db = writing.connect(path)
+        writing.setup(self.db)
+        self._content = content
+        return kept
+
+    def close(self) -> None:
+        if self.db is not None:
+            if not self.read_only and self.in_place() and file_lock_users(self._lock) == 1:
+                self._note(clean=True)      # the last journal of this table on the file: a clean stop
+            self.db.close()
+            self.db = None
+        let_go_file_lock(self._lock)        # after the connection: closing its descriptor drops SQLite's locks
+        self._lock = None
+        if self._tmp is not None:
+            self._tmp.cleanup()
+            self._tmp = None
+
+
+class Journal(JournalFile):
     """The journal at ``path``.
 
     ``read_only`` opens it for looking only: nothing in the state directory is
@@ -438,56 +624,6 @@ class Journal:
         if finished is not None:
             self.damage = finished_repair(finished, self._content)
 
-    def _drop_connection(self) -> None:
-        if self.db is not None:
-            self.db.close()
-            self.db = None
-
-    def _opened(self) -> None:
-        """A journal open for writing: its file's identity (to notice it deleted or replaced) and the
-        marker saying which game it holds (to notice it vanished)."""
-        st = os.stat(self.path)
-        self.identity = (st.st_dev, st.st_ino)
-        self._note(clean=False)
-
-    def _note(self, *, clean: bool) -> None:
-        """The marker beside the journal, for its latest game (nothing while it has none)."""
-        if self.db is None:
-            return
-        try:
-            row = self.db.execute("SELECT id, seed FROM game ORDER BY id DESC LIMIT 1").fetchone()
-            if row is None:
-                return
-            actions = writing.top(self.db, int(row[0]))
-        except sqlite3.Error as exc:
-            log.warning("journal %s: the marker is not noted (%s)", self.path, exc)
-            return
-        marker.note(self.path, int(row[0]), int(row[1]), actions, clean=clean)
-
-    def _relock(self) -> None:
-        """A new file took the journal's name (a repair, a rewrite): lock it, let the old one go."""
-        old, self._lock = self._lock, hold_file_lock(self.path)
-        let_go_file_lock(old)
-        st = os.stat(self.path)
-        self.identity = (st.st_dev, st.st_ino)
-
-    def _rebuild_vanished(self, known: marker.Known, why: Msg) -> None:
-        """The journal is missing or empty where the marker says a game was: keep what is left aside
-        (before SQLite opens it: SQLite drops the ``-wal`` of an empty file), rebuild from what survives."""
-        path = self.path
-        kept = repair.keep_aside(path, "vanished") if marker.left_at(path) else None
-        content, source = _surviving(path, known, kept)
-        salvage = repair.salvage_path(path)
-        repair.write_salvage(salvage, content)
-        repair.put_in_place(salvage, path)
-        self._lock = hold_file_lock(path)
-        self.db = writing.connect(path)
-        writing.setup(self.db)
-        self._content = content
-        restored = len(content.commands.get(known.game, []))
-        self.vanished = marker.vanished_report(known, why, restored=restored, source=source, kept=kept)
-        log.warning("journal %s: %s", path, self.vanished)
-
     def _repair(self) -> None:
         """Keep the damaged journal aside (byte for byte), then put a clean one with every good action in its place."""
         assert self.damage is not None
@@ -495,33 +631,7 @@ class Journal:
         self.damage.kept = self._replace_with(content, "damaged")
         log.error("journal %s: %s", self.path, self.damage.report())
 
-    def _replace_with(self, content: Content, label: str) -> Path:
-        path = self.path
-        try:
-            kept = repair.keep_aside(path, label)
-        except OSError as exc:
-            self._drop_connection()
-            raise fault(exc, path) from exc
-        salvage = repair.salvage_path(path)
-        try:
-            repair.write_salvage(salvage, content)
-        except (sqlite3.Error, OSError) as exc:
-            self._drop_connection()
-            raise fault(exc, path) from exc
-        self._drop_connection()
-        repair.put_in_place(salvage, path)
-        self._relock()
-        self.db = writing.connect(path)
-        writing.setup(self.db)
-        self._content = content
-        return kept
-
     # ------------------------------------------------------------ reading
-
-    def _conn(self) -> sqlite3.Connection:
-        if self.db is None:
-            raise JournalFault(f"the journal {self.path} is not open")
-        return self.db
 
     def latest_game(self) -> GameRecord | None:
         if self._content is not None:
@@ -584,23 +694,6 @@ class Journal:
     def _note_damage(self, game: int, good: int, total: int, why: str) -> None:
         self.damage = Damage(why, good, total) if self.damage is None else self.damage.at_most(good, total)
 
-    def gaps(self, game: int) -> list[int]:
-        """Where the game's replay goes on from a snapshot past actions a repair could not read:
-        undo stops there."""
-        content = self._content
-        if content is not None:
-            return list(content.gaps.get(game, []))
-        try:
-            return [int(r[0]) for r in self._conn().execute(
-                "SELECT seq FROM game_gap WHERE game = ? ORDER BY seq", (game,))]
-        except sqlite3.DatabaseError as exc:
-            if is_fault(exc) and "no such table" not in str(exc):
-                raise fault(exc, self.path) from exc
-            return []
-
-    def count(self, game: int) -> int:
-        return int(self._conn().execute("SELECT COUNT(*) FROM command WHERE game = ?", (game,)).fetchone()[0])
-
     def snapshots(self, game: int, fingerprint: str, commands: int) -> list[Snapshot]:
         """The stored snapshots of ``game`` that pass every check, newest first, at or below ``commands``."""
         content = self._content
@@ -613,10 +706,6 @@ class Journal:
         self._content = content = reading.read_content(self._conn())
         if content.problems:
             self.damage = _damage_of(content)
-
-    def forget_cache(self) -> None:
-        """After the first load the database itself is read (it changes as the game goes on)."""
-        self._content = None
 
     # ------------------------------------------------------------ writing
 
@@ -668,16 +757,6 @@ class Journal:
             log.warning("journal: snapshot not stored (%s)", exc)
             return False
 
-    def _write_error(self, exc: sqlite3.Error) -> JournalError:
-        log.error("journal %s: cannot write: %s", self.path, exc)
-        self.locked = writing.is_lock(exc)
-        return write_error(exc, self.path)
-
-    def lock_let_go(self) -> bool:
-        """After a write refused for another program's lock: whether it is let go now (no wait)."""
-        self.locked = self.locked and (self.db is None or not writing.lock_free(self.db))
-        return not self.locked
-
     def pop(self, game: int, outbox: Sequence[OutboxRow] = ()) -> bool:
         """Drop the last command of ``game`` (and any snapshot after it; the league's ``outbox`` rows
         queued in the same transaction); False when there is none."""
@@ -720,71 +799,9 @@ class Journal:
         self.damage = damage
         return damage
 
-    def in_place(self) -> bool:
-        """Whether the file this journal writes is still the one at its name (not deleted, not
-        replaced): one ``stat``, cheap enough for every commit and every idle tick."""
-        if self.identity is None:
-            return True
-        try:
-            st = os.stat(self.path)
-        except FileNotFoundError:
-            return False
-        except OSError:
-            return True             # the disk refuses: a fault, said by the next write
-        return (st.st_dev, st.st_ino) == self.identity
-
-    def write_anew(self) -> Msg:
-        """The journal's file was deleted or replaced under this table: the whole database, as this
-        connection still has it open (every accepted action is in it), written anew at its name; a
-        file that took its place is kept aside first, byte for byte. JournalFault when it cannot be."""
-        path, db = self.path, self._conn()
-        replaced = path.exists()
-        salvage = repair.salvage_path(path)
-        try:
-            kept = repair.keep_aside(path, "replaced") if replaced else None
-            salvage.unlink(missing_ok=True)
-            copy = sqlite3.connect(salvage, isolation_level=None)
-            try:
-                db.backup(copy)
-            finally:
-                copy.close()
-            with open(salvage, "rb+") as fh:
-                os.fsync(fh.fileno())
-        except (sqlite3.Error, OSError) as exc:
-            salvage.unlink(missing_ok=True)
-            raise fault(exc, path) from exc
-        self._drop_connection()     # (SQLite neither checkpoints into nor drops the -wal of a file that moved)
-        repair.put_in_place(salvage, path)
-        self._relock()
-        self.db = writing.connect(path)
-        writing.setup(self.db)
-        self.forget_cache()
-        self._note(clean=False)
-        if kept is not None:
-            said = msg("the journal {file} was replaced while the table ran: the game was written anew from the "
-                       "table's own copy, nothing lost; the file put in its place is kept as {kept}",
-                       file=path.name, kept=kept.name)
-        else:
-            said = msg("the journal {file} was deleted while the table ran: the game was written anew from the "
-                       "table's own copy, nothing lost", file=path.name)
-        log.warning("journal %s: %s", path, said)
-        return said
-
     def replace_from(self, source: Journal) -> Path:
         """Make ``source``'s good content the journal; the current journal is kept aside first."""
         return self._replace_with(source._content or Content(), "replaced")
-
-    def close(self) -> None:
-        if self.db is not None:
-            if not self.read_only and self.in_place() and file_lock_users(self._lock) == 1:
-                self._note(clean=True)      # the last journal of this table on the file: a clean stop
-            self.db.close()
-            self.db = None
-        let_go_file_lock(self._lock)        # after the connection: closing its descriptor drops SQLite's locks
-        self._lock = None
-        if self._tmp is not None:
-            self._tmp.cleanup()
-            self._tmp = None
 
     def __repr__(self) -> str:
         return f"<Journal {self.path}{' read-only' if self.read_only else ''}>"

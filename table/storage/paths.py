@@ -218,7 +218,7 @@ def let_go_file_lock(key: tuple[int, int] | None) -> None:
     """One user fewer of a file lock; the last lets it go (``LOCK_UN``, then the descriptor closes:
     by then no journal of this process has the file open)."""
     held = _FILES.held.get(key) if key is not None else None
-    if held is None:
+    if key is None or held is None:
         return
     held.users -= 1
     if held.users > 0:
