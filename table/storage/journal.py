@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import logging
+import shutil
 import os
 import sqlite3
 import tempfile
@@ -271,6 +272,7 @@ class JournalFile:
         st = os.stat(self.path)
         self.identity = (st.st_dev, st.st_ino)
         self._note(clean=False)
+        marker.hold_link(self.path)
 
     def _note(self, *, clean: bool) -> None:
         """The marker beside the journal, for its latest game (nothing while it has none)."""
@@ -292,6 +294,7 @@ class JournalFile:
         let_go_file_lock(old)
         st = os.stat(self.path)
         self.identity = (st.st_dev, st.st_ino)
+        marker.hold_link(self.path)
 
     def _conn(self) -> sqlite3.Connection:
         if self.db is None:
@@ -871,27 +874,56 @@ def _settled_content(journal: Journal, game: int, read: int | None) -> Content:
     return content
 
 
+def _linked(path: Path, kept: Path | None) -> tempfile.TemporaryDirectory[str] | None:
+    """The journal's second name (``marker.hold_link``) with the ``-wal`` that was left beside the
+    journal (now in the kept copy), copied into a private directory to be read; None without one."""
+    link = marker.link_path(path)
+    if not link.is_file() or link.stat().st_size == 0:
+        return None
+    tmp = tempfile.TemporaryDirectory(prefix="munchkin-linked-")
+    try:
+        shutil.copyfile(link, Path(tmp.name) / path.name)
+        wal = Path(f"{kept}-wal") if kept is not None else None
+        if wal is not None and wal.is_file():
+            shutil.copyfile(wal, Path(tmp.name) / f"{path.name}-wal")
+    except OSError:
+        tmp.cleanup()
+        return None
+    return tmp
+
+
 def _surviving(path: Path, known: marker.Known, kept: Path | None) -> tuple[Content, str | None]:
-    """What survives of a vanished journal's game: the kept copy holding the most of its actions
-    (the same game number and seed), read whole and checked; else nothing. (What was just kept
-    aside is an empty file: SQLite reads no page of it, so its ``-wal`` stays kept, not read.)"""
+    """What survives of a vanished journal's game: its second name (with the ``-wal`` left beside
+    it) or a kept copy, whichever holds the most of its actions (the same game number and seed),
+    read whole and checked; else nothing. (What was just kept aside is an empty file: SQLite reads
+    no page of it, so its ``-wal`` stays kept, and is read only beside the second name.)"""
     best: tuple[int, Content, str] | None = None
-    for copy in reversed(repair.kept_copies(path)):
-        if copy == kept:
-            continue
-        try:
-            older = Journal(copy, read_only=True, fast=False)
-        except JournalError:
-            continue
-        try:
-            content = older._content
-            if content is None or not any(g[0] == known.game and g[1] == known.seed for g in content.games):
-                continue
-            actions = len(content.commands.get(known.game, []))
-            if best is None or actions > best[0]:
-                best = (actions, content, copy.name)
-        finally:
-            older.close()
+    linked = _linked(path, kept)
+    sources = [(Path(linked.name) / path.name, marker.link_path(path).name)] if linked is not None else []
+    sources += [(copy, copy.name) for copy in reversed(repair.kept_copies(path)) if copy != kept]
+    try:
+        for copy, name in sources:
+            best = _better(best, copy, name, known)
+    finally:
+        if linked is not None:
+            linked.cleanup()
     if best is None:
         return Content(), None
     return best[1], best[2]
+
+
+def _better(best: tuple[int, Content, str] | None, copy: Path, name: str,
+            known: marker.Known) -> tuple[int, Content, str] | None:
+    """``best``, or the copy at ``copy`` when it holds more of the known game's actions."""
+    try:
+        older = Journal(copy, read_only=True, fast=False)
+    except JournalError:
+        return best
+    try:
+        content = older._content
+        if content is None or not any(g[0] == known.game and g[1] == known.seed for g in content.games):
+            return best
+        actions = len(content.commands.get(known.game, []))
+        return (actions, content, name) if best is None or actions > best[0] else best
+    finally:
+        older.close()

@@ -28,6 +28,7 @@ from engine.messages import Msg, msg
 log = logging.getLogger(__name__)
 
 MARKER_SUFFIX = ".known.json"
+LINK_SUFFIX = ".link"
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,23 @@ class Known:
 
 def marker_path(journal: Path) -> Path:
     return journal.with_name(journal.name.split(".")[0] + MARKER_SUFFIX)
+
+
+def link_path(journal: Path) -> Path:
+    return journal.with_name(journal.name + LINK_SUFFIX)
+
+
+def hold_link(journal: Path) -> None:
+    """A second name for the journal's file (a hard link, never opened by SQLite while the journal
+    is there): a journal deleted by its name keeps its content on disk under this one, for a
+    restart to rebuild the game from, with the ``-wal`` left beside it. Made again whenever a new
+    file takes the journal's name; a file system without hard links goes without."""
+    link = link_path(journal)
+    try:
+        link.unlink(missing_ok=True)
+        os.link(journal, link)
+    except OSError as exc:
+        log.debug("journal %s: no second name (%s)", journal, exc)
 
 
 def read_known(journal: Path) -> Known | None:

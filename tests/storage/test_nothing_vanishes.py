@@ -93,6 +93,7 @@ def test_a_missing_journal_is_rebuilt_from_a_kept_copy_that_holds_its_game(tmp_p
     table = play_game(tmp_path, count + 10)             # the game went on after it
     close_table(table)
     journal.unlink()
+    marker.link_path(journal).unlink()                  # its second name gone too
 
     code, out, _err = cli("state", "--config", str(config_file(tmp_path, tmp_path / "cfg")))
     assert code == 0 and "is missing" in json.loads(out)["warnings"][0]
@@ -158,3 +159,22 @@ def test_a_journal_deleted_between_two_taps_is_written_anew_before_the_next_is_s
     assert _count(tmp_path) == before - 1                  # the undo went into the file at its name
     close_table(table)
     assert journal.exists()
+
+
+def test_a_journal_deleted_by_its_name_while_no_table_runs_comes_back_whole(tmp_path: Path) -> None:
+    clock = ManualClock()
+    table = play_game(tmp_path, 60, clock=clock)
+    game, count = table.controller.game_id, table.controller.history_len
+    # killed (never closed): its last actions are in the -wal; then the journal is deleted by its name
+    journal = tmp_path / "journal.sqlite3"
+    files = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()}
+    close_table(table)
+    for name, data in files.items():                    # the files as the kill left them
+        (tmp_path / name).write_bytes(data)
+    journal.unlink()
+    table = build_table(config_for(tmp_path), ManualClock(), seed_source=lambda: 5)
+    said = str(table.controller.message.text)
+    assert f"game {game} vanished" in said and "is missing" in said
+    assert f"rebuilt with {count} of at least" in said and marker.link_path(journal).name in said
+    assert table.controller.game_id == game and table.controller.history_len == count
+    close_table(table)
