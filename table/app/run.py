@@ -48,7 +48,7 @@ log = logging.getLogger(__name__)
 ANIMATION_MS = 40             # frame spacing while the interference bar or the die moves
 MAX_PIPED_LINE = 64 * 1024     # a longer piped line is not a table-script line
 IDLE_S = 5.0                  # the longest sleep when nothing is due
-JOURNAL_WATCH_S = 0.8         # how often an idle table looks that its journal is still in place (one stat)
+JOURNAL_WATCH_S = 0.8         # how often a watch thread looks that the journal is still in place (one stat)
 _running: set[threading.Event] = set()      # the wake of each running loop, for stop()
 
 __all__ = ["PUMP_S", "run", "sleep_until_woken", "stop"]
@@ -149,6 +149,17 @@ class TableLoop:
         self.league: LeagueRun | None = None
         self.watchdog = watchdog_interval()
         self.last_ping = time.monotonic()
+        self.stopping = threading.Event()
+        threading.Thread(target=self.watch_files, name="journal-watch", daemon=True).start()
+
+    def watch_files(self) -> None:
+        """A thread that looks every JOURNAL_WATCH_S whether the journal is still at its name (one
+        ``stat``) and wakes the loop when it is not: the loop then writes it anew (``watch_journal``).
+        The loop itself sleeps on undisturbed while nothing is due."""
+        while not self.stopping.wait(JOURNAL_WATCH_S):
+            journal = self.ctl.session.journal
+            if not journal.read_only and journal.db is not None and not journal.in_place():
+                self.woken.set()
 
     def view(self) -> View:
         v = build_view(self.ctl, entry=self.picker.entry, language=self.language)
@@ -226,7 +237,6 @@ class TableLoop:
             timeout = min(timeout, ANIMATION_MS / 1000)
         if self.watchdog:
             timeout = min(timeout, self.watchdog / 2)
-        timeout = min(timeout, JOURNAL_WATCH_S)      # a journal deleted under the table is noticed within a second
         sleep_until_woken(self.woken, timeout, self.wake.pump_every)
         return animating
 
@@ -277,6 +287,7 @@ class TableLoop:
 
     def close(self) -> None:
         notify("STOPPING=1")
+        self.stopping.set()
         _running.discard(self.woken)
         self.wake.close()
         if self.web is not None:
