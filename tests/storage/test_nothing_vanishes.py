@@ -178,3 +178,11 @@ def test_a_journal_deleted_by_its_name_while_no_table_runs_comes_back_whole(tmp_
     assert f"rebuilt with {count} of at least" in said and marker.link_path(journal).name in said
     assert table.controller.game_id == game and table.controller.history_len == count
     close_table(table)
+
+
+def test_doctor_names_a_vanished_game(tmp_path: Path) -> None:
+    game, count = _played(tmp_path, 15)
+    (tmp_path / "journal.sqlite3").write_bytes(b"")
+    code, out, _err = cli("doctor", "--config", str(config_file(tmp_path, tmp_path / "cfg")))
+    line = next(line for line in out.splitlines() if "saved games" in line)
+    assert "[FAIL]" in line and f"game {game} vanished" in out and f"at least {count} actions" in out
