@@ -133,7 +133,8 @@ class Cycles:
             child.stdin.flush()
         except BrokenPipeError:
             pass
-        time.sleep(self.rng.uniform(1.5, 3.0))             # its start-up, then a moment of its play
+        self.wait_until_up(child)                          # its start-up (it holds the directory)
+        time.sleep(self.rng.uniform(0.2, 1.5))             # then a moment of its play
         what = self.rng.choice(("delete", "second", "both"))
         if what in ("delete", "both"):
             self.delete()
@@ -149,6 +150,18 @@ class Cycles:
             text = b"".join(errors).decode(errors="replace")
             c.notes.append("the child crashed: " + text[text.index("Traceback"):][:1500])
         self.compare([line.split() for line in acks if line.strip()], what)
+
+    def wait_until_up(self, child: subprocess.Popen[bytes]) -> None:
+        """Until the child holds the state directory (``table.lock`` names it), or it ended."""
+        lock = self.state / "table.lock"
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and child.poll() is None:
+            try:
+                if lock.read_text().startswith(f"pid {child.pid} "):
+                    return
+            except OSError:
+                pass
+            time.sleep(0.05)
 
     def delete(self) -> None:
         c = self.counts
@@ -168,7 +181,7 @@ class Cycles:
             (self.state / "table.lock").unlink(missing_ok=True)
         try:
             done = subprocess.run([sys.executable, "-m", "table", "run", "--sim", "--config", str(self.config())],
-                                  stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=20, cwd=ROOT,
+                                  stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=15, cwd=ROOT,
                                   env=_env(self.cfg_dir, None, self.old))
         except subprocess.TimeoutExpired:
             c.crowded += 1
