@@ -55,3 +55,16 @@ def test_after_a_clean_stop_the_offer_answers_at_once(tmp_path: Path) -> None:
     ctl.handle(Press("next", clock.monotonic()))
     assert ctl.game_id != game
     close_table(table)
+
+
+def test_a_box_from_before_the_marker_tells_an_unclean_stop_by_the_wal_it_left(tmp_path: Path) -> None:
+    table = play_game(tmp_path, 40)                     # killed: never closed, its -wal left
+    (tmp_path / "journal.known.json").unlink()          # as an older table left it: no marker
+    assert (tmp_path / "journal.sqlite3-wal").stat().st_size > 0
+    clock = ManualClock(1000.0)
+    again = build_table(config_for(tmp_path), clock)
+    assert again.journal.unclean
+    out = again.controller.handle(Press("next", clock.monotonic()))
+    assert out is not None and not out.accepted and again.controller.prompt.value == 0
+    close_table(again)
+    close_table(table)
