@@ -4,6 +4,8 @@ Two things, from the environment the soak sets, before the table starts:
 
 * ``MUNCHKIN_SOAK_FAULTS``: the fault plan ("write:3,9;sync:5;read:12"; ``integrity`` makes read faults
   on integrity_check return damage lines), made inside SQLite's calls by tests/storage/faulty.py;
+* ``MUNCHKIN_SOAK_OLD_JOURNAL``: bench/soak_journal.py's baseline, the journal neither watched nor
+  locked (only ``table.lock``), as before issue 44;
 * ``MUNCHKIN_SOAK_ACK``: a file descriptor on which the child says, after every action the journal
   stored and the screen then shows, ``game actions board-digest`` — what the restart must find —
   and ``refused`` after every one the journal refused (``undecided`` when the write failed and the
@@ -52,6 +54,15 @@ def _install() -> None:
 
     for name in ("_store", "undo", "start"):
         setattr(session_module.GameSession, name, told(getattr(session_module.GameSession, name)))
+    if os.environ.get("MUNCHKIN_SOAK_OLD_JOURNAL"):    # bench/soak_journal.py's baseline: no watch, no file lock
+        from table.storage import journal as journal_module
+
+        journal_module.JournalFile.in_place = lambda self: True     # type: ignore[method-assign]
+        journal_module.hold_file_lock = lambda path: None           # type: ignore[assignment]
+        from table.storage import paths as paths_module
+
+        paths_module._lock_directory = lambda state_dir: None       # type: ignore[assignment]
+        journal_module.marker.hold_link = lambda path: None         # type: ignore[assignment]
 
 
 _install()

@@ -51,6 +51,7 @@ log = logging.getLogger(__name__)
 ANIMATION_MS = 40             # frame spacing while the interference bar or the die moves
 MAX_PIPED_LINE = 64 * 1024     # a longer piped line is not a table-script line
 IDLE_S = 5.0                  # the longest sleep when nothing is due
+JOURNAL_WATCH_S = 0.8         # how often a watch thread looks that the journal is still in place (one stat)
 _running: set[threading.Event] = set()      # the wake of each running loop, for stop()
 
 __all__ = ["PUMP_S", "run", "sleep_until_woken", "stop"]
@@ -155,6 +156,17 @@ class TableLoop:
         self.league: LeagueRun | None = None
         self.watchdog = watchdog_interval()
         self.last_ping = time.monotonic()
+        self.stopping = threading.Event()
+        threading.Thread(target=self.watch_files, name="journal-watch", daemon=True).start()
+
+    def watch_files(self) -> None:
+        """A thread that looks every JOURNAL_WATCH_S whether the journal is still at its name (one
+        ``stat``) and wakes the loop when it is not: the loop then writes it anew (``watch_journal``).
+        The loop itself sleeps on undisturbed while nothing is due."""
+        while not self.stopping.wait(JOURNAL_WATCH_S):
+            journal = self.ctl.session.journal
+            if not journal.read_only and journal.db is not None and not journal.in_place():
+                self.woken.set()
 
     def view(self) -> View:
         v = build_view(self.ctl, entry=self.picker.entry, language=self.language)
@@ -272,6 +284,8 @@ class TableLoop:
             else:
                 self.ctl.handle(item)
         self.ctl.tick()
+        watch_journal(self.ctl)
+
 
     def speak(self) -> None:
         """After the frame that shows it: a new accepted action's turn, verdict, levels, deaths or winner,
@@ -289,6 +303,7 @@ class TableLoop:
 
     def close(self) -> None:
         notify("STOPPING=1")
+        self.stopping.set()
         _running.discard(self.woken)
         self.wake.close()
         if self.web is not None:
@@ -302,6 +317,16 @@ class TableLoop:
         if self.display.voice is not None:
             self.display.voice.close()
         self.display.close()
+
+
+def watch_journal(ctl: Controller) -> None:
+    """The journal deleted or replaced under the table (looked at on every pass and every commit):
+    the game is written anew from the open file, and the screen says so."""
+    session = ctl.session
+    said = session.watch_journal() or session.rewritten
+    session.rewritten = None
+    if said is not None:
+        ctl.say(said, "refusal")
 
 
 def _start_web(config: Config, table: Table, language: str, first: View, league: LeagueRun | None = None) -> WebView | None:

@@ -16,6 +16,7 @@ from table.cli.common import Subparsers, config_of, with_config
 from table.config import Config
 from table.control.assembly import build_table
 from table.storage.faults import JournalError
+from table.storage import marker
 from table.storage.journal import Journal
 from table.storage.paths import JOURNAL_FILE, hold_table_lock
 from table.storage.repair import kept_copies
@@ -24,9 +25,19 @@ from table.words.user import _
 
 
 def _empty_table(config: Config) -> int:
-    """``state`` where no game was ever played: an empty table, and a kept copy if there is one."""
+    """``state`` where no game was ever played: an empty table, and a kept copy if there is one; a
+    journal gone where the marker says a game was is a warning (in the JSON and on stderr)."""
     catalog = load_catalog(config.card_set_files())
-    print(json.dumps(state_to_json(new_game(0, config.rules), catalog), indent=2, ensure_ascii=False))
+    data = state_to_json(new_game(0, config.rules), catalog)
+    path = config.state_dir / JOURNAL_FILE
+    known = marker.read_known(path)
+    why = marker.gone(path, known)
+    warning = marker.vanished_looking(known, why) if known is not None and why is not None else None
+    if warning is not None:
+        data["warnings"] = [*data.get("warnings", []), str(warning)]
+    print(json.dumps(data, indent=2, ensure_ascii=False))
+    if warning is not None:
+        print(f"munchkin-table state: warning: {warning}", file=sys.stderr)
     copies = kept_copies(config.state_dir / JOURNAL_FILE) if config.state_dir.is_dir() else []
     if copies:
         print(_("munchkin-table state: there is no journal, but a game is kept as {copy}: "
@@ -41,9 +52,15 @@ def cmd_state(args: argparse.Namespace) -> int:
     table = build_table(config, SystemClock(), read_only=True)      # looks only: nothing is moved or repaired
     set_language(config.display.language)
     use_catalog_names(table.controller.catalog)
-    print(json.dumps(worded(table.controller.state_json()), indent=2, ensure_ascii=False))
+    data = worded(table.controller.state_json())
+    vanished = table.journal.vanished
+    if vanished is not None:            # the game the marker knew is not there: a warning, in the JSON too
+        data["warnings"] = [*data.get("warnings", []), str(vanished)]
+    print(json.dumps(data, indent=2, ensure_ascii=False))
     message = table.controller.message
-    if message is not None and message.kind == "refusal":
+    if vanished is not None:
+        print(f"munchkin-table state: warning: {vanished}", file=sys.stderr)
+    elif message is not None and message.kind == "refusal":
         print(f"munchkin-table state: {message.text}", file=sys.stderr)
     table.journal.close()
     return 0

@@ -128,7 +128,7 @@ class Controller:
     def _resume_notice(self) -> None:
         """The resumed game's notice, after (not instead of) what the journal had to say."""
         before = self.message
-        records_menu.resume_notice(self)
+        records_menu.resume_notice(self, unclean=self.session.unclean_start)
         if before is not None and before.kind == "refusal" and self.message is not before and self.message is not None:
             self.say(Seq([before.text, self.message.text], "sentences"), "refusal")
 

@@ -62,7 +62,8 @@ class Prompt:
 
     ``card``: the card it is about (an enroll prompt: the unknown tag's UID); ``player``: who it is for;
     ``until``: it lapses then; ``value``: the number, monster, page or name chosen so far, or a
-    confirmation pending; ``choices`` and ``rows``: the names or records it steps through.
+    confirmation pending; ``choices`` and ``rows``: the names or records it steps through;
+    ``calm_until``: it takes no press before then (a prompt that ends a game, after an unclean stop).
     """
 
     kind: PromptKind
@@ -73,6 +74,7 @@ class Prompt:
     value: int = 0
     choices: tuple[str, ...] = ()
     rows: dict[str, list[Any]] = field(default_factory=dict)
+    calm_until: float | None = None
 
 
 @dataclass

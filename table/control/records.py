@@ -21,6 +21,7 @@ from table.control.prompts import Desk, Keys, Outcome, Prompt, PromptKind
 from table.session.facts import history_rows, stats
 
 PAGE = 8                                   # rows on one page of the standings or the past games
+CALM_SECONDS = 2.0      # after an unclean stop, the resume offer takes no press this long on screen
 SCREENS = (PromptKind.STANDINGS, PromptKind.GAMES)
 PROMPTS = (*SCREENS, PromptKind.NAME, PromptKind.RESUME)
 
@@ -113,15 +114,19 @@ def name_view(desk: Desk) -> dict[str, Any] | None:
 
 # ------------------------------------------------------------------ a game found unfinished
 
-def resume_notice(desk: Desk) -> None:
-    """Called when the table starts: an unfinished game gets the choice to go on or be abandoned."""
+def resume_notice(desk: Desk, *, unclean: bool = False) -> None:
+    """Called when the table starts: an unfinished game gets the choice to go on or be abandoned.
+    After an unclean stop (``unclean``: a crash, a power cut) the offer takes no press in its first
+    ``CALM_SECONDS`` on screen, by the table's clock: a button still held or mashed through the
+    restart must not abandon the game."""
     state = desk.state
     if state.phase in (Phase.SETUP, Phase.GAME_OVER):
         return
     players = Seq(state.players, "list")
     desk.show(Prompt(PromptKind.RESUME, msg("game {n} resumed (turn {turn}, {players}): play on, or NEXT twice to "
                                             "abandon it and start a new game", n=desk.game_id, turn=state.turn,
-                                            players=players)))
+                                            players=players),
+                     calm_until=desk.now + CALM_SECONDS if unclean else None))
 
 
 # ------------------------------------------------------------------ buttons
@@ -137,11 +142,15 @@ def press(desk: Desk, prompt: Prompt, button: str) -> Outcome:
     if prompt.kind == PromptKind.NAME:
         return _press_name(desk, prompt, button)
     # resume
+    if prompt.calm_until is not None and desk.now < prompt.calm_until:
+        return desk.refuse(msg("the table has just started again after an unclean stop: wait a moment, then press "
+                               "again ({text})", text=prompt.text))
     if button != "next":
         desk.close()
         return desk.handle_press(button)
     if not prompt.value:
-        return desk.show(replace(prompt, value=1,
+        calm = desk.now + CALM_SECONDS if prompt.calm_until is not None else None    # the confirmation too
+        return desk.show(replace(prompt, value=1, calm_until=calm,
                                  text=msg("abandon this game and start a new one? NEXT again to confirm, UNDO plays on")))
     desk.close()
     old = desk.game_id

@@ -20,7 +20,7 @@ from drivers.events import Press, Tap
 from engine import commands as c
 from engine.cards import Catalog
 from engine.game import apply
-from engine.messages import Msg, msg
+from engine.messages import Msg, Seq, msg
 from engine.events import GameEvent
 from engine.results import Accepted, Rejected
 from engine.rules import Ruleset
@@ -129,6 +129,7 @@ class GameSession:
         self.clock_offset = 0.0
         self.records: Records | None = None
         self.reopen_notice: ResumeNotice | None = None     # what the journal said when it was opened again
+        self.rewritten: Any = None      # what to say of a journal written anew on a commit (the loop says it)
         self.game = GameRecord(0, 0, ruleset)
         self.history = History(catalog, 0, ruleset)
         self.state: GameState = self.history.state
@@ -146,6 +147,11 @@ class GameSession:
     def now(self) -> float:
         """The table clock: it goes on from the journal's last action, whatever the machine's uptime."""
         return self.clock.monotonic() + self.clock_offset
+
+    @property
+    def unclean_start(self) -> bool:
+        """Whether the table before this one stopped without closing the journal (a kill, a power cut)."""
+        return self.journal.unclean
 
     @property
     def unwritable(self) -> bool:
@@ -200,7 +206,11 @@ class GameSession:
                 return None
         journal.forget_cache()
         notice: ResumeNotice | None = None
-        if journal.damage is not None:
+        if journal.vanished is not None:        # the game the marker knew was not there: said, with true numbers
+            report = journal.vanished if journal.damage is None else Seq([journal.vanished, journal.damage.report()],
+                                                                           "sentences")
+            notice = Damaged(report, journal.read_only)
+        elif journal.damage is not None:
             notice = Damaged(journal.damage.report(), journal.read_only)
         elif not commands:
             copies = kept_copies(journal.path)
@@ -233,6 +243,7 @@ class GameSession:
         commands = Commands(tail, head, lambda: journal.head_commands(record.id, head))
         stored = {s.seq: s.body for s in journal.snapshots(record.id, fingerprint(self.catalog), len(commands))}
         self.history = History(self.catalog, record.seed, record.ruleset)
+        self.history.gaps = frozenset(journal.gaps(record.id))
         try:
             kept = self.history.load(commands, stored)
         except JournalError as exc:        # an early action is damaged and no snapshot covers it
@@ -241,7 +252,9 @@ class GameSession:
             head, tail, total = journal.tail_commands(record.id)      # now every row, checked
             self.given = head + len(tail)
             commands = Commands(tail)
+            stored = {s.seq: s.body for s in journal.snapshots(record.id, fingerprint(self.catalog), len(commands))}
             self.history = History(self.catalog, record.seed, record.ruleset)
+            self.history.gaps = frozenset(journal.gaps(record.id))
             kept = self.history.load(commands, stored)
         return commands, stored, total, kept
 
@@ -276,6 +289,24 @@ class GameSession:
         self.storage_fault, self.reopen_notice = None, None
         return True
 
+    def watch_journal(self) -> Any:
+        """Whether the journal's file is still in place (one ``stat``: on every commit and on the run
+        loop's tick); when it was deleted or replaced, the whole game is written anew from the open
+        file and what to say is returned (None: nothing happened)."""
+        journal = self.journal
+        if journal.read_only or journal.db is None or journal.in_place():
+            return None
+        try:
+            said: Any = journal.write_anew()
+        except JournalError as exc:
+            log.error("%s", exc)
+            self.storage_fault = reason_of(exc)
+            self.retry_at = self.now + RETRY_SECONDS
+            return msg("the game cannot be saved: {why}", why=self.storage_fault)
+        if self.records is not None:
+            self.records.store.reconnect()
+        return said
+
     def stale(self, event: object) -> bool:
         """Whether ``event`` is a tap or press made (by the drivers' clock) while a write was pending
         that was then refused: the players saw the refusal after it, so it is dropped, not acted on late."""
@@ -297,7 +328,10 @@ class GameSession:
         return NotSaved(why)
 
     def _writable(self) -> tuple[bool, bool]:
-        """(writable now, reopened to be so)."""
+        """(writable now, reopened to be so); a journal no longer at its name is written anew first,
+        so that no change goes into a file nobody will find."""
+        if not self.unwritable:
+            self.rewritten = self.watch_journal() or self.rewritten
         if not self.unwritable:
             return True, False
         return (True, True) if self.reopen() else (False, False)

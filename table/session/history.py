@@ -24,9 +24,11 @@ from typing import Any, overload
 from engine import commands as c
 from engine.cards import Catalog
 from engine.game import new_game, replay_steps
+from engine.messages import msg
 from engine.results import Rejected
 from engine.rules import Ruleset
 from engine.state import GameState
+from table.storage.faults import JournalError
 
 log = logging.getLogger(__name__)
 
@@ -157,6 +159,7 @@ class History:
         self.state = self.snapshots[0]
         self.recent: dict[int, GameState] = {0: self.state}   # command count -> the state after it
         self.from_snapshot = 0                   # the stored snapshot the last load started from
+        self.gaps: frozenset[int] = frozenset()  # undo stops here: a repair went on past actions that did not read
 
     def __len__(self) -> int:
         return len(self.commands)
@@ -221,6 +224,9 @@ class History:
     def prepare_pop(self) -> None:
         """Read from the journal what taking back the last command needs; raises JournalError (and
         changes nothing) when those older actions are damaged."""
+        if len(self.commands) in self.gaps:
+            raise JournalError(msg("actions up to {n} were restored from a snapshot past damaged ones and cannot "
+                                   "be taken back", n=len(self.commands)))
         n = len(self.commands) - 1
         base = max([k for k in self.snapshots if k <= n] + [k for k in self.stored if k <= n])
         if base < self.commands._head:

@@ -8,8 +8,10 @@ It may import: engine, cards, drivers and table.config. Nothing else of table/.
 
 The modules, each named by what it owns:
 
-* ``paths`` — the state directory's file names, the table lock (``hold_table_lock``) and its probe
-  (``table_running``).
+* ``paths`` — the state directory's file names, the table's locks (``hold_table_lock``: ``table.lock``
+  and the directory; ``hold_file_lock``: the journal file itself) and their probe (``table_running``).
+* ``marker`` — what the box knows of its game outside the journal (``journal.known.json``, and a
+  second name of the journal's file): a journal found empty or missing is said, never silent.
 * ``schema`` — both schemas of the journal file (the journal's tables, ``game_record`` and ``game_fact``) and
   every checksum: ``row_ok`` is the one check of a command row.
 * ``faults`` — a fault (the disk refuses) told apart from damage; ``JournalError``,
@@ -23,7 +25,8 @@ The modules, each named by what it owns:
 * ``repair`` — a damaged file kept aside byte for byte, a clean journal built in its place (every
   row whose checksum holds, those after a hole numbered on), a private copy whose damaged schema is
   written again.
-* ``journal`` — ``Journal``, the object the session holds, over all of the above.
+* ``journal`` — ``Journal``, the object the session holds, over all of the above; ``JournalFile``, its
+  file as held for writing (lock, identity, marker, written anew when deleted under the table).
 * ``facts`` — the ``game_record`` and ``game_fact`` tables: ``FactsStore`` and the reads of history and
   stats.
 * ``outbox`` — the league's outbox (``league_outbox``): rows put in the transaction of their action,

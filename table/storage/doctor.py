@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from table.storage import marker
 from table.storage.faults import JournalError
 from table.storage.journal import Journal
 from table.storage.repair import kept_copies
@@ -11,6 +12,11 @@ from table.storage.repair import kept_copies
 
 def check_journal(path: Path) -> tuple[bool, str, str]:
     """For ``doctor``: (ok, what was found, the fix). Only reads."""
+    known = marker.read_known(path)
+    why = marker.gone(path, known)
+    if known is not None and why is not None:       # a game was here: its journal vanished
+        return False, str(marker.vanished_looking(known, why)), \
+            "start the table (munchkin-table run): it keeps what is left and rebuilds the game from what survives"
     if not path.exists():
         copies = kept_copies(path) if path.parent.is_dir() else []
         if copies:

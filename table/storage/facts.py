@@ -247,6 +247,19 @@ class FactsStore:
             self.db.close()
         self.db = None
 
+    def reconnect(self) -> None:
+        """A writing store's connection made again (the journal's file was written anew under it)."""
+        if self.read_only or not self._owned:
+            return
+        self.close()
+        self._ready = False
+        try:
+            db = writing.connect(self.path)
+            db.execute("PRAGMA synchronous=NORMAL")
+            self.db = db
+        except sqlite3.Error as exc:
+            log.error("records: cannot open %s (%s); history and stats are not kept this time", self.path, exc)
+
 
 # ------------------------------------------------------------------ reading (history, stats)
 

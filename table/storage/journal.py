@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import json
 import logging
+import shutil
+import os
 import sqlite3
 import tempfile
 import time
@@ -28,9 +30,10 @@ from pathlib import Path
 from engine.commands import Command, command_from_dict, command_to_dict
 from engine.messages import Msg, msg, nmsg
 from engine.rules import Ruleset
-from table.storage import evidence, reading, repair, writing
+from table.storage import evidence, marker, reading, repair, writing
 from table.storage.faults import JournalError, JournalFault, fault, is_fault, read_fault, write_error
 from table.storage.outbox import OutboxRow
+from table.storage.paths import TableBusy, file_lock_users, hold_file_lock, let_go_file_lock
 from table.storage.reading import Content, Span, said_spans
 from table.storage.schema import JOURNAL_SCHEMA, row_ok
 from table.storage.snapshots import Snapshot, snapshot_rows, usable
@@ -54,6 +57,7 @@ class Damage:
     kept: Path | None = None
     dropped: list[Span] = field(default_factory=list)   # the file's action numbers left out
     origins: list[int] = field(default_factory=list)    # the file's number of each action kept (a hole bridged)
+    unreadable: list[Span] = field(default_factory=list)   # the file's action numbers that did not read
 
     def at_most(self, good: int, rows: int | None = None) -> Damage:
         """The same damage, keeping no more than ``good`` of the ``rows`` actions the replay was given
@@ -74,6 +78,8 @@ class Damage:
     def report(self) -> Msg:
         dropped = self.left_out()
         left_out = sum(b - a + 1 for a, b in dropped)
+        if self.origins:                # rows read past holes: the true numbers, unread and unreplayed apart
+            return self._bridged(dropped)
         if self.kept is not None and dropped:
             return nmsg("the saved game was damaged ({why}): restored to action {good} of {total}, leaving out "
                         "action {dropped}; the damaged copy is kept as {file}",
@@ -94,6 +100,32 @@ class Damage:
                    good=self.good, total=self.total)
 
 
+    def _bridged(self, dropped: list[Span]) -> Msg:
+        """The report of a game read past holes: restored of total, the unreadable actions, those
+        after them the engine no longer accepted, and the kept copy."""
+        holes = self.unreadable or dropped
+        unread = sum(b - a + 1 for a, b in holes)
+        said = nmsg("the saved game was damaged ({why}): restored {good} of {total} actions; {n} unreadable "
+                    "(action {spans})",
+                    "the saved game was damaged ({why}): restored {good} of {total} actions; {n} unreadable "
+                    "(actions {spans})", "n", n=unread, why=self.why, good=self.good, total=self.total,
+                    spans=said_spans(holes))
+        rest = _minus(dropped, holes)
+        if rest:
+            said = nmsg("{said}; {n} after them no longer replays (action {spans})",
+                        "{said}; {n} after them no longer replay (actions {spans})", "n", said=said,
+                        n=sum(b - a + 1 for a, b in rest), spans=said_spans(rest))
+        if self.kept is not None:
+            said = msg("{said}; the damaged copy is kept as {file}", said=said, file=self.kept.name)
+        return said
+
+
+def _minus(spans: list[Span], out: list[Span]) -> list[Span]:
+    """The numbers of ``spans`` that are not in ``out``, as spans."""
+    gone = {n for a, b in out for n in range(a, b + 1)}
+    return merged([], [(n, n) for a, b in spans for n in range(a, b + 1) if n not in gone])
+
+
 def merged(spans: list[Span], more: list[Span]) -> list[Span]:
     """Two lists of spans of action numbers as one, in order, touching spans joined."""
     out: list[Span] = []
@@ -110,7 +142,8 @@ def _damage_of(content: Content, why: str | None = None) -> Damage:
     actions kept of those it seemed to hold, the numbers left out."""
     good, total = content.latest_counts()
     holes, origins = content.latest_holes()
-    return Damage(why or content.problems[0], good, total, dropped=list(holes), origins=list(origins))
+    return Damage(why or content.problems[0], good, total, dropped=list(holes), origins=list(origins),
+                  unreadable=list(holes))
 
 
 def _decode(rows: list[tuple[int, str, int]]) -> tuple[list[Command], str | None]:
@@ -212,7 +245,195 @@ def read_head(db: sqlite3.Connection, fresh: Callable[[], sqlite3.Connection] | 
     raise AssertionError("unreachable")
 
 
-class Journal:
+class JournalFile:
+    """The journal's file as this process holds it for writing: the connection, the OS lock on the
+    file itself (one writer), its identity (to notice it deleted or replaced under a running table,
+    and write it anew from the open file) and the marker beside it (to notice it vanished)."""
+
+    path: Path
+    read_only: bool
+    db: sqlite3.Connection | None
+    locked: bool
+    _content: Content | None
+    _lock: tuple[int, int] | None
+    identity: tuple[int, int] | None
+    damage: Damage | None
+    _tmp: tempfile.TemporaryDirectory[str] | None
+    vanished: Msg | None
+
+    def _drop_connection(self) -> None:
+        if self.db is not None:
+            self.db.close()
+            self.db = None
+
+    def _opened(self) -> None:
+        """A journal open for writing: its file's identity (to notice it deleted or replaced) and the
+        marker saying which game it holds (to notice it vanished)."""
+        st = os.stat(self.path)
+        self.identity = (st.st_dev, st.st_ino)
+        self._note(clean=False)
+        marker.hold_link(self.path)
+
+    def _note(self, *, clean: bool) -> None:
+        """The marker beside the journal, for its latest game (nothing while it has none)."""
+        if self.db is None:
+            return
+        try:
+            row = self.db.execute("SELECT id, seed FROM game ORDER BY id DESC LIMIT 1").fetchone()
+            if row is None:
+                return
+            actions = writing.top(self.db, int(row[0]))
+        except sqlite3.Error as exc:
+            log.warning("journal %s: the marker is not noted (%s)", self.path, exc)
+            return
+        marker.note(self.path, int(row[0]), int(row[1]), actions, clean=clean)
+
+    def _relock(self) -> None:
+        """A new file took the journal's name (a repair, a rewrite): lock it, let the old one go."""
+        old, self._lock = self._lock, hold_file_lock(self.path)
+        let_go_file_lock(old)
+        st = os.stat(self.path)
+        self.identity = (st.st_dev, st.st_ino)
+        marker.hold_link(self.path)
+
+    def _conn(self) -> sqlite3.Connection:
+        if self.db is None:
+            raise JournalFault(f"the journal {self.path} is not open")
+        return self.db
+
+    def gaps(self, game: int) -> list[int]:
+        """Where the game's replay goes on from a snapshot past actions a repair could not read:
+        undo stops there."""
+        content = self._content
+        if content is not None:
+            return list(content.gaps.get(game, []))
+        try:
+            return [int(r[0]) for r in self._conn().execute(
+                "SELECT seq FROM game_gap WHERE game = ? ORDER BY seq", (game,))]
+        except sqlite3.DatabaseError as exc:
+            if is_fault(exc) and "no such table" not in str(exc):
+                raise fault(exc, self.path) from exc
+            return []
+
+    def count(self, game: int) -> int:
+        return int(self._conn().execute("SELECT COUNT(*) FROM command WHERE game = ?", (game,)).fetchone()[0])
+
+    def forget_cache(self) -> None:
+        """After the first load the database itself is read (it changes as the game goes on)."""
+        self._content = None
+
+    def _write_error(self, exc: sqlite3.Error) -> JournalError:
+        log.error("journal %s: cannot write: %s", self.path, exc)
+        self.locked = writing.is_lock(exc)
+        return write_error(exc, self.path)
+
+    def lock_let_go(self) -> bool:
+        """After a write refused for another program's lock: whether it is let go now (no wait)."""
+        self.locked = self.locked and (self.db is None or not writing.lock_free(self.db))
+        return not self.locked
+
+    def in_place(self) -> bool:
+        """Whether the file this journal writes is still the one at its name (not deleted, not
+        replaced): one ``stat``, cheap enough for every commit and every idle tick."""
+        if self.identity is None:
+            return True
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            return False
+        except OSError:
+            return True             # the disk refuses: a fault, said by the next write
+        return (st.st_dev, st.st_ino) == self.identity
+
+    def write_anew(self) -> Msg:
+        """The journal's file was deleted or replaced under this table: the whole database, as this
+        connection still has it open (every accepted action is in it), written anew at its name; a
+        file that took its place is kept aside first, byte for byte. JournalFault when it cannot be."""
+        path, db = self.path, self._conn()
+        replaced = path.exists()
+        salvage = repair.salvage_path(path)
+        try:
+            kept = repair.keep_aside(path, "replaced") if replaced else None
+            salvage.unlink(missing_ok=True)
+            copy = sqlite3.connect(salvage, isolation_level=None)
+            try:
+                db.backup(copy)
+            finally:
+                copy.close()
+            with open(salvage, "rb+") as fh:
+                os.fsync(fh.fileno())
+        except (sqlite3.Error, OSError) as exc:
+            salvage.unlink(missing_ok=True)
+            raise fault(exc, path) from exc
+        self._drop_connection()     # (SQLite neither checkpoints into nor drops the -wal of a file that moved)
+        repair.put_in_place(salvage, path)
+        self._relock()
+        self.db = writing.connect(path)
+        writing.setup(self.db)
+        self.forget_cache()
+        self._note(clean=False)
+        if kept is not None:
+            said = msg("the journal {file} was replaced while the table ran: the game was written anew from the "
+                       "table's own copy, nothing lost; the file put in its place is kept as {kept}",
+                       file=path.name, kept=kept.name)
+        else:
+            said = msg("the journal {file} was deleted while the table ran: the game was written anew from the "
+                       "table's own copy, nothing lost", file=path.name)
+        log.warning("journal %s: %s", path, said)
+        return said
+
+    def _rebuild_vanished(self, known: marker.Known, why: Msg) -> None:
+        """The journal is missing or empty where the marker says a game was: keep what is left aside
+        (before SQLite opens it: SQLite drops the ``-wal`` of an empty file), rebuild from what survives."""
+        path = self.path
+        kept = repair.keep_aside(path, "vanished") if marker.left_at(path) else None
+        content, source = _surviving(path, known, kept)
+        salvage = repair.salvage_path(path)
+        repair.write_salvage(salvage, content)
+        repair.put_in_place(salvage, path)
+        self._lock = hold_file_lock(path)
+        self.db = writing.connect(path)
+        writing.setup(self.db)
+        self._content = content
+        restored = len(content.commands.get(known.game, []))
+        self.vanished = marker.vanished_report(known, why, restored=restored, source=source, kept=kept)
+        log.warning("journal %s: %s", path, self.vanished)
+
+    def _replace_with(self, content: Content, label: str) -> Path:
+        path = self.path
+        try:
+            kept = repair.keep_aside(path, label)
+        except OSError as exc:
+            self._drop_connection()
+            raise fault(exc, path) from exc
+        salvage = repair.salvage_path(path)
+        try:
+            repair.write_salvage(salvage, content)
+        except (sqlite3.Error, OSError) as exc:
+            self._drop_connection()
+            raise fault(exc, path) from exc
+        self._drop_connection()
+        repair.put_in_place(salvage, path)
+        self._relock()
+        self.db = writing.connect(path)
+        writing.setup(self.db)
+        self._content = content
+        return kept
+
+    def close(self) -> None:
+        if self.db is not None:
+            if not self.read_only and self.in_place() and file_lock_users(self._lock) == 1:
+                self._note(clean=True)      # the last journal of this table on the file: a clean stop
+            self.db.close()
+            self.db = None
+        let_go_file_lock(self._lock)        # after the connection: closing its descriptor drops SQLite's locks
+        self._lock = None
+        if self._tmp is not None:
+            self._tmp.cleanup()
+            self._tmp = None
+
+
+class Journal(JournalFile):
     """The journal at ``path``.
 
     ``read_only`` opens it for looking only: nothing in the state directory is
@@ -231,10 +452,21 @@ class Journal:
         self._tmp: tempfile.TemporaryDirectory[str] | None = None     # a private copy being read
         self.db: sqlite3.Connection | None = None
         self._content: Content | None = None
+        self.vanished: Msg | None = None    # the game the marker knew was not there (marker.gone)
+        self.unclean = False        # the last table on this file stopped without closing it
+        self._lock: tuple[int, int] | None = None       # the journal file's own lock, while writing
+        self.identity: tuple[int, int] | None = None    # (device, inode) of the file being written
         if read_only:
             self._open_read_only()
         else:
-            self._open_for_writing()
+            try:
+                self._open_for_writing()
+                self._opened()
+            except BaseException:
+                self._drop_connection()
+                let_go_file_lock(self._lock)
+                self._lock = None
+                raise
 
     @classmethod
     def unavailable(cls, path: Path) -> Journal:
@@ -242,6 +474,7 @@ class Journal:
         self = cls.__new__(cls)
         self.path, self.read_only, self.damage, self.dropped, self.fast, self.locked = path, True, None, 0, True, False
         self._tmp, self.db, self._content = None, None, None
+        self.vanished, self.unclean, self._lock, self.identity = None, False, None, None
         return self
 
     # ------------------------------------------------------------ opening
@@ -252,6 +485,13 @@ class Journal:
 
     def _open_read_only(self) -> None:
         path = self.path
+        known = marker.read_known(path)
+        why = marker.gone(path, known)
+        if known is not None and why is not None:        # only said: nothing here is touched
+            self.vanished = marker.vanished_looking(known, why)
+            log.warning("journal %s: %s", path, self.vanished)
+            self._empty()
+            return
         if not path.exists():
             self._empty()
             return
@@ -347,8 +587,19 @@ class Journal:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             finished = repair.finish_interrupted_repair(path)
-            fresh = not path.exists() or path.stat().st_size == 0
+            known = marker.read_known(path)
+            self.unclean = marker.unclean(known, path)
+            why = marker.gone(path, known)
+            if known is not None and why is not None:
+                self._rebuild_vanished(known, why)
+                return
+            if not path.exists():
+                os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o644))   # (no connection is open on it yet)
+            self._lock = hold_file_lock(path)          # one writer: a second table refuses, naming the first
+            fresh = path.stat().st_size == 0
             db = writing.connect(path)
+        except TableBusy:
+            raise
         except (sqlite3.DatabaseError, OSError) as exc:
             raise fault(exc, path) from exc
         self.db = db
@@ -376,11 +627,6 @@ class Journal:
         if finished is not None:
             self.damage = finished_repair(finished, self._content)
 
-    def _drop_connection(self) -> None:
-        if self.db is not None:
-            self.db.close()
-            self.db = None
-
     def _repair(self) -> None:
         """Keep the damaged journal aside (byte for byte), then put a clean one with every good action in its place."""
         assert self.damage is not None
@@ -388,32 +634,7 @@ class Journal:
         self.damage.kept = self._replace_with(content, "damaged")
         log.error("journal %s: %s", self.path, self.damage.report())
 
-    def _replace_with(self, content: Content, label: str) -> Path:
-        path = self.path
-        try:
-            kept = repair.keep_aside(path, label)
-        except OSError as exc:
-            self._drop_connection()
-            raise fault(exc, path) from exc
-        salvage = repair.salvage_path(path)
-        try:
-            repair.write_salvage(salvage, content)
-        except (sqlite3.Error, OSError) as exc:
-            self._drop_connection()
-            raise fault(exc, path) from exc
-        self._drop_connection()
-        repair.put_in_place(salvage, path)
-        self.db = writing.connect(path)
-        writing.setup(self.db)
-        self._content = content
-        return kept
-
     # ------------------------------------------------------------ reading
-
-    def _conn(self) -> sqlite3.Connection:
-        if self.db is None:
-            raise JournalFault(f"the journal {self.path} is not open")
-        return self.db
 
     def latest_game(self) -> GameRecord | None:
         if self._content is not None:
@@ -476,9 +697,6 @@ class Journal:
     def _note_damage(self, game: int, good: int, total: int, why: str) -> None:
         self.damage = Damage(why, good, total) if self.damage is None else self.damage.at_most(good, total)
 
-    def count(self, game: int) -> int:
-        return int(self._conn().execute("SELECT COUNT(*) FROM command WHERE game = ?", (game,)).fetchone()[0])
-
     def snapshots(self, game: int, fingerprint: str, commands: int) -> list[Snapshot]:
         """The stored snapshots of ``game`` that pass every check, newest first, at or below ``commands``."""
         content = self._content
@@ -492,10 +710,6 @@ class Journal:
         if content.problems:
             self.damage = _damage_of(content)
 
-    def forget_cache(self) -> None:
-        """After the first load the database itself is read (it changes as the game goes on)."""
-        self._content = None
-
     # ------------------------------------------------------------ writing
 
     def new_game(self, seed: int, ruleset: Ruleset, outbox: Sequence[OutboxRow] = ()) -> GameRecord:
@@ -506,6 +720,7 @@ class Journal:
         except sqlite3.Error as exc:     # a game SQLite kept after all (a failed sync) is the game
             gid = _kept_new_game(self, before, exc)
         self.forget_cache()
+        marker.note(self.path, gid, seed, 0, clean=False)
         return GameRecord(gid, seed, ruleset)
 
     def append(self, game: int, cmd: Command, snapshot: tuple[int, str, bytes] | None = None,
@@ -528,6 +743,8 @@ class Journal:
                 return
             raise self._write_error(exc) from exc
         self.forget_cache()
+        if top == 0:
+            self._note(clean=False)     # the game holds an action now: the marker says so (once a game)
 
     def _settle(self, game: int, exc: sqlite3.Error) -> tuple[int, str | None] | None:
         """After a failed write: what the file holds, looked at afresh (:func:`evidence.after_failed_write`)."""
@@ -542,16 +759,6 @@ class Journal:
         except sqlite3.Error as exc:
             log.warning("journal: snapshot not stored (%s)", exc)
             return False
-
-    def _write_error(self, exc: sqlite3.Error) -> JournalError:
-        log.error("journal %s: cannot write: %s", self.path, exc)
-        self.locked = writing.is_lock(exc)
-        return write_error(exc, self.path)
-
-    def lock_let_go(self) -> bool:
-        """After a write refused for another program's lock: whether it is let go now (no wait)."""
-        self.locked = self.locked and (self.db is None or not writing.lock_free(self.db))
-        return not self.locked
 
     def pop(self, game: int, outbox: Sequence[OutboxRow] = ()) -> bool:
         """Drop the last command of ``game`` (and any snapshot after it; the league's ``outbox`` rows
@@ -598,14 +805,6 @@ class Journal:
     def replace_from(self, source: Journal) -> Path:
         """Make ``source``'s good content the journal; the current journal is kept aside first."""
         return self._replace_with(source._content or Content(), "replaced")
-
-    def close(self) -> None:
-        if self.db is not None:
-            self.db.close()
-            self.db = None
-        if self._tmp is not None:
-            self._tmp.cleanup()
-            self._tmp = None
 
     def __repr__(self) -> str:
         return f"<Journal {self.path}{' read-only' if self.read_only else ''}>"
@@ -656,7 +855,8 @@ def _read_mended(journal: Journal, problems: list[str]) -> tuple[Content, list[s
 def _cut_damage(prior: Damage | None, why: str, keep: int, rows: int, total: int) -> Damage:
     """What a cut at ``keep`` of the ``rows`` the replay was given (of ``total``) says, after ``prior``."""
     base = prior if prior is not None else Damage(why, rows, total)
-    return Damage(why, base.good, total, dropped=list(base.dropped), origins=list(base.origins)).at_most(keep, rows)
+    return Damage(why, base.good, total, dropped=list(base.dropped), origins=list(base.origins),
+                  unreadable=list(base.unreadable)).at_most(keep, rows)
 
 
 def _settled_content(journal: Journal, game: int, read: int | None) -> Content:
@@ -672,3 +872,58 @@ def _settled_content(journal: Journal, game: int, read: int | None) -> Content:
         journal._drop_connection()
         raise read_fault(journal.path)         # the replay was given fewer rows than the file holds
     return content
+
+
+def _linked(path: Path, kept: Path | None) -> tempfile.TemporaryDirectory[str] | None:
+    """The journal's second name (``marker.hold_link``) with the ``-wal`` that was left beside the
+    journal (now in the kept copy), copied into a private directory to be read; None without one."""
+    link = marker.link_path(path)
+    if not link.is_file() or link.stat().st_size == 0:
+        return None
+    tmp = tempfile.TemporaryDirectory(prefix="munchkin-linked-")
+    try:
+        shutil.copyfile(link, Path(tmp.name) / path.name)
+        wal = Path(f"{kept}-wal") if kept is not None else None
+        if wal is not None and wal.is_file():
+            shutil.copyfile(wal, Path(tmp.name) / f"{path.name}-wal")
+    except OSError:
+        tmp.cleanup()
+        return None
+    return tmp
+
+
+def _surviving(path: Path, known: marker.Known, kept: Path | None) -> tuple[Content, str | None]:
+    """What survives of a vanished journal's game: its second name (with the ``-wal`` left beside
+    it) or a kept copy, whichever holds the most of its actions (the same game number and seed),
+    read whole and checked; else nothing. (What was just kept aside is an empty file: SQLite reads
+    no page of it, so its ``-wal`` stays kept, and is read only beside the second name.)"""
+    best: tuple[int, Content, str] | None = None
+    linked = _linked(path, kept)
+    sources = [(Path(linked.name) / path.name, marker.link_path(path).name)] if linked is not None else []
+    sources += [(copy, copy.name) for copy in reversed(repair.kept_copies(path)) if copy != kept]
+    try:
+        for copy, name in sources:
+            best = _better(best, copy, name, known)
+    finally:
+        if linked is not None:
+            linked.cleanup()
+    if best is None:
+        return Content(), None
+    return best[1], best[2]
+
+
+def _better(best: tuple[int, Content, str] | None, copy: Path, name: str,
+            known: marker.Known) -> tuple[int, Content, str] | None:
+    """``best``, or the copy at ``copy`` when it holds more of the known game's actions."""
+    try:
+        older = Journal(copy, read_only=True, fast=False)
+    except JournalError:
+        return best
+    try:
+        content = older._content
+        if content is None or not any(g[0] == known.game and g[1] == known.seed for g in content.games):
+            return best
+        actions = len(content.commands.get(known.game, []))
+        return (actions, content, name) if best is None or actions > best[0] else best
+    finally:
+        older.close()

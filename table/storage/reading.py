@@ -17,14 +17,17 @@ import os
 import shutil
 import sqlite3
 import tempfile
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from engine.messages import msg, nmsg
 from engine.rules import Ruleset
 from table.storage.faults import is_fault
 from table.storage.paths import JOURNAL_FILE, table_running
-from table.storage.schema import SNAPSHOT_COLUMNS, SnapshotRow, game_crc, outbox_crc, row_ok, snapshot_ok
+from table.storage.schema import (SNAPSHOT_COLUMNS, SnapshotRow, game_crc, gap_crc, outbox_crc, row_ok, snapshot_crc,
+                                  snapshot_ok)
 
 SCHEMA_NOT_TEXT = msg("the database structure is damaged (its schema holds bytes that are not text)")
 
@@ -51,6 +54,9 @@ class Content:
     origins: dict[int, list[int]] = field(default_factory=dict)
     holes: dict[int, list[Span]] = field(default_factory=dict)
     outbox: list[OutboxRow] = field(default_factory=list)   # the league's rows whose check holds, oldest first
+    # Where a game's replay goes on from a snapshot past actions that could not be read (numbered
+    # as the replay takes them): undo stops there (the actions before it do not fold into it).
+    gaps: dict[int, list[int]] = field(default_factory=dict)
 
     def latest_counts(self) -> tuple[int, int]:
         """(good actions, actions it seemed to hold) of the latest game: what a damage report says."""
@@ -140,10 +146,24 @@ def read_content(db: sqlite3.Connection) -> Content:
     """Read every good row, by every path that still works; never raises DatabaseError for damage."""
     factory = db.text_factory
     db.text_factory = bytes         # text that does not decode is a damaged row, not an exception
+    lenient = _lenient(db, True)    # a file cut short still reads up to its end (SQLite's own escape hatch)
     try:
         return _read_rows(db)
     finally:
         db.text_factory = factory
+        if lenient:
+            _lenient(db, False)
+
+
+def _lenient(db: sqlite3.Connection, on: bool) -> bool:
+    """``PRAGMA writable_schema`` on (or off again) for reading only: SQLite then reads a file shorter
+    than its header says (a truncated journal) up to where it ends instead of calling the whole file
+    malformed. Nothing is written through it. Whether it was set."""
+    try:
+        db.execute(f"PRAGMA writable_schema={'ON' if on else 'OFF'}")
+        return True
+    except sqlite3.DatabaseError:
+        return False
 
 
 def _snapshot_row(row: tuple[object, ...]) -> SnapshotRow:
@@ -188,6 +208,7 @@ def read_fast(db: sqlite3.Connection) -> Content | None:
         content.head[gid] = max(start - 1, 0)       # rows before the snapshot's own row
         content.commands[gid] = rows
         content.totals[gid] = top
+        _read_gaps(db, content)
         return content
     except sqlite3.DatabaseError as exc:
         if is_fault(exc):
@@ -250,38 +271,119 @@ def _read_games(db: sqlite3.Connection, content: Content) -> None:
     content.games = [games[k] for k in sorted(games)]
 
 
-def _read_commands(db: sqlite3.Connection, content: Content) -> dict[int, set[int]]:
-    """Every sound command row, by a scan of the table and by its index (either may hide rows);
-    returns the sequence numbers seen per game, sound or not."""
-    rows: dict[tuple[int, int], tuple[str, int]] = {}
-    seen: dict[int, set[int]] = {}
-    queries = ("SELECT game, seq, CAST(body AS BLOB), crc FROM command NOT INDEXED",
-               "SELECT game, seq, CAST(body AS BLOB), crc FROM command ORDER BY game, seq")
-    for query in queries:
+# How far past the highest rowid known a walk goes on trying rowids that read nothing (a damaged or
+# missing page hides the rows under it; those of the pages after it still read).
+WALK_MISSES = 2000
+
+
+def walk(db: sqlite3.Connection, select: str, top: int, failed: list[str]) -> Iterator[tuple[Any, ...]]:
+    """Every row of ``select`` (whose first column is the rowid) that SQLite can still read, range
+    by range in rowid order: a read that fails on a damaged page goes on at the next rowid, until
+    ``WALK_MISSES`` rowids past the highest known (``top``, or read) have read nothing. What SQLite
+    said of the first failure goes in ``failed``; a fault (the disk) raises."""
+    after = 0
+    while after <= top + WALK_MISSES:
         try:
-            for game, seq, raw, crc in db.execute(query):
-                if not isinstance(game, int) or not isinstance(seq, int):
-                    content.problems.append(msg("a row with a damaged key"))
-                    continue
-                seen.setdefault(game, set()).add(seq)
-                if (game, seq) in rows:
-                    continue
-                try:
-                    body = bytes(raw).decode("utf-8")
-                except (UnicodeDecodeError, TypeError):
-                    content.problems.append(msg("action {n} of game {game}: bytes that are not text", n=seq, game=game))
-                    continue
-                if not row_ok(game, seq, body, crc):
-                    content.problems.append(msg("action {n} of game {game}: checksum mismatch", n=seq, game=game))
-                    continue
-                rows[(game, seq)] = (body, int(crc))
+            for row in db.execute(f"{select} WHERE rowid > ? ORDER BY rowid", (after,)):
+                after = int(row[0])
+                top = max(top, after)
+                yield row
+            return
         except sqlite3.DatabaseError as exc:
             if is_fault(exc):
                 raise
-            content.problems.append(msg("rows unreadable ({error})", error=str(exc)))
+            if not failed:
+                failed.append(str(exc))
+            after += 1
+        except (ValueError, TypeError, OverflowError) as exc:      # a rowid that is not a number: damage
+            if not failed:
+                failed.append(type(exc).__name__)
+            after += 1
+
+
+def _walk_index(db: sqlite3.Connection, failed: list[str]) -> Iterator[tuple[int, int, int]]:
+    """(game, seq, rowid) of every entry the command table's index still lists, past damaged pages:
+    the actions that were there, readable or not (the count a damage report states)."""
+    game, seq = 0, 0
+    misses = 0
+    while misses < WALK_MISSES:
+        try:
+            for g, q, rowid in db.execute("SELECT game, seq, rowid FROM command INDEXED BY sqlite_autoindex_command_1 "
+                                          "WHERE (game, seq) > (?, ?) ORDER BY game, seq", (game, seq)):
+                if isinstance(g, int) and isinstance(q, int) and isinstance(rowid, int):
+                    game, seq, misses = g, q, 0
+                    yield g, q, rowid
+            return
+        except sqlite3.DatabaseError as exc:
+            if is_fault(exc):
+                raise
+            if "no such index" in str(exc):
+                return
+            if not failed:
+                failed.append(str(exc))
+            seq, misses = seq + 1, misses + 1
+
+
+def _read_commands(db: sqlite3.Connection, content: Content) -> dict[int, set[int]]:
+    """Every sound command row: by the table's rowids (walked past damaged pages, row by row) and
+    through its index (either may hide rows); returns the sequence numbers seen per game, sound or
+    not (the index lists those whose rows no longer read)."""
+    rows: dict[tuple[int, int], tuple[str, int]] = {}
+    seen: dict[int, set[int]] = {}
+    failed: list[str] = []
+    top = 0
+    for game, seq, rowid in _walk_index(db, failed):
+        seen.setdefault(game, set()).add(seq)
+        top = max(top, rowid)
+    table = ((game, seq, raw, crc) for _rowid, game, seq, raw, crc in
+             walk(db, "SELECT rowid, game, seq, CAST(body AS BLOB), crc FROM command", top, failed))
+    _take_rows(content, table, rows, seen)
+    try:
+        _take_rows(content, db.execute("SELECT game, seq, CAST(body AS BLOB), crc FROM command ORDER BY game, seq"),
+                   rows, seen)
+    except sqlite3.DatabaseError as exc:
+        if is_fault(exc):
+            raise
+        failed.append(str(exc))
+    if failed:
+        content.problems.append(msg("rows unreadable ({error})", error=failed[0]))
+        _recorded_counts(db, seen)
     for (game, seq), (body, crc) in sorted(rows.items()):
         content.commands.setdefault(game, []).append((seq, body, crc))
     return seen
+
+
+def _recorded_counts(db: sqlite3.Connection, seen: dict[int, set[int]]) -> None:
+    """When SQLite could not read every row: the actions each game's facts row counted (written in
+    the transaction of each action), so the rows no page lists any more are counted as lost too."""
+    try:
+        for game, actions in db.execute("SELECT game, actions FROM game_record"):
+            if isinstance(game, int) and isinstance(actions, int) and 0 < actions < 10_000_000:
+                seen.setdefault(game, set()).add(actions)
+    except sqlite3.DatabaseError as exc:
+        if is_fault(exc) and "no such table" not in str(exc):
+            raise
+
+
+def _take_rows(content: Content, found: Iterable[tuple[Any, ...]], rows: dict[tuple[int, int], tuple[str, int]],
+               seen: dict[int, set[int]]) -> None:
+    """The sound rows of ``found`` (game, seq, body as bytes, crc) into ``rows``; the others named."""
+    for game, seq, raw, crc in found:
+        if not isinstance(game, int) or not isinstance(seq, int):
+            content.problems.append(msg("a row with a damaged key"))
+            continue
+        seen.setdefault(game, set()).add(seq)
+        if (game, seq) in rows:
+            continue
+        try:
+            body = bytes(raw).decode("utf-8")
+        except (UnicodeDecodeError, TypeError):
+            content.problems.append(msg("action {n} of game {game}: bytes that are not text", n=seq, game=game))
+            continue
+        if not row_ok(game, seq, body, crc):
+            content.problems.append(msg("action {n} of game {game}: checksum mismatch", n=seq, game=game))
+            continue
+        rows[(game, seq)] = (body, int(crc))
 
 
 def _read_rows(db: sqlite3.Connection) -> Content:
@@ -291,20 +393,60 @@ def _read_rows(db: sqlite3.Connection) -> Content:
     seen = _read_commands(db, content)
     for game in set(seen) | set(games):
         _around_holes(content, game, max([*seen.get(game, set()), 0]))
+    failed: list[str] = []
     try:
-        for row in db.execute(f"SELECT {SNAPSHOT_COLUMNS} FROM snapshot ORDER BY game, seq DESC"):
-            snap = _snapshot_row(row)
+        for row in walk(db, f"SELECT rowid, {SNAPSHOT_COLUMNS} FROM snapshot", 0, failed):   # past damaged pages
+            snap = _snapshot_row(row[1:])
             if isinstance(snap[0], int):
                 content.snapshots.setdefault(snap[0], []).append(snap)
     except sqlite3.DatabaseError as exc:
         if is_fault(exc) and "no such table" not in str(exc):
             raise
+    for snaps in content.snapshots.values():
+        snaps.sort(key=lambda s: s[1] if isinstance(s[1], int) else -1, reverse=True)     # newest first
     _read_outbox(db, content)
-    for game, holes in content.holes.items():
-        if game in content.origins:     # a snapshot after a hole holds the action left out: not used
-            content.snapshots[game] = [s for s in content.snapshots.get(game, [])
-                                       if isinstance(s[1], int) and s[1] < holes[0][0]]
+    _read_gaps(db, content)
+    for game in content.origins:        # rows after a hole, numbered on: the snapshots too
+        _bridge(content, game)
     return content
+
+
+def _read_gaps(db: sqlite3.Connection, content: Content) -> None:
+    """The gaps an earlier repair bridged (``game_gap``; an older journal has none), checked."""
+    try:
+        for game, seq, crc in db.execute("SELECT game, seq, crc FROM game_gap ORDER BY game, seq"):
+            if isinstance(game, int) and isinstance(seq, int) and crc == gap_crc(game, seq):
+                content.gaps.setdefault(game, []).append(seq)
+    except sqlite3.DatabaseError as exc:
+        if is_fault(exc) and "no such table" not in str(exc):
+            raise
+
+
+def _bridge(content: Content, game: int) -> None:
+    """A game whose good rows are numbered on past holes: its snapshots numbered the same way (one
+    whose own action did not read, or that fails a check, is dropped), and each snapshot that
+    follows a hole made a gap, from which the replay goes on past the actions that did not read.
+    The gaps of an earlier repair are numbered on the same way."""
+    origins = content.origins[game]
+    position = {seq: n for n, seq in enumerate(origins, 1)}
+    crcs = {seq: crc for seq, (_n, _b, crc) in zip(origins, content.commands[game])}
+    holes = content.holes.get(game, [])
+    kept: list[SnapshotRow] = []
+    gaps = {position[g] for g in content.gaps.get(game, []) if g in position}
+    before = 0
+    for snap in sorted(content.snapshots.get(game, []), key=lambda s: s[1] if isinstance(s[1], int) else -1):
+        g, seq, version, fp, last_crc, body, _crc = snap
+        if (not isinstance(seq, int) or seq not in position or crcs[seq] != last_crc or not snapshot_ok(snap)
+                or not isinstance(g, int) or not isinstance(version, int) or not isinstance(fp, str)
+                or not isinstance(last_crc, int) or not isinstance(body, bytes)):
+            continue
+        n = position[seq]
+        kept.append((g, n, version, fp, last_crc, body, snapshot_crc(g, n, version, fp, last_crc, body)))
+        if any(before < a <= seq for a, _b in holes):      # the first snapshot after a hole: a gap
+            gaps.add(n)
+        before = seq
+    content.snapshots[game] = list(reversed(kept))
+    content.gaps[game] = sorted(gaps)
 
 
 def _read_outbox(db: sqlite3.Connection, content: Content) -> None:

@@ -21,7 +21,8 @@ from pathlib import Path
 
 from cards.files import fsync_directory
 from table.storage.reading import Content, private_copy
-from table.storage.schema import FACTS_SCHEMA, JOURNAL_SCHEMA, OUTBOX_SCHEMA, game_crc, outbox_crc, row_crc, snapshot_ok
+from table.storage.schema import (FACTS_SCHEMA, GAP_SCHEMA, JOURNAL_SCHEMA, OUTBOX_SCHEMA, game_crc, gap_crc, outbox_crc,
+                                  row_crc, snapshot_ok)
 from table.storage.snapshots import put_snapshot
 
 log = logging.getLogger(__name__)
@@ -138,6 +139,11 @@ def _copy_game(new: sqlite3.Connection, content: Content, gid: int) -> None:
         if (isinstance(at, int) and at in crcs and original[at] == last_crc and snapshot_ok(row)
                 and isinstance(version, int) and isinstance(fp, str) and isinstance(state, bytes)):
             put_snapshot(new, gid, at, fp, crcs[at], state, version)
+    gaps = [seq for seq in content.gaps.get(gid, []) if seq in crcs]
+    if gaps:                            # where the replay goes on past actions that did not read
+        new.execute(GAP_SCHEMA)
+        new.executemany("INSERT INTO game_gap (game, seq, crc) VALUES (?, ?, ?)",
+                        [(gid, seq, gap_crc(gid, seq)) for seq in gaps])
 
 
 def _copy_outbox(new: sqlite3.Connection, content: Content) -> None:

@@ -116,5 +116,22 @@ CREATE TABLE IF NOT EXISTS league_outbox (
 """
 
 
+# Where a repaired game's replay goes on from a snapshot past actions that could not be read (issue
+# 44): the table's undo stops there, since the actions before it no longer fold into the state
+# after it. Not a journal table (an older journal has none): made by a repair that bridges a gap.
+GAP_SCHEMA = """
+CREATE TABLE IF NOT EXISTS game_gap (
+    game INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    crc INTEGER NOT NULL,
+    PRIMARY KEY (game, seq)
+)
+"""
+
+
+def gap_crc(game: int, seq: int) -> int:
+    return zlib.crc32(f"gap.{game}.{seq}".encode())
+
+
 def outbox_crc(game: int, body: str) -> int:
     return zlib.crc32(f"outbox.{game}.".encode() + body.encode("utf-8"))
