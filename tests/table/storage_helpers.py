@@ -183,7 +183,9 @@ def close_table(table) -> None:  # type: ignore[no-untyped-def]
 
 
 def state_out(text: str) -> str:
-    """`state`'s JSON as ``as_json`` gives it: the board, without the screen's prompt."""
+    """`state`'s JSON as ``as_json`` gives it: the board, without the screen's prompt and what can be
+    done now (both the table's, not the game's)."""
     data = json.loads(text)
     data.pop("prompt", None)
+    data.pop("can", None)
     return json.dumps(data, sort_keys=True)
