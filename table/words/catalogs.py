@@ -177,17 +177,21 @@ def present() -> list[str]:
     return sorted(po.parent.parent.name for po in LOCALE_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.po"))
 
 
+def _shown(path: Path) -> Path:
+    return path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+
+
 def check_all(template: Catalog) -> list[str]:
     """Every problem of every catalog: each language of the table and each catalog on disk; a
     language of the table without a catalog is one."""
     found = []
     for lang in sorted(set(LANGUAGES) | set(present()), key=lambda l: (l not in LANGUAGES, l)):
         if not po_path(lang).exists():
-            found.append(f"{lang}: no catalog at {po_path(lang).relative_to(ROOT)} "
+            found.append(f"{lang}: no catalog at {_shown(po_path(lang))} "
                          f"(python -m table.words.catalogs update {lang} makes one)")
             continue
         if lang not in LANGUAGES:
-            found.append(f"{lang}: {po_path(lang).relative_to(ROOT)} is not a language of the table "
+            found.append(f"{lang}: {_shown(po_path(lang))} is not a language of the table "
                          f"(cards/names.py LANGUAGES)")
         found += problems(template, read(lang), lang)
     return found
