@@ -473,3 +473,38 @@ def test_a_damaged_tags_file_and_an_offline_reader_reach_the_screen_translated(t
         assert shown.startswith("读卡器离线：") and not _english_words(shown), shown
     finally:
         table.journal.close()
+
+
+@pytest.mark.parametrize("lang", ["de", "fr", "it", "pt"])
+def test_the_font_for_a_latin_language_draws_every_character_its_catalog_uses(lang: str) -> None:
+    """Accents, the French no-break space, „quotes“, « guillemets », −, → and …: none drawn as a box."""
+    import pygame.freetype
+
+    from table.ui.fonts import find_font
+
+    need_catalog(lang)
+    pygame.freetype.init()
+    choice = find_font(lang)
+    font = pygame.freetype.Font(choice.path, 20, font_index=choice.index) if choice.path else pygame.freetype.Font(None, 20)
+    used: set[str] = set()
+    for message in catalogs.read(lang):
+        for text in message.string if isinstance(message.string, tuple) else (message.string,):
+            used |= set(text or "")
+    assert any(ch in used for ch in "äéàíüçãè")                 # the catalog's own letters are there to check
+    missing = sorted(ch for ch in used if (ch == "\xa0" or not ch.isspace()) and font.get_metrics(ch)[0] is None)
+    assert not missing, f"{choice} has no glyph for {missing}"
+
+
+@pytest.mark.parametrize("lang, warrior", [("de", "Krieger"), ("fr", "Guerrier"), ("it", "Guerriero"), ("pt", "Guerreiro")])
+def test_a_race_or_class_shows_the_name_its_edition_prints(lang: str, warrior: str) -> None:
+    from cards.loader import load_catalog
+    from cards.names import with_names
+
+    need_catalog(lang)
+    i18n.use_catalog_names(with_names(load_catalog()))
+    try:
+        i18n.set_language(lang)
+        assert i18n.card_name("warrior", "Warrior") == warrior
+        assert i18n.card_name("net-troll", "Net Troll") == "Net Troll"     # no published name known: English
+    finally:
+        i18n.set_card_names({})
