@@ -2,7 +2,9 @@
 
 Two sources, the later winning card by card, and English where neither has a name:
 1. ``cards/data/names/<lang>.toml``, shipped with the catalog: the names of the published
-   editions (Spanish: Edge's; Chinese: 矮人快跑), filled in only where they are known for sure.
+   editions (Spanish: Edge's; Chinese: 矮人快跑; German: Pegasus Spiele's; French: Edge's;
+   Italian: Raven's; Brazilian Portuguese: Galápagos'), filled in only where they are known
+   for sure; a language without such a file has only the names a group imports.
 2. ``names.<lang>.csv`` in the state directory: what a group typed for its own printing, through
    ``munchkin-table cards names export --lang es`` and ``cards names import FILE``.
 
@@ -27,7 +29,7 @@ from cards.textfile import csv_rows
 from engine.cards import Catalog
 from engine.errors import CatalogError
 
-LANGUAGES = ("es", "zh")
+LANGUAGES = ("es", "zh", "de", "fr", "it", "pt", "ru", "pl", "ja", "ko")    # pt: Brazilian Portuguese
 NAMES_DIR = Path(__file__).parent / "data" / "names"
 MAX_NAME = 80
 

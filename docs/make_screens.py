@@ -1,6 +1,8 @@
-"""Screenshots of every screen, in English and Chinese, at 800x480, 1920x1080 and 720x1280 (portrait).
+"""Screenshots of every screen, in English and Chinese, at 800x480, 1920x1080 and 720x1280 (portrait),
+and of the main screens at 800x480 in each other language of the table that has a catalog.
 
-    .venv/bin/python docs/make_screens.py        # writes docs/screens/*.png and docs/screens.md
+    .venv/bin/python docs/make_screens.py            # writes docs/screens/*.png and docs/screens.md
+    .venv/bin/python docs/make_screens.py de fr      # only these languages' pictures (the page lists all there are)
 
 Each screen comes from a table script in table/ui/scenes.py run through the simulated
 table (the same path as ``munchkin-table simulate --screenshot``); the enrollment screen
@@ -9,6 +11,7 @@ from ``munchkin-table enroll --sim`` itself (EnrollApp), fed simulated taps.
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -22,7 +25,8 @@ from table.ui.screen import headless_display  # noqa: E402
 SIZES = [(800, 480), (1920, 1080), (720, 1280)]
 NOTES = """## Notes
 
-- **Language**: `[display] language = "en" | "es" | "zh"`. Catalogs are
+- **Language**: `[display] language = "en" | "es" | "zh" | "de" | "fr" | "it" | "pt" | "ru" | "pl" | "ja" | "ko"`
+  (`pt` is Brazilian Portuguese). The game terms each language uses: `docs/glossary-<lang>.md`. Catalogs are
   `table/locale/<lang>/LC_MESSAGES/munchkin_table.po`, kept with Babel; `./go` compiles them
   (`python -m table.words.catalogs compile`). The engine and the controller hand over messages as
   templates with values; `table/words/i18n.py` turns them into words in the screen's language.
@@ -46,7 +50,10 @@ NOTES = """## Notes
   SDL makes from touches are skipped).
 - **Figures** (this laptop, SDL dummy driver): `bench/display_idle.py` and `bench/render.py`.
 """
-SHOWN_LANGUAGES = ["en", "zh"]      # the docs show English and Chinese; the tests render every language
+SHOWN_LANGUAGES = ["en", "zh"]      # every screen at every size; the tests render every language
+# The main screens, at the 7" panel's size, in each other language of the table.
+MAIN_SCREENS = ["setup", "table", "combat", "run-away", "card-menu", "sales-basket", "charity", "game-over",
+                "standings"]
 OUT = ROOT / "docs" / "screens"
 
 
@@ -95,34 +102,67 @@ def render_enrollment(size: tuple[int, int], language: str, tmp: Path, path: Pat
     app.close()
 
 
-def main() -> int:
-    import tempfile
+def _shots(languages: list[str]) -> list[tuple[str, str, tuple[int, int]]]:
+    """(screen, language, size) of every picture to make for ``languages``."""
+    from table.words.catalogs import po_path
 
+    shots = []
+    for language in languages:
+        if language != "en" and not po_path(language).exists():
+            print(f"skipped {language}: no catalog at {po_path(language).relative_to(ROOT)}")
+            continue
+        full = language in SHOWN_LANGUAGES
+        for w, h in SIZES if full else SIZES[:1]:
+            for name in [*SCENES, PLAYER_MENU, "enrollment"] if full else MAIN_SCREENS:
+                shots.append((name, language, (w, h)))
+    return shots
+
+
+def _page() -> list[str]:
+    """docs/screens.md's table: every picture in docs/screens, by language, size and screen."""
+    from table.config import LANGUAGES
+
+    order = [*SCENES, PLAYER_MENU, "enrollment"]
+    rows = []
+    for path in OUT.glob("*.png"):
+        m = re.fullmatch(r"(.+)-([a-z]{2})-(\d+)x(\d+)\.png", path.name)
+        if m and m[2] in LANGUAGES and m[1] in order:
+            size = (int(m[3]), int(m[4]))
+            rows.append(((LANGUAGES.index(m[2]) if m[2] in SHOWN_LANGUAGES else 100 + LANGUAGES.index(m[2]),
+                          SIZES.index(size) if size in SIZES else 9, order.index(m[1])), m[1], m[2], f"{size[0]}x{size[1]}", path.name))
+    return [f"| {name} | {language} | {size} | [![{name} {language} {size}](screens/{file})](screens/{file}) |"
+            for _key, name, language, size, file in sorted(rows)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    import tempfile
+    from table.config import LANGUAGES
+
+    languages = list(sys.argv[1:] if argv is None else argv) or list(LANGUAGES)
+    unknown = [language for language in languages if language not in LANGUAGES]
+    if unknown:
+        print(f"make_screens: not a language of the table: {', '.join(unknown)}", file=sys.stderr)
+        return 2
     use_headless_drivers()
     OUT.mkdir(parents=True, exist_ok=True)
-    rows = []
-    for language in SHOWN_LANGUAGES:
-        for w, h in SIZES:
-            for name in [*SCENES, PLAYER_MENU, "enrollment"]:
-                path = OUT / f"{name}-{language}-{w}x{h}.png"
-                with tempfile.TemporaryDirectory() as tmp:
-                    if name == "enrollment":
-                        render_enrollment((w, h), language, Path(tmp), path)
-                    else:
-                        display = render_scene(name, (w, h), language, Path(tmp))
-                        display.save(path)
-                        display.close()
-                rows.append((name, language, f"{w}x{h}", path.name))
-                print(f"wrote {path.relative_to(ROOT)}")
+    for name, language, (w, h) in _shots(languages):
+        path = OUT / f"{name}-{language}-{w}x{h}.png"
+        with tempfile.TemporaryDirectory() as tmp:
+            if name == "enrollment":
+                render_enrollment((w, h), language, Path(tmp), path)
+            else:
+                display = render_scene(name, (w, h), language, Path(tmp))
+                display.save(path)
+                display.close()
+        print(f"wrote {path.relative_to(ROOT)}")
     lines = ["# Screens", "",
              "Every screen of the table, rendered by `docs/make_screens.py` through the simulated table",
              "(SDL's dummy driver), in English and Chinese at the 7\" panel's 800x480, at 1920x1080 and at",
-             "the Touch Display 2's 720x1280 (portrait layouts, picked by `[display] width`/`height`).",
+             "the Touch Display 2's 720x1280 (portrait layouts, picked by `[display] width`/`height`); the",
+             "main screens at 800x480 in each other language of the table that has a catalog.",
              "The enrollment rows are `munchkin-table enroll --sim` itself (EnrollApp, a temporary state",
              "directory): 39 tags bound, one copy skipped, and player token 5's tag tapped again, refused.", "",
-             "| screen | language | size | image |", "| --- | --- | --- | --- |"]
-    for name, language, size, file in rows:
-        lines.append(f"| {name} | {language} | {size} | [![{name} {language} {size}](screens/{file})](screens/{file}) |")
+             "| screen | language | size | image |", "| --- | --- | --- | --- |", *_page()]
     lines += ["", NOTES]
     (ROOT / "docs" / "screens.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
     return 0

@@ -1,9 +1,11 @@
 """The translation catalogs' toolchain, on Babel (a development dependency).
 
     python -m table.words.catalogs extract   write table/locale/munchkin_table.pot from the code
-    python -m table.words.catalogs update    extract, then merge the template into each language's .po
+    python -m table.words.catalogs update [LANG...]
+                                       extract, then merge the template into each language's .po
+                                       (or only LANG's), creating a missing one from the template
     python -m table.words.catalogs compile   compile every .po to the .mo that gettext reads (./go does this)
-    python -m table.words.catalogs check     exit 1 when a message has no translation, a translation's
+    python -m table.words.catalogs check     exit 1 when a language has no catalog, a message has no translation, a translation's
                                        placeholders differ from the original's, or the code hands
                                        gettext an f-string (``_(f"...")``: Babel skips it, so it is
                                        never translated, and no catalog would match it anyway)
@@ -139,16 +141,60 @@ def po_path(lang: str) -> Path:
     return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
-def update() -> list[Path]:
+def new_catalog(lang: str, template: Catalog) -> Catalog:
+    """A catalog for ``lang`` with no translations yet (what ``pybabel init`` makes): Babel's CLDR
+    plural forms for the language, every message of the template, every msgstr empty."""
+    from babel.messages.catalog import Catalog
+
+    catalog = Catalog(locale=lang, domain=DOMAIN, project="munchkin-table", charset="utf-8", fuzzy=False)
+    catalog.update(template, no_fuzzy_matching=True)
+    return catalog
+
+
+def update(langs: tuple[str, ...] | list[str] = LANGUAGES) -> list[Path]:
+    """Extract the template, then merge it into ``langs``' catalogs, creating the ones missing."""
+    unknown = [lang for lang in langs if lang not in LANGUAGES]
+    if unknown:
+        raise ValueError(f"not a language of the table: {', '.join(unknown)} (one of {', '.join(LANGUAGES)})")
     template = extract()
     write(template, POT)
     written = [POT]
-    for lang in LANGUAGES:
-        catalog = read(lang)
-        catalog.update(template, no_fuzzy_matching=True)
-        write(catalog, po_path(lang))
-        written.append(po_path(lang))
+    for lang in langs:
+        path = po_path(lang)
+        if path.exists():
+            catalog = read(lang)
+            catalog.update(template, no_fuzzy_matching=True)
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            catalog = new_catalog(lang, template)
+        write(catalog, path)
+        written.append(path)
     return written
+
+
+def present() -> list[str]:
+    """The languages that have a catalog directory, sorted."""
+    return sorted(po.parent.parent.name for po in LOCALE_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.po"))
+
+
+def _shown(path: Path) -> Path:
+    return path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+
+
+def check_all(template: Catalog) -> list[str]:
+    """Every problem of every catalog: each language of the table and each catalog on disk; a
+    language of the table without a catalog is one."""
+    found = []
+    for lang in sorted(set(LANGUAGES) | set(present()), key=lambda l: (l not in LANGUAGES, l)):
+        if not po_path(lang).exists():
+            found.append(f"{lang}: no catalog at {_shown(po_path(lang))} "
+                         f"(python -m table.words.catalogs update {lang} makes one)")
+            continue
+        if lang not in LANGUAGES:
+            found.append(f"{lang}: {_shown(po_path(lang))} is not a language of the table "
+                         f"(cards/names.py LANGUAGES)")
+        found += problems(template, read(lang), lang)
+    return found
 
 
 def compile_all(locale_dir: Path = LOCALE_DIR) -> list[Path]:
@@ -219,20 +265,23 @@ def main(argv: list[str] | None = None) -> int:
             write(extract(), POT)
             print(f"wrote {POT.relative_to(ROOT)}")
         elif command == "update":
-            for path in update():
+            for path in update(args[1:] or LANGUAGES):
                 print(f"wrote {path.relative_to(ROOT)}")
         elif command == "compile":
             for mo in compile_all():
                 print(f"compiled {mo.relative_to(ROOT)}")
         elif command == "check":
             template = extract()
-            found = f_string_messages() + [p for lang in LANGUAGES for p in problems(template, read(lang), lang)]
+            found = f_string_messages() + check_all(template)
             for line in found:
                 print(line)
             return 1 if found else 0
         else:
             print("usage: python -m table.words.catalogs extract|update|compile|check", file=sys.stderr)
             return 2
+    except ValueError as exc:
+        print(f"catalogs: {exc}", file=sys.stderr)
+        return 2
     except ImportError:
         print("catalogs: Babel is not installed (pip install -e '.[dev]')", file=sys.stderr)
         return 1

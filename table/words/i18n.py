@@ -1,4 +1,4 @@
-"""Screen text in English, Spanish or Chinese, through gettext.
+"""Screen text in English or any language of ``table.config.LANGUAGES``, through gettext.
 
 The catalogs are ``table/locale/<lang>/LC_MESSAGES/munchkin_table.po``, kept up to date and
 compiled to ``.mo`` by Babel (``python -m table.words.catalogs``, which ``./go`` runs at set-up).
@@ -50,7 +50,7 @@ def language() -> str:
 
 
 def set_language(lang: str) -> None:
-    """Switch every later ``_()`` and ``text()`` to ``lang`` (en, es or zh)."""
+    """Switch every later ``_()`` and ``text()`` to ``lang`` (one of ``LANGUAGES``)."""
     global _translation, _language
     if lang not in LANGUAGES:
         raise ValueError(f"language must be one of {', '.join(LANGUAGES)}, got {lang!r}")
@@ -105,10 +105,11 @@ _names_of: list[object] = []        # the catalog whose names are in use (by ide
 
 
 def use_catalog_names(catalog: Any) -> None:
-    """The card names of ``catalog`` (cards with a name in es or zh), unless they are in use already."""
+    """The card names of ``catalog`` (cards with a name in a language of the table), unless they are in use already."""
     if _names_of and _names_of[0] is catalog:
         return
-    set_card_names({lang: {c.id: c.names[lang] for c in catalog.values() if c.names.get(lang)} for lang in ("es", "zh")})
+    set_card_names({lang: {c.id: c.names[lang] for c in catalog.values() if c.names.get(lang)}
+                    for lang in LANGUAGES if lang != "en"})
     _names_of[:] = [catalog]
 
 

@@ -15,6 +15,19 @@ from cards.names import LANGUAGES, imported_path, read_shipped, shipped_path, wi
 from table.cli import main
 
 
+SHIPPED = ("es", "zh", "de", "fr", "it", "pt")         # the languages whose names file is shipped
+
+
+def test_every_language_of_the_table_can_be_named_and_the_shipped_ones_name_races_and_classes() -> None:
+    from table.config import LANGUAGES as TABLE_LANGUAGES
+
+    assert set(TABLE_LANGUAGES) == {"en", "es", "zh", "de", "fr", "it", "pt", "ru", "pl", "ja", "ko"}
+    catalog = load_catalog()
+    for lang in SHIPPED:
+        names = read_shipped(lang, catalog)
+        assert {"dwarf", "elf", "warrior", "wizard", "thief", "cleric"} <= set(names), lang
+
+
 @pytest.fixture
 def config(tmp_path: Path) -> Path:
     path = tmp_path / "config.toml"
@@ -26,6 +39,10 @@ def config(tmp_path: Path) -> Path:
 def test_the_shipped_names_file_lists_every_card_and_only_known_ones(lang: str) -> None:
     catalog = load_catalog()
     import tomllib
+
+    if not shipped_path(lang).exists():
+        assert lang not in SHIPPED, f"{shipped_path(lang)} is missing"
+        pytest.skip(f"no published {lang} names are shipped yet (a group imports its own)")
 
     listed = tomllib.loads(shipped_path(lang).read_text(encoding="utf-8"))["names"]
     assert set(listed) == set(catalog)          # every card has its line, filled in or empty
@@ -85,7 +102,7 @@ def test_a_bad_import_names_every_bad_line_and_changes_nothing(capsys, config: P
 
 @pytest.mark.parametrize("text, reason", [
     ("", "empty"),
-    ("card,english,fr\n", "header"),
+    ("card,english,xx\n", "header"),          # not a language of the table
     ("net-troll,Net Troll,x\n", "header"),
 ])
 def test_an_import_without_its_language_header_is_refused(capsys, config: Path, tmp_path: Path, text: str,

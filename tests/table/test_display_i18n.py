@@ -10,9 +10,19 @@ import pytest
 
 from engine.messages import msg, nmsg
 from engine.results import Rejected, RejectCode
+from table.config import LANGUAGES
 from table.words import catalogs
 from table.words import i18n
 from table.ui.sound import RATE, Sounds, synth_die, synth_victory
+
+TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
+
+
+def need_catalog(lang: str) -> None:
+    """Skip a test that shows a language whose catalog is not in this tree (the check test fails on it instead)."""
+    if not catalogs.po_path(lang).exists():
+        pytest.skip(f"no {lang} catalog at {catalogs.po_path(lang).relative_to(catalogs.ROOT)}: "
+                    f"test_every_message_in_the_code_is_translated_with_the_same_placeholders[{lang}] fails for it")
 
 PLACEHOLDER = re.compile(r"\{(\w+)[^}]*\}")
 
@@ -24,25 +34,81 @@ def _english_afterwards():
 
 
 def test_compiled_mo_reads_back_through_gettext(tmp_path: Path) -> None:
-    for lang in ("es", "zh"):
+    present = [lang for lang in TRANSLATED if catalogs.po_path(lang).exists()]
+    assert {"es", "zh", "de", "fr", "it", "pt"} <= set(present)
+    for lang in present:
         po = catalogs.po_path(lang)
         target = tmp_path / lang / "LC_MESSAGES"
         target.mkdir(parents=True)
         (target / po.name).write_text(po.read_text(encoding="utf-8"), encoding="utf-8")
     written = catalogs.compile_all(tmp_path)
-    assert len(written) == 2
-    for lang in ("es", "zh"):
+    assert len(written) == len(present)
+    for lang in present:
         translation = gettext.translation(i18n.DOMAIN, tmp_path, [lang])
         for message in catalogs.read(lang):
             if message.id and not isinstance(message.id, tuple):
                 assert translation.gettext(message.id) == message.string
 
 
-@pytest.mark.parametrize("lang", ["es", "zh"])
+@pytest.mark.catalogs
+@pytest.mark.parametrize("lang", TRANSLATED)
 def test_every_message_in_the_code_is_translated_with_the_same_placeholders(lang: str) -> None:
+    """What ``catalogs check`` says of one language: a language of the table without a catalog fails here."""
     template = catalogs.extract()
     assert len(template) > 350
+    assert catalogs.po_path(lang).exists(), f"no {lang} catalog: python -m table.words.catalogs update {lang} makes one"
     assert catalogs.problems(template, catalogs.read(lang), lang) == []
+
+
+@pytest.mark.catalogs
+def test_catalogs_check_fails_on_a_missing_catalog_and_on_a_stray_one(tmp_path: Path, monkeypatch, capsys) -> None:
+    """``check`` covers every language of the table and every catalog directory there is."""
+    for lang in ("es", "de"):
+        target = tmp_path / lang / "LC_MESSAGES"
+        target.mkdir(parents=True)
+        (target / catalogs.po_path(lang).name).write_bytes(catalogs.po_path(lang).read_bytes())
+    (tmp_path / "xx" / "LC_MESSAGES").mkdir(parents=True)
+    (tmp_path / "xx" / "LC_MESSAGES" / catalogs.po_path("es").name).write_bytes(catalogs.po_path("es").read_bytes())
+    monkeypatch.setattr(catalogs, "LOCALE_DIR", tmp_path)
+    found = catalogs.check_all(catalogs.extract())
+    missing = {line.split(":")[0] for line in found if "no catalog at" in line}
+    assert missing == set(TRANSLATED) - {"es", "de"}
+    assert any(line.startswith("xx: ") and "not a language of the table" in line for line in found)
+    assert not [line for line in found if line.startswith(("es:", "de:"))]
+    assert catalogs.main(["check"]) == 1
+    assert "fr: no catalog at" in capsys.readouterr().out
+
+
+def test_update_creates_a_missing_catalog_with_the_languages_plural_forms(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(catalogs, "LOCALE_DIR", tmp_path)
+    monkeypatch.setattr(catalogs, "POT", tmp_path / "template.pot")
+    written = catalogs.update(["fr", "de"])
+    assert written == [tmp_path / "template.pot", catalogs.po_path("fr"), catalogs.po_path("de")]
+    fr, de = catalogs.read("fr"), catalogs.read("de")
+    assert fr.num_plurals == 3 and de.num_plurals == 2            # CLDR through Babel: French has "many" too
+    template = catalogs.extract()
+    assert len(fr) == len(template) and all(not m.string or m.string == ("", "", "") for m in fr if m.id)
+    assert len(catalogs.problems(template, fr, "fr")) == len(template)         # every message untranslated
+    with pytest.raises(ValueError, match="not a language of the table: xx"):
+        catalogs.update(["xx"])
+
+
+# The plural forms players see: n = 0 is singular in French and Brazilian Portuguese, plural in German and Italian.
+PLURALS = {
+    "de": {0: "+0 Stufen", 1: "+1 Stufe", 2: "+2 Stufen", 5: "+5 Stufen", 21: "+21 Stufen", 22: "+22 Stufen"},
+    "fr": {0: "+0 niveau", 1: "+1 niveau", 2: "+2 niveaux", 5: "+5 niveaux", 21: "+21 niveaux", 25: "+25 niveaux",
+           1_000_000: "+1000000 niveaux"},
+    "it": {0: "+0 livelli", 1: "+1 livello", 2: "+2 livelli", 21: "+21 livelli", 1_000_000: "+1000000 livelli"},
+    "pt": {0: "+0 nível", 1: "+1 nível", 2: "+2 níveis", 5: "+5 níveis", 22: "+22 níveis"},
+}
+
+
+@pytest.mark.parametrize("lang", sorted(PLURALS))
+def test_counts_take_the_languages_own_plural_forms(lang: str) -> None:
+    need_catalog(lang)
+    i18n.set_language(lang)
+    for n, shown in PLURALS[lang].items():
+        assert i18n.text(nmsg("+{n} level", "+{n} levels", "n", n=n)) == shown
 
 
 def test_a_new_or_reworded_english_sentence_fails_until_the_catalogs_have_it() -> None:
@@ -295,6 +361,16 @@ ENGLISH_WORDS = {"was", "damaged", "skipped", "kept", "cannot", "read", "startin
                  "and", "to", "header", "on", "old", "file", "bad", "row", "add", "user", "group", "its"}
 
 
+def _own_words(lang: str) -> set[str]:
+    """The words ``lang``'s catalog itself uses."""
+    words: set[str] = set()
+    for message in catalogs.read(lang):
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        for text in strings:
+            words |= {w.lower() for w in re.findall(r"\w+", re.sub(r"\{[^}]*\}", " ", text or ""))}
+    return words
+
+
 def _english_words(text: str) -> set[str]:
     names = re.sub(r"\S*[/=.]\S*", " ", text)            # paths, file names, sudo … dtparam=spi=on
     return {w for w in re.findall(r"[A-Za-z]+", names) if w.lower() in ENGLISH_WORDS}
@@ -353,8 +429,9 @@ def _reader_reasons(tmp_path: Path) -> list[str]:
     return said
 
 
-@pytest.mark.parametrize("lang", ["es", "zh"])
+@pytest.mark.parametrize("lang", TRANSLATED)
 def test_tag_damage_and_reader_reasons_are_translated(tmp_path: Path, lang: str) -> None:
+    need_catalog(lang)
     reports, reasons = _damage_reports(tmp_path), _reader_reasons(tmp_path)
     assert reports[0].startswith("tags.csv was damaged: skipped 1 bad row(s), kept 2 tag(s); the old file is kept as ")
     assert "cannot read it" in reports[1] and reports[1].endswith("; starting with no tags")
@@ -364,9 +441,10 @@ def test_tag_damage_and_reader_reasons_are_translated(tmp_path: Path, lang: str)
                    "stopped answering", "SPI error on spi0.0"):
         assert any(needle in r for r in offline), needle
     i18n.set_language(lang)
+    own = _own_words(lang)          # "tags" is German, French and Portuguese too; "file" Italian
     for english in reports + reasons:
         shown = i18n.text(english)
-        assert shown != english and not _english_words(shown), f"{english!r} -> {shown!r}"
+        assert shown != english and not {w for w in _english_words(shown) if w.lower() not in own}, f"{english!r} -> {shown!r}"
     if lang == "zh":
         assert i18n.text(offline[0]).startswith("读卡器离线：")
 
@@ -395,3 +473,38 @@ def test_a_damaged_tags_file_and_an_offline_reader_reach_the_screen_translated(t
         assert shown.startswith("读卡器离线：") and not _english_words(shown), shown
     finally:
         table.journal.close()
+
+
+@pytest.mark.parametrize("lang", ["de", "fr", "it", "pt"])
+def test_the_font_for_a_latin_language_draws_every_character_its_catalog_uses(lang: str) -> None:
+    """Accents, the French no-break space, „quotes“, « guillemets », −, → and …: none drawn as a box."""
+    import pygame.freetype
+
+    from table.ui.fonts import find_font
+
+    need_catalog(lang)
+    pygame.freetype.init()
+    choice = find_font(lang)
+    font = pygame.freetype.Font(choice.path, 20, font_index=choice.index) if choice.path else pygame.freetype.Font(None, 20)
+    used: set[str] = set()
+    for message in catalogs.read(lang):
+        for text in message.string if isinstance(message.string, tuple) else (message.string,):
+            used |= set(text or "")
+    assert any(ch in used for ch in "äéàíüçãè")                 # the catalog's own letters are there to check
+    missing = sorted(ch for ch in used if (ch == "\xa0" or not ch.isspace()) and font.get_metrics(ch)[0] is None)
+    assert not missing, f"{choice} has no glyph for {missing}"
+
+
+@pytest.mark.parametrize("lang, warrior", [("de", "Krieger"), ("fr", "Guerrier"), ("it", "Guerriero"), ("pt", "Guerreiro")])
+def test_a_race_or_class_shows_the_name_its_edition_prints(lang: str, warrior: str) -> None:
+    from cards.loader import load_catalog
+    from cards.names import with_names
+
+    need_catalog(lang)
+    i18n.use_catalog_names(with_names(load_catalog()))
+    try:
+        i18n.set_language(lang)
+        assert i18n.card_name("warrior", "Warrior") == warrior
+        assert i18n.card_name("net-troll", "Net Troll") == "Net Troll"     # no published name known: English
+    finally:
+        i18n.set_card_names({})

@@ -14,7 +14,7 @@ from drivers.events import ReaderStatus
 from engine.cards import Kind
 from table.app import enroll as table_enroll
 from table.words import i18n
-from table.config import parse_config
+from table.config import LANGUAGES, parse_config
 from table.app.enroll import EnrollApp
 from table.ui.screens import enroll as enroll_screen
 
@@ -54,10 +54,12 @@ def test_the_code_is_read_for_its_strings() -> None:
     assert len(strings) > 50
 
 
-@pytest.mark.parametrize("lang", ["es", "zh"])
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
 def test_every_wizard_string_is_translated_with_the_same_placeholders(lang: str) -> None:
     from table.words import catalogs
 
+    if not catalogs.po_path(lang).exists():
+        pytest.skip(f"no {lang} catalog in this tree (the catalogs check fails for it)")
     catalog = catalogs.read(lang)
     messages = {m.id: m.string for m in catalog if m.id and not isinstance(m.id, tuple) and m.string}
     missing = sorted(t for t in screen_strings() if t not in messages)
@@ -223,10 +225,14 @@ def test_in_spanish_the_wizard_speaks_spanish(tmp_path: Path) -> None:
     app.close()
 
 
-@pytest.mark.parametrize("language", ["en", "es", "zh"])
+@pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_layout_like_the_table_at_every_size(tmp_path: Path, size, language: str) -> None:
     from table.ui.screens.kit import BUTTON_COLORS, GOOD, REFUSAL
+    from table.words import catalogs
+
+    if language != "en" and not catalogs.po_path(language).exists():
+        pytest.skip(f"no {language} catalog in this tree (the catalogs check fails for it)")
 
     app = app_for(tmp_path, size, language)
     for n in range(1, 60):

@@ -1,5 +1,5 @@
-"""Every screen in Spanish and Chinese, checked on the text actually drawn: no English on it but
-card names without a translation and the players' own names."""
+"""Every screen in every language of the table, checked on the text actually drawn: no English on
+it but card names without a translation and the players' own names, and no short label cut."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from table.config import LANGUAGES
 from table.words import catalogs
 from table.words import i18n
 from table.ui.screens.kit import Painter
@@ -17,10 +18,17 @@ from tests.table.test_display import Rig
 from tests.table.test_display_i18n import MIXED
 
 
-def _english_only_words() -> set[str]:
-    """Words of the English messages that no Spanish translation uses ("no", "a", "de" are Spanish too)."""
-    english, spanish = set(), set()
-    for message in catalogs.read("es"):
+# Languages written without Latin letters: any Latin word left on their screen is English.
+NOT_LATIN = ("zh", "ja", "ko")
+TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
+SHORT_LABEL = 30        # a text this long or shorter (a soft key, a chip, a heading) is never cut
+
+
+def _english_only_words(lang: str = "es") -> set[str]:
+    """Words of the English messages that no translation in ``lang`` uses ("no", "a", "de" are Spanish
+    too; "tag" German and French; "file" Italian)."""
+    english, own = set(), set()
+    for message in catalogs.read(lang):
         if not message.id:
             continue
         ids = message.id if isinstance(message.id, tuple) else (message.id,)
@@ -28,8 +36,8 @@ def _english_only_words() -> set[str]:
         for text in ids:
             english |= {w.lower() for w in re.findall(r"[A-Za-z]{3,}", re.sub(r"\{[^}]*\}", " ", text))}
         for text in strings:
-            spanish |= {w.lower() for w in re.findall(r"[A-Za-zÁÉÍÓÚáéíóúñÑü]{3,}", re.sub(r"\{[^}]*\}", " ", text or ""))}
-    return english - spanish - {"uid", "nfc", "ntag", "csv", "uart", "spi", "gpio", "hsu", "pn532", "mfrc522"}
+            own |= {w.lower() for w in re.findall(r"[^\W\d_]{3,}", re.sub(r"\{[^}]*\}", " ", text or ""))}
+    return english - own - {"uid", "nfc", "ntag", "csv", "uart", "spi", "gpio", "hsu", "pn532", "mfrc522"}
 
 
 def _names(rig: Rig) -> list[str]:
@@ -63,11 +71,25 @@ SCRIPTS = {**{f"scene {k}": v for k, v in SCENES.items()}, "mixed": MIXED,
            **{p.name: p.read_text(encoding="utf-8") for p in GOLDEN}}
 
 
-@pytest.mark.parametrize("lang", ["es", "zh"])
-def test_every_screen_draws_no_english_but_names(tmp_path: Path, monkeypatch, lang: str) -> None:
+_PLAYED: dict[str, tuple[int, dict[str, str], dict[str, str]]] = {}
+
+
+def _play_every_screen(tmp_path: Path, monkeypatch, lang: str) -> tuple[int, dict[str, str], dict[str, str]]:
+    """(screens drawn, English left on them: text -> where, short labels cut: text -> where), once per language."""
+    if not catalogs.po_path(lang).exists():
+        pytest.skip(f"no {lang} catalog in this tree: the catalogs check fails for it")
+    if lang in _PLAYED:
+        return _PLAYED[lang]
     drawn: list[str] = []
     wrapping = []
-    original, original_wrap = Painter._draw, Painter.wrap
+    cut: list[str] = []
+    original, original_wrap, original_cut = Painter._draw, Painter.wrap, Painter.cut
+
+    def recording_cut(self, text, size, width):
+        result = original_cut(self, text, size, width)
+        if result != text:
+            cut.append(text)
+        return result
 
     def recording(self, text, size, color, at):
         if not wrapping:                 # a wrapped line is checked whole, not line by line
@@ -84,8 +106,10 @@ def test_every_screen_draws_no_english_but_names(tmp_path: Path, monkeypatch, la
 
     monkeypatch.setattr(Painter, "_draw", recording)
     monkeypatch.setattr(Painter, "wrap", recording_wrap)
-    english_words = _english_only_words()
+    monkeypatch.setattr(Painter, "cut", recording_cut)
+    english_words = _english_only_words(lang)
     found: dict[str, str] = {}
+    labels_cut: dict[str, str] = {}
     screens = 0
     try:
         for index, (name, script) in enumerate(SCRIPTS.items()):
@@ -97,21 +121,47 @@ def test_every_screen_draws_no_english_but_names(tmp_path: Path, monkeypatch, la
                 for action in parse_script(script, rig.table.catalog, source=name):
                     perform(action, rig.table, rig.reader, rig.buttons, rig.clock)
                     drawn.clear()
+                    cut.clear()
                     rig.render()
                     screens += 1
                     names = _names(rig)
                     for text in drawn:
                         rest = _left(_uncut(text, names), names)
-                        if lang == "zh":
+                        if lang in NOT_LATIN:
                             bad = re.findall(r"[A-Za-z]{2,}", rest)
                         else:
-                            bad = [w for w in re.findall(r"[A-Za-z]{3,}", rest) if w.lower() in english_words]
+                            bad = [w for w in re.findall(r"[^\W\d_]{3,}", rest) if w.lower() in english_words]
                             bad += re.findall(r"\bPlayer \d", rest)       # a default name left in English
                         if bad:
                             found.setdefault(text, f"{name}: {bad}")
+                    shown_names = names + [i18n.shown_name(p.name) for p in rig.table.controller.state.players]
+                    for text in cut:
+                        if len(text) <= SHORT_LABEL and not any(n in text for n in shown_names):
+                            labels_cut.setdefault(text, name)
             finally:
                 rig.close()
     finally:
         i18n.set_language("en")
+    _PLAYED[lang] = (screens, found, labels_cut)
+    return _PLAYED[lang]
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_screen_draws_no_english_but_names(tmp_path: Path, monkeypatch, lang: str) -> None:
+    screens, found, _labels_cut = _play_every_screen(tmp_path, monkeypatch, lang)
     assert screens > 100
     assert not found, "\n".join(f"{k!r} ({v})" for k, v in sorted(found.items()))
+
+
+# Labels the Spanish and Chinese catalogs cut today ("Partidas anteriores", "muertes causadas", a
+# bad-stuff line in Chinese): for whoever keeps those catalogs to shorten.
+CUT_TODAY = {"es", "zh"}
+
+
+@pytest.mark.parametrize("lang", [pytest.param(lang, marks=pytest.mark.xfail(strict=True, reason="labels cut today"))
+                                  if lang in CUT_TODAY else lang for lang in TRANSLATED])
+def test_no_short_label_is_cut_at_800x480(tmp_path: Path, monkeypatch, lang: str) -> None:
+    """A soft key, a chip or a heading (up to SHORT_LABEL characters, no card or player name in it)
+    fits whole: a smaller size first, never an ellipsis."""
+    _screens, _found, labels_cut = _play_every_screen(tmp_path, monkeypatch, lang)
+    assert not labels_cut, "short labels cut at 800x480:\n" + "\n".join(f"{k!r} ({v})" for k, v in sorted(labels_cut.items()))
