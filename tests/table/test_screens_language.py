@@ -134,7 +134,8 @@ def _play_every_screen(tmp_path: Path, monkeypatch, lang: str) -> tuple[int, dic
                             bad += re.findall(r"\bPlayer \d", rest)       # a default name left in English
                         if bad:
                             found.setdefault(text, f"{name}: {bad}")
-                    shown_names = names + [i18n.shown_name(p.name) for p in rig.table.controller.state.players]
+                    shown_names = names + [i18n.shown_name(p.name) for p in rig.table.controller.state.players] \
+                        + [i18n.shown_name(f"Player {n}") for n in range(1, 7)]     # the past games' players too
                     for text in cut:
                         if len(text) <= SHORT_LABEL and not any(n in text for n in shown_names):
                             labels_cut.setdefault(text, name)
