@@ -58,7 +58,15 @@ def _uncut(text: str, names: list[str]) -> str:
     """A line cut to fit ends in "…", maybe in the middle of a name: drop that name's start."""
     if not text.endswith("…"):
         return text
-    words = text[:-1].split(" ")
+    kept = text[:-1].rstrip(",、，;； ")       # a list cut after a name
+    for i in range(len(kept)):                    # cut inside a name (Chinese, Japanese and Korean have no spaces)
+        if kept[i - 1:i].isspace() or not kept[i - 1:i].isascii():
+            if any(name.startswith(kept[i:]) for name in names if len(kept) - i >= 3):
+                return kept[:i]
+    last = kept.rsplit(" ", 1)[-1]
+    if any(not ch.isascii() for ch in last):      # cut in the language's own words: nothing of a name is left over
+        return kept
+    words = kept.split(" ")
     for i in range(len(words)):
         tail = " ".join(words[i:]).lstrip("(（「“:：")
         if tail and any(name.startswith(tail) for name in names):
