@@ -1,24 +1,30 @@
-"""The league's outbox: a game's facts waiting for the broker, in the journal file.
+"""The league's outbox: a game's facts waiting for the broker, in the journal file, and the record of
+what the broker acknowledged.
 
 A row is written by :func:`put` inside the very transaction that stores the action (or the undo, or
 the new game) that produced it, so the facts and the action reach the disk together or not at all;
 a newer row of the same game replaces an older one still waiting (the newest facts win, and nothing
-is sent twice). :class:`Outbox` is the publisher's own connection: it lists what waits and deletes a
-row only once the broker has acknowledged it (PUBACK), so a broker down for an hour, a power cut or
-a restart lose nothing. Knows nothing of MQTT.
+is sent twice). :class:`Outbox` is the publisher's own connection: it lists what waits, and only once
+the broker has acknowledged a row (PUBACK) moves it, in one transaction, from ``league_outbox`` to
+``league_sent`` (per game, the facts the broker took last), so a broker down for an hour, a power cut
+or a restart lose nothing, and a broker that lost its store can be given its games again
+(:meth:`Outbox.resend`). :func:`never_sent` finds the ended games of the journal's records that were
+never queued (played before ``[league]`` was set: ``league backfill``). Knows nothing of MQTT.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import sqlite3
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from table.storage.schema import OUTBOX_SCHEMA, outbox_crc
+from table.storage.reading import open_read_only
+from table.storage.schema import LEAGUE_SENT_SCHEMA, OUTBOX_SCHEMA, outbox_crc, sent_crc
 
 log = logging.getLogger(__name__)
 
@@ -59,14 +65,22 @@ class Outbox:
         self.path = path
         self._lock = threading.Lock()
         self._db: sqlite3.Connection | None = None
+        self._inode: tuple[int, int] | None = None
 
     def _conn(self) -> sqlite3.Connection | None:
+        """The connection, opened again when the journal at ``path`` is no longer the file it was opened
+        on (a journal written anew by the table, or replaced)."""
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            return None
+        if self._db is not None and self._inode != (st.st_dev, st.st_ino):
+            self._db.close()
+            self._db = None
         if self._db is None:
-            if not self.path.exists():
-                return None
             db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=1.0)
             db.execute("PRAGMA synchronous=NORMAL")
-            self._db = db
+            self._db, self._inode = db, (st.st_dev, st.st_ino)
         return self._db
 
     def waiting(self) -> list[Waiting]:
@@ -89,18 +103,80 @@ class Outbox:
                 log.error("league: outbox row %s is damaged and is not sent", rid)
         return out
 
-    def done(self, row: int) -> bool:
-        """The broker acknowledged ``row``: it leaves the outbox. False when it could not be deleted."""
+    def acknowledged(self, row: Waiting) -> bool:
+        """The broker acknowledged ``row``: in one transaction it leaves the outbox and its game's facts
+        are recorded as what the broker holds. False when that could not be written (then it is sent
+        again later, which its game id makes harmless)."""
         with self._lock:
             try:
                 db = self._conn()
                 if db is None:
                     return False
-                db.execute("DELETE FROM league_outbox WHERE id = ?", (row,))
+                db.execute("BEGIN IMMEDIATE")
+                try:
+                    db.execute(LEAGUE_SENT_SCHEMA)
+                    db.execute("INSERT OR REPLACE INTO league_sent (game, body, acknowledged, crc) VALUES (?, ?, ?, ?)",
+                               (row.game, row.body, time.time(), sent_crc(row.game, row.body)))
+                    db.execute("DELETE FROM league_outbox WHERE id = ?", (row.id,))
+                    db.execute("COMMIT")
+                except BaseException:
+                    db.execute("ROLLBACK")
+                    raise
                 return True
             except sqlite3.Error as exc:
-                log.error("league: cannot clear outbox row %d (%s); it is sent again later", row, exc)
+                log.error("league: cannot clear outbox row %d (%s); it is sent again later", row.id, exc)
                 return False
+
+    def sent(self) -> dict[int, str]:
+        """Per game, the facts the broker acknowledged last (rows whose checksum fails are left out)."""
+        with self._lock:
+            try:
+                db = self._conn()
+                rows = [] if db is None else db.execute("SELECT game, body, crc FROM league_sent").fetchall()
+            except sqlite3.Error as exc:
+                if "no such table" not in str(exc):
+                    log.error("league: cannot read what the broker acknowledged in %s: %s", self.path, exc)
+                return {}
+        return {game: body for game, body, crc in rows
+                if isinstance(game, int) and isinstance(body, str) and crc == sent_crc(game, body)}
+
+    def resend(self, games: Iterable[int]) -> int:
+        """``games``' acknowledged facts back into the outbox (those that have nothing waiting there): the
+        broker lost them. How many were put back."""
+        sent = self.sent()
+        with self._lock:
+            try:
+                db = self._conn()
+                if db is None:
+                    return 0
+                db.execute("BEGIN IMMEDIATE")
+                try:
+                    db.execute(OUTBOX_SCHEMA)
+                    waiting = {g for (g,) in db.execute("SELECT game FROM league_outbox")}
+                    rows = [(g, sent[g]) for g in games if g in sent and g not in waiting]
+                    put(db, rows)
+                    db.execute("COMMIT")
+                except BaseException:
+                    db.execute("ROLLBACK")
+                    raise
+                return len(rows)
+            except sqlite3.Error as exc:
+                log.error("league: cannot queue lost games again in %s: %s", self.path, exc)
+                return 0
+
+    def queue(self, rows: Sequence[OutboxRow]) -> None:
+        """``rows`` into the outbox in one transaction (``league backfill``). Raises sqlite3.Error."""
+        with self._lock:
+            db = self._conn()
+            if db is None:
+                raise sqlite3.OperationalError(f"no journal at {self.path}")
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                put(db, rows)
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
 
     def count(self) -> int:
         return len(self.waiting())
@@ -113,3 +189,37 @@ class Outbox:
 
     def __repr__(self) -> str:
         return f"<Outbox {self.path}>"
+
+
+# (game, status, brief JSON, tally JSON, actions): an ended game of the journal's records.
+RecordRow = tuple[int, str, str, str, int]
+
+
+def never_sent(db: sqlite3.Connection | None, statuses: Sequence[str]) -> list[RecordRow]:
+    """The games of the journal's records with one of ``statuses`` (the ended ones) that the league
+    never acknowledged and whose facts do not wait in the outbox, oldest first. Raises sqlite3.Error."""
+    if db is None:
+        return []
+    tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if "game_record" not in tables:
+        return []
+    known: set[int] = set()
+    for table in ("league_sent", "league_outbox"):
+        if table in tables:
+            known |= {g for (g,) in db.execute(f"SELECT game FROM {table}")}     # (a name of ours, not input)
+    marks = ", ".join("?" for _s in statuses)
+    rows = db.execute(f"SELECT game, status, brief, tally, actions FROM game_record WHERE status IN ({marks}) "
+                      "ORDER BY game", tuple(statuses)).fetchall()
+    return [(int(g), str(status), str(brief), str(tally), int(actions)) for g, status, brief, tally, actions in rows
+            if g not in known]
+
+
+def read_never_sent(path: Path, statuses: Sequence[str]) -> list[RecordRow]:
+    """:func:`never_sent` of the journal at ``path``, opened to read only (nothing written, not even a
+    -wal file when no table has it open); none when there is no journal. Raises sqlite3.Error."""
+    db = open_read_only(path)
+    try:
+        return never_sent(db, statuses)
+    finally:
+        if db is not None:
+            db.close()

@@ -39,7 +39,8 @@ def test_an_outbox_row_is_stored_with_its_action_and_never_without_it(tmp_path: 
     writing.delete_last(db, game, outbox=[(game, '{"game": "undone"}')])
     assert [w.body for w in box.waiting()] == ['{"game": "undone"}']    # the newer replaces the older
     row = box.waiting()[0]
-    assert box.done(row.id) and box.waiting() == []
+    assert box.acknowledged(row) and box.waiting() == []
+    assert box.sent() == {game: '{"game": "undone"}'}            # what the broker took, kept
     other = writing.insert_game(db, 2, "{}", outbox=[(game, '{"game": "abandoned"}')])
     assert other != game and [w.game for w in box.waiting()] == [game]
     box.close()
