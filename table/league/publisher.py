@@ -33,8 +33,8 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import select
-import socket
 import threading
 import time
 from collections.abc import Callable
@@ -81,11 +81,12 @@ class Publisher:
         self.acknowledged = 0               # outbox rows the broker took (and that left the outbox)
         self.states_sent = 0
         self.resent = 0                     # acknowledged games put back in the outbox: the broker had lost them
+        self.looks = 0                      # looks at what the broker holds of this table's games, done
         self._min_gap = 1.0 / config.state_per_second
         self._stop = threading.Event()
-        self._bell, self._ringer = socket.socketpair()     # the worker's select wakes on a byte here
-        self._bell.setblocking(False)
-        self._ringer.setblocking(False)
+        self._bell, self._ringer = os.pipe()    # the worker's select wakes on a byte here
+        os.set_blocking(self._bell, False)
+        os.set_blocking(self._ringer, False)
         self._io = threading.Lock()             # every call into paho: one thread at a time
         self._lock = threading.Lock()
         self._state: dict[str, Any] | None = None     # the league's state waiting to be sent
@@ -150,13 +151,16 @@ class Publisher:
         if self._thread.is_alive():
             self._thread.join(timeout)
         if not self._thread.is_alive():
-            self._bell.close()
-            self._ringer.close()
+            bell, ringer, self._bell, self._ringer = self._bell, self._ringer, -1, -1
+            os.close(bell)                      # (a ring after this goes nowhere, never to a reused descriptor)
+            os.close(ringer)
         self.outbox.close()
 
     def _ring(self) -> None:
+        if self._ringer < 0:
+            return
         try:
-            self._ringer.send(b"!")
+            os.write(self._ringer, b"!")
         except OSError:
             pass                                # a byte is waiting already (or the box is closing)
 
@@ -222,7 +226,7 @@ class Publisher:
             readable = []
         if self._bell in readable:
             try:
-                self._bell.recv(4096)
+                os.read(self._bell, 4096)
             except OSError:
                 pass
         if sock is None or client is None:
@@ -380,8 +384,10 @@ class Publisher:
                       broker=self.config.broker, table=self.config.table, code=code, league=self.config.league))
 
     def _on_subscribe(self, client: mqtt.Client, _userdata: Any, mid: int, reasons: Any, _props: Any) -> None:
-        if self._look.subscribed(client, mid, reasons) and self._look.complete:
-            self._heal()
+        if self._look.subscribed(client, mid, reasons):
+            if self._look.complete:
+                self._heal()
+            self.looks += 1
 
     def _on_message(self, _client: mqtt.Client, _userdata: Any, message: mqtt.MQTTMessage) -> None:
         self._look.take(message.topic, bytes(message.payload))
