@@ -176,5 +176,8 @@ def play_offline(state: Path, script: str, games: int = 1) -> list[int]:
             assert table.controller.state.phase.value == "game-over"
             ids.append(table.controller.game_id)
     finally:
+        records = table.controller.session.records
+        if records is not None:
+            records.close()                     # (their own connection too: no -wal file left behind)
         table.journal.close()
     return ids
