@@ -9,20 +9,14 @@ only; imports no paho (``--dry-run`` needs neither the broker nor the extra).
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.errors import MunchkinError
 from table.league.standings import COUNTED
 from table.session.facts import history_rows
 from table.storage.outbox import read_never_sent
 
 _ENCODE = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
-
-
-class BacklogUnreadable(MunchkinError):
-    """The journal's records could not be read (the message says which file and why)."""
 
 
 @dataclass(frozen=True)
@@ -43,10 +37,7 @@ class Unsent:
 
 def backlog(journal: Path) -> list[Unsent]:
     """The journal's ended games the league never had, oldest first."""
-    try:
-        rows = read_never_sent(journal, COUNTED)
-    except sqlite3.Error as exc:
-        raise BacklogUnreadable(f"cannot read the saved games in {journal}: {exc}") from None
+    rows = read_never_sent(journal, COUNTED)           # (OutboxTrouble: one line, exit 2)
     out = []
     for game, _status, brief_text, tally_text, actions in rows:
         try:

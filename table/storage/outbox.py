@@ -23,10 +23,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.errors import MunchkinError
 from table.storage.reading import open_read_only
 from table.storage.schema import LEAGUE_SENT_SCHEMA, OUTBOX_SCHEMA, outbox_crc, sent_crc
 
 log = logging.getLogger(__name__)
+
+class OutboxTrouble(MunchkinError):
+    """The journal's outbox or records could not be read or written (the message says which file and why)."""
+
 
 # (game id, the facts as JSON text): what an action leaves for the league.
 OutboxRow = tuple[int, str]
@@ -165,18 +170,21 @@ class Outbox:
                 return 0
 
     def queue(self, rows: Sequence[OutboxRow]) -> None:
-        """``rows`` into the outbox in one transaction (``league backfill``). Raises sqlite3.Error."""
+        """``rows`` into the outbox in one transaction (``league backfill``). Raises OutboxTrouble."""
         with self._lock:
-            db = self._conn()
-            if db is None:
-                raise sqlite3.OperationalError(f"no journal at {self.path}")
-            db.execute("BEGIN IMMEDIATE")
             try:
-                put(db, rows)
-                db.execute("COMMIT")
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
+                db = self._conn()
+                if db is None:
+                    raise OutboxTrouble(f"no journal at {self.path}")
+                db.execute("BEGIN IMMEDIATE")
+                try:
+                    put(db, rows)
+                    db.execute("COMMIT")
+                except BaseException:
+                    db.execute("ROLLBACK")
+                    raise
+            except sqlite3.Error as exc:
+                raise OutboxTrouble(f"cannot write the league's outbox in {self.path}: {exc}") from None
 
     def count(self) -> int:
         return len(self.waiting())
@@ -216,10 +224,13 @@ def never_sent(db: sqlite3.Connection | None, statuses: Sequence[str]) -> list[R
 
 def read_never_sent(path: Path, statuses: Sequence[str]) -> list[RecordRow]:
     """:func:`never_sent` of the journal at ``path``, opened to read only (nothing written, not even a
-    -wal file when no table has it open); none when there is no journal. Raises sqlite3.Error."""
-    db = open_read_only(path)
+    -wal file when no table has it open); none when there is no journal. Raises OutboxTrouble."""
     try:
-        return never_sent(db, statuses)
-    finally:
-        if db is not None:
-            db.close()
+        db = open_read_only(path)
+        try:
+            return never_sent(db, statuses)
+        finally:
+            if db is not None:
+                db.close()
+    except sqlite3.Error as exc:
+        raise OutboxTrouble(f"cannot read the saved games in {path}: {exc}") from None
