@@ -25,17 +25,14 @@ def send_backlog(config: LeagueConfig, journal: Path, games: list[Unsent], *, ti
     """Queue ``games`` in the outbox and send them; how many the broker acknowledged. Raises LeagueError
     (saying that they wait in the outbox) when the broker cannot be used."""
     outbox = Outbox(journal)
+    outbox.queue([(g.game, g.body) for g in games])
+    wanted = {g.game for g in games}
+    rows = [row for row in outbox.waiting() if row.game in wanted]
     try:
-        outbox.queue([(g.game, g.body) for g in games])
-        wanted = {g.game for g in games}
-        rows = [row for row in outbox.waiting() if row.game in wanted]
-        try:
-            return _publish(config, outbox, rows, timeout)
-        except LeagueError as exc:
-            raise LeagueError(f"{exc}; {len(games)} game(s) wait in the outbox, and the table sends them once it "
-                              f"reaches the broker") from None
-    finally:
-        outbox.close()
+        return _publish(config, outbox, rows, timeout)
+    except LeagueError as exc:
+        raise LeagueError(f"{exc}; {len(games)} game(s) wait in the outbox, and the table sends them once it "
+                          f"reaches the broker") from None
 
 
 def _publish(config: LeagueConfig, outbox: Outbox, rows: list[Waiting], timeout: float) -> int:

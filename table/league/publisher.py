@@ -154,7 +154,6 @@ class Publisher:
             bell, ringer, self._bell, self._ringer = self._bell, self._ringer, -1, -1
             os.close(bell)                      # (a ring after this goes nowhere, never to a reused descriptor)
             os.close(ringer)
-        self.outbox.close()
 
     def _ring(self) -> None:
         if self._ringer < 0:

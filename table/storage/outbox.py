@@ -15,11 +15,11 @@ never queued (played before ``[league]`` was set: ``league backfill``). Knows no
 from __future__ import annotations
 
 import logging
-import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,6 +46,18 @@ class Waiting:
     body: str
 
 
+@contextmanager
+def _transaction(db: sqlite3.Connection) -> Iterator[None]:
+    """One write transaction (taken at once: a busy journal is waited for, then refused)."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+
+
 def put(db: sqlite3.Connection, rows: Sequence[OutboxRow]) -> None:
     """Inside the caller's transaction: ``rows`` queued, each replacing what its game still had waiting."""
     if not rows:
@@ -59,47 +71,43 @@ def put(db: sqlite3.Connection, rows: Sequence[OutboxRow]) -> None:
 
 
 class Outbox:
-    """The outbox of the journal at ``path`` on a connection of its own (the publisher's thread).
+    """The outbox of the journal at ``path``, for the publisher's thread and ``league backfill``.
 
-    Nothing here waits for the disk: a delete that a power cut loses only sends a row again, which
-    its game id makes harmless. Every method is safe to call from any thread; errors are logged
-    and answered with nothing done, never raised into the publisher.
+    Each use opens a connection of its own and closes it: none is kept between uses, so a journal the
+    table writes anew, or one put in its place, is the one read next, and no connection of ours keeps
+    an old file's -wal alive. Nothing here waits for the disk: a delete that a power cut loses only
+    sends a row again, which its game id makes harmless. Every method is safe to call from any thread;
+    errors are logged and answered with nothing done, never raised into the publisher (but
+    :meth:`queue`'s, which ``league backfill`` says).
     """
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self._lock = threading.Lock()
-        self._db: sqlite3.Connection | None = None
-        self._inode: tuple[int, int] | None = None
 
-    def _conn(self) -> sqlite3.Connection | None:
-        """The connection, opened again when the journal at ``path`` is no longer the file it was opened
-        on (a journal written anew by the table, or replaced)."""
-        try:
-            st = os.stat(self.path)
-        except OSError:
-            return None
-        if self._db is not None and self._inode != (st.st_dev, st.st_ino):
-            self._db.close()
-            self._db = None
-        if self._db is None:
+    @contextmanager
+    def _conn(self) -> Iterator[sqlite3.Connection | None]:
+        """A connection for one use (None when there is no journal); serialised by the lock."""
+        with self._lock:
+            if not self.path.exists():
+                yield None
+                return
             db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=1.0)
-            db.execute("PRAGMA synchronous=NORMAL")
-            self._db, self._inode = db, (st.st_dev, st.st_ino)
-        return self._db
+            try:
+                db.execute("PRAGMA synchronous=NORMAL")
+                yield db
+            finally:
+                db.close()
 
     def waiting(self) -> list[Waiting]:
         """Every row still waiting, oldest first (rows whose checksum fails are left out and logged)."""
-        with self._lock:
-            try:
-                db = self._conn()
-                if db is None:
-                    return []
-                rows = db.execute("SELECT id, game, body, crc FROM league_outbox ORDER BY id").fetchall()
-            except sqlite3.Error as exc:
-                if "no such table" not in str(exc):
-                    log.error("league: cannot read the outbox in %s: %s", self.path, exc)
-                return []
+        try:
+            with self._conn() as db:
+                rows = [] if db is None else db.execute("SELECT id, game, body, crc FROM league_outbox ORDER BY id").fetchall()
+        except sqlite3.Error as exc:
+            if "no such table" not in str(exc):
+                log.error("league: cannot read the outbox in %s: %s", self.path, exc)
+            return []
         out = []
         for rid, game, body, crc in rows:
             if isinstance(body, str) and isinstance(game, int) and crc == outbox_crc(game, body):
@@ -112,36 +120,29 @@ class Outbox:
         """The broker acknowledged ``row``: in one transaction it leaves the outbox and its game's facts
         are recorded as what the broker holds. False when that could not be written (then it is sent
         again later, which its game id makes harmless)."""
-        with self._lock:
-            try:
-                db = self._conn()
+        try:
+            with self._conn() as db:
                 if db is None:
                     return False
-                db.execute("BEGIN IMMEDIATE")
-                try:
+                with _transaction(db):
                     db.execute(LEAGUE_SENT_SCHEMA)
                     db.execute("INSERT OR REPLACE INTO league_sent (game, body, acknowledged, crc) VALUES (?, ?, ?, ?)",
                                (row.game, row.body, time.time(), sent_crc(row.game, row.body)))
                     db.execute("DELETE FROM league_outbox WHERE id = ?", (row.id,))
-                    db.execute("COMMIT")
-                except BaseException:
-                    db.execute("ROLLBACK")
-                    raise
-                return True
-            except sqlite3.Error as exc:
-                log.error("league: cannot clear outbox row %d (%s); it is sent again later", row.id, exc)
-                return False
+            return True
+        except sqlite3.Error as exc:
+            log.error("league: cannot clear outbox row %d (%s); it is sent again later", row.id, exc)
+            return False
 
     def sent(self) -> dict[int, str]:
         """Per game, the facts the broker acknowledged last (rows whose checksum fails are left out)."""
-        with self._lock:
-            try:
-                db = self._conn()
+        try:
+            with self._conn() as db:
                 rows = [] if db is None else db.execute("SELECT game, body, crc FROM league_sent").fetchall()
-            except sqlite3.Error as exc:
-                if "no such table" not in str(exc):
-                    log.error("league: cannot read what the broker acknowledged in %s: %s", self.path, exc)
-                return {}
+        except sqlite3.Error as exc:
+            if "no such table" not in str(exc):
+                log.error("league: cannot read what the broker acknowledged in %s: %s", self.path, exc)
+            return {}
         return {game: body for game, body, crc in rows
                 if isinstance(game, int) and isinstance(body, str) and crc == sent_crc(game, body)}
 
@@ -149,51 +150,34 @@ class Outbox:
         """``games``' acknowledged facts back into the outbox (those that have nothing waiting there): the
         broker lost them. How many were put back."""
         sent = self.sent()
-        with self._lock:
-            try:
-                db = self._conn()
+        try:
+            with self._conn() as db:
                 if db is None:
                     return 0
-                db.execute("BEGIN IMMEDIATE")
-                try:
+                with _transaction(db):
                     db.execute(OUTBOX_SCHEMA)
                     waiting = {g for (g,) in db.execute("SELECT game FROM league_outbox")}
                     rows = [(g, sent[g]) for g in games if g in sent and g not in waiting]
                     put(db, rows)
-                    db.execute("COMMIT")
-                except BaseException:
-                    db.execute("ROLLBACK")
-                    raise
-                return len(rows)
-            except sqlite3.Error as exc:
-                log.error("league: cannot queue lost games again in %s: %s", self.path, exc)
-                return 0
+            return len(rows)
+        except sqlite3.Error as exc:
+            log.error("league: cannot queue lost games again in %s: %s", self.path, exc)
+            return 0
 
     def queue(self, rows: Sequence[OutboxRow]) -> None:
         """``rows`` into the outbox in one transaction (``league backfill``). Raises OutboxTrouble."""
-        with self._lock:
-            try:
-                db = self._conn()
+        try:
+            with self._conn() as db:
                 if db is None:
                     raise OutboxTrouble(f"no journal at {self.path}")
-                db.execute("BEGIN IMMEDIATE")
-                try:
+                with _transaction(db):
                     put(db, rows)
-                    db.execute("COMMIT")
-                except BaseException:
-                    db.execute("ROLLBACK")
-                    raise
-            except sqlite3.Error as exc:
-                raise OutboxTrouble(f"cannot write the league's outbox in {self.path}: {exc}") from None
+        except sqlite3.Error as exc:
+            raise OutboxTrouble(f"cannot write the league's outbox in {self.path}: {exc}") from None
 
     def count(self) -> int:
         return len(self.waiting())
 
-    def close(self) -> None:
-        with self._lock:
-            if self._db is not None:
-                self._db.close()
-            self._db = None
 
     def __repr__(self) -> str:
         return f"<Outbox {self.path}>"
