@@ -11,7 +11,8 @@ Every call into paho is made under one lock (``_io``), so paho's packets are nev
   (:meth:`table.storage.outbox.Outbox.acknowledged`). Rows waiting when the box starts are sent then.
 * ``.../tables/<table>/state``: the league's view of the table (:func:`league_state`: phase, turn,
   who plays at which level, the winners), retained, QoS 0, only when it changed and at most
-  ``state_per_second`` times a second (latest wins).
+  ``state_per_second`` times a second (latest wins); a change of the phase alone (most taps: a
+  monster, a run, a roll) at most once every ``PHASE_GAP_S``.
 * ``.../tables/<table>/online``: a retained ``true`` on every connect; the last will says ``false``.
 
 **The league heals** (:class:`Check`): on every connect the box subscribes, for a moment, to its own
@@ -19,10 +20,12 @@ games' topics, reads what the broker retains, and puts back into the outbox ever
 the broker no longer holds as it was sent (a broker that lost its store, or a new one), so the next
 pass sends them again.
 
-The state is the one message that may go on any tap, so it costs little: a handful of fields made
-from the state, compared with the last one handed over (most taps change none of them for the
-league), and when it changed and its turn has come, ``client.publish`` on the table thread itself
-when the worker is not using the client (paho writes it at once); otherwise it waits for the worker.
+The state is the one message that may go on any tap, so it is sent as seldom as the league allows: a
+handful of fields made from the state, compared with the last one handed over, and only a new turn,
+level, player or winner goes at once (when its turn has come, ``client.publish`` on the table thread
+itself if the worker is not using the client, and paho writes it at once); otherwise it waits for
+the worker, a later one replacing it. paho's publish costs a few times what the hand-made packet it
+replaced did (bench/league.py, figure 4); sending a quarter as many keeps the tap as cheap.
 
 Anything that goes wrong (the broker down, a wrong password, a certificate it refuses, an ACL that
 refuses a topic) is one sentence in ``problem`` (``notify`` is called when it changes); the table
@@ -56,6 +59,7 @@ log = logging.getLogger(__name__)
 
 IDLE_S = 5.0            # the worker looks at the outbox at least this often (rows another process queued)
 MAX_BACKOFF_S = 30.0    # between connection attempts while the broker cannot be reached
+PHASE_GAP_S = 1.0       # a change of the phase alone waits until this long after the last state sent
 
 # The state message's JSON: compact, and in the players' own letters.
 _ENCODE = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
@@ -67,6 +71,12 @@ def league_state(state: GameState) -> dict[str, Any]:
     return {"phase": state.phase.value, "turn": state.turn, "active_player": state.active_player,
             "players": [{"id": p.id, "name": p.name, "level": p.level} for p in state.players],
             "winners": list(state.winners)}
+
+
+def phase_only(new: dict[str, Any], old: dict[str, Any] | None) -> bool:
+    """Whether ``new`` differs from ``old`` (both ``league_state``) in the phase alone."""
+    return (old is not None and new["turn"] == old["turn"] and new["players"] == old["players"]
+            and new["winners"] == old["winners"] and new["active_player"] == old["active_player"])
 
 
 class Publisher:
@@ -89,10 +99,11 @@ class Publisher:
         os.set_blocking(self._ringer, False)
         self._io = threading.Lock()             # every call into paho: one thread at a time
         self._lock = threading.Lock()
-        self._state: dict[str, Any] | None = None     # the league's state waiting to be sent
+        self._state: tuple[dict[str, Any], float] | None = None     # the league's state waiting, and when it may go
         self._handed: dict[str, Any] | None = None    # the last handed over (sent, or waiting)
         self._last: GameState | None = None
-        self._state_due = 0.0
+        self._state_due = 0.0                   # the rate limit: no state before this
+        self._sent_at = -PHASE_GAP_S            # when the last state was sent
         self._live = False                      # the client has a connection (or is opening one)
         self._dial_at = 0.0                     # when the worker may connect again
         self._backoff = 1.0
@@ -123,16 +134,22 @@ class Publisher:
         message is made from ``state``.)
 
         Nothing is sent when what the league reads of it did not change. Otherwise, when its turn has
-        come (the rate limit) and the worker is not using the client, it is published here and now;
-        else it waits for the worker, and a later one replaces it while it waits (latest wins)."""
+        come (the rate limit; for a change of the phase alone, ``PHASE_GAP_S`` after the last state sent)
+        and the worker is not using the client, it is published here and now; else it waits for the
+        worker, and a later one replaces it while it waits (latest wins, and goes when the earlier would
+        have)."""
         if state is self._last:
             return
         self._last = state
         message = league_state(state)
         if message == self._handed:
             return
+        due = max(self._state_due, self._sent_at + PHASE_GAP_S) if phase_only(message, self._handed) else self._state_due
         self._handed = message
-        if self.connected and time.monotonic() >= self._state_due and self._io.acquire(blocking=False):
+        waiting = self._state
+        if waiting is not None:
+            due = min(due, waiting[1])          # (it carries what the one waiting had)
+        if self.connected and time.monotonic() >= due and self._io.acquire(blocking=False):
             try:
                 with self._lock:
                     self._state = None          # this one is newer than any waiting
@@ -141,7 +158,7 @@ class Publisher:
             finally:
                 self._io.release()
         with self._lock:
-            self._state = message
+            self._state = (message, due)
         self._ring()
 
     def close(self, timeout: float = 2.0) -> None:
@@ -267,10 +284,12 @@ class Publisher:
             waiting = self._state
             if waiting is None:
                 return IDLE_S
-            if now < self._state_due:
-                return self._state_due - now
+            message, due = waiting
+            due = max(due, self._state_due)
+            if now < due:
+                return due - now
             self._state = None
-        if not self._publish_state(waiting):
+        if not self._publish_state(message):
             with self._lock:
                 self._state = self._state or waiting
         return IDLE_S
@@ -284,7 +303,8 @@ class Publisher:
         if info.rc != mqtt.MQTT_ERR_SUCCESS:
             return False
         self.states_sent += 1
-        self._state_due = time.monotonic() + self._min_gap
+        self._sent_at = time.monotonic()
+        self._state_due = self._sent_at + self._min_gap
         if client.want_write():                 # the socket did not take it all now: the worker writes the rest
             self._ring()
         return True
@@ -346,7 +366,7 @@ class Publisher:
         self._look.begin(client)            # what the broker holds of this table's games (before any is sent)
         with self._lock:                    # the table as it is now, also after the broker came back
             if self._state is None and self._handed is not None:
-                self._state = self._handed
+                self._state = (self._handed, 0.0)
         client.publish(online_topic(self.config.league, self.config.table), "true", qos=1, retain=True)
         self._say(None)
 

@@ -8,6 +8,7 @@ import dataclasses
 import time
 from pathlib import Path
 
+from engine.state import Phase
 from table.league.publisher import league_state
 from tests.league.rig import MID_GAME, Box, Subscriber, league_config, until
 
@@ -55,6 +56,51 @@ def test_a_state_that_changes_nothing_the_league_reads_is_not_sent(tmp_path: Pat
             # one connection, in order: anything sent for the five would come before the turn
             until(lambda: sub.payloads()[-1]["turn"] == state.turn + 1, what="the next turn")
             assert [p["turn"] for p in sub.payloads()[seen:]] == [state.turn + 1]
+        finally:
+            sub.close()
+    finally:
+        box.close()
+
+
+def test_a_change_of_the_phase_alone_waits_for_the_next_and_a_new_turn_does_not_wait(tmp_path: Path, broker,
+                                                                                     monkeypatch) -> None:
+    import table.league.publisher as publisher
+
+    monkeypatch.setattr(publisher, "PHASE_GAP_S", 60.0)        # (no test machine is that slow between two lines)
+    box = Box(league_config(tmp_path / "a", broker.url(), "table-a", state_per_second=50))
+    try:
+        box.play(MID_GAME)
+        state = box.table.controller.state
+        other = [p for p in Phase if p is not state.phase]
+        sub = Subscriber(broker, STATE)
+        try:
+            until(lambda: sub.payloads() and sub.payloads()[-1]["turn"] == state.turn, what="the retained state")
+            box.publisher.state(dataclasses.replace(state, turn=state.turn + 1))          # sent at once
+            until(lambda: sub.payloads()[-1]["turn"] == state.turn + 1, what="the new turn")
+            seen = len(sub.messages)
+            box.publisher.state(dataclasses.replace(state, turn=state.turn + 1, phase=other[0]))   # waits
+            time.sleep(0.1)                     # (past the rate limit: were it not waiting, it would go now)
+            box.publisher.state(dataclasses.replace(state, turn=state.turn + 2, phase=other[1]))
+            until(lambda: sub.payloads()[-1]["turn"] == state.turn + 2, what="the turn after")
+            assert [(p["turn"], p["phase"]) for p in sub.payloads()[seen:]] == [(state.turn + 2, other[1].value)]
+        finally:
+            sub.close()
+    finally:
+        box.close()
+
+
+def test_a_change_of_the_phase_alone_still_reaches_the_league(tmp_path: Path, broker) -> None:
+    box = Box(league_config(tmp_path / "a", broker.url(), "table-a"))
+    try:
+        box.play(MID_GAME)
+        state = box.table.controller.state
+        sub = Subscriber(broker, STATE)
+        try:
+            until(lambda: sub.payloads() and sub.payloads()[-1]["turn"] == state.turn, what="the retained state")
+            box.publisher.state(dataclasses.replace(state, turn=state.turn + 1))
+            changed = dataclasses.replace(state, turn=state.turn + 1, phase=next(p for p in Phase if p is not state.phase))
+            box.publisher.state(changed)
+            until(lambda: sub.payloads()[-1]["phase"] == changed.phase.value, what="the phase")
         finally:
             sub.close()
     finally:
