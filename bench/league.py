@@ -79,6 +79,7 @@ TAP_ACTIONS = 1800            # ~2,800 timed taps each way: a p99 that a few fsy
 STATES_PER_SECOND = 50.0
 EXTRA_CPU_TARGET = 1.05
 LATENCY_TARGET = 1.05
+STATE_TARGET = 1.05
 
 
 def cpu_ticks(pid: int) -> float:
@@ -420,7 +421,8 @@ def state_publish(broker: Mosquitto, state: Path, recorded: list[tuple[Any, Any]
     return [figure("league: the state's cost per tap, paho's publish of the league's message", paho_us, "us",
                    baseline=hand_us, baseline_is=f"the same states by the hand-written PUBLISH of the whole state "
                    f"JSON ({before.encoder}) onto paho's socket, as before, interleaved",
-                   target="ratio <= 1.0 (no dearer than the hand-written path)", met=paho_us <= hand_us,
+                   target=f"ratio <= {STATE_TARGET} (no dearer than the hand-written path, within the bench's 5 %)",
+                   met=paho_us / hand_us <= STATE_TARGET,
                    details={"taps": taps, "paho_states_sent": sent, "paho_table_thread_us": round(
                             sum(costs["paho"]) / taps * 1e6, 2), "paho_worker_us": round(worker / taps * 1e6, 2),
                             "load": os.getloadavg()})]

@@ -47,7 +47,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from engine.messages import Msg, msg
-from engine.state import GameState
+from engine.state import GameState, Phase
 from table.config import Config, LeagueConfig
 from table.control.assembly import Table
 from table.league.connection import LeagueError, client_id, connect, describe_refusal, make_client
@@ -65,18 +65,33 @@ PHASE_GAP_S = 1.0       # a change of the phase alone waits until this long afte
 _ENCODE = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 
 
+# What the league reads of a state, as a tuple (made on every tap, so as cheap as it can be): the
+# phase, the turn, whose turn it is, the winners, and each player's id, name and level.
+LeagueKey = tuple[Phase, int, "str | None", tuple[str, ...], tuple[tuple[str, str, int], ...]]
+
+
+def league_key(state: GameState) -> LeagueKey:
+    return (state.phase, state.turn, state.active_player, tuple(state.winners),
+            tuple([(p.id, p.name, p.level) for p in state.players]))
+
+
+def league_message(key: LeagueKey) -> dict[str, Any]:
+    """The state topic's message (``league tables``, /league and the wall board read it)."""
+    phase, turn, active, winners, players = key
+    return {"phase": phase.value, "turn": turn, "active_player": active,
+            "players": [{"id": pid, "name": name, "level": level} for pid, name, level in players],
+            "winners": list(winners)}
+
+
 def league_state(state: GameState) -> dict[str, Any]:
-    """What the league reads of a table's state (``league tables``, /league, the wall board): the phase,
-    the turn, whose turn it is, each player's name and level, the winners."""
-    return {"phase": state.phase.value, "turn": state.turn, "active_player": state.active_player,
-            "players": [{"id": p.id, "name": p.name, "level": p.level} for p in state.players],
-            "winners": list(state.winners)}
+    """What the league reads of a table's state: the phase, the turn, whose turn it is, each player's
+    name and level, the winners."""
+    return league_message(league_key(state))
 
 
-def phase_only(new: dict[str, Any], old: dict[str, Any] | None) -> bool:
-    """Whether ``new`` differs from ``old`` (both ``league_state``) in the phase alone."""
-    return (old is not None and new["turn"] == old["turn"] and new["players"] == old["players"]
-            and new["winners"] == old["winners"] and new["active_player"] == old["active_player"])
+def phase_only(new: LeagueKey, old: LeagueKey | None) -> bool:
+    """Whether ``new`` differs from ``old`` in the phase alone."""
+    return old is not None and new[1:] == old[1:]
 
 
 class Publisher:
@@ -99,8 +114,8 @@ class Publisher:
         os.set_blocking(self._ringer, False)
         self._io = threading.Lock()             # every call into paho: one thread at a time
         self._lock = threading.Lock()
-        self._state: tuple[dict[str, Any], float] | None = None     # the league's state waiting, and when it may go
-        self._handed: dict[str, Any] | None = None    # the last handed over (sent, or waiting)
+        self._state: tuple[LeagueKey, float] | None = None     # the league's state waiting, and when it may go
+        self._handed: LeagueKey | None = None   # the last handed over (sent, or waiting)
         self._last: GameState | None = None
         self._state_due = 0.0                   # the rate limit: no state before this
         self._sent_at = -PHASE_GAP_S            # when the last state was sent
@@ -141,7 +156,7 @@ class Publisher:
         if state is self._last:
             return
         self._last = state
-        message = league_state(state)
+        message = league_key(state)
         if message == self._handed:
             return
         due = max(self._state_due, self._sent_at + PHASE_GAP_S) if phase_only(message, self._handed) else self._state_due
@@ -158,8 +173,10 @@ class Publisher:
             finally:
                 self._io.release()
         with self._lock:
+            sooner = self._state is None or due < self._state[1]
             self._state = (message, due)
-        self._ring()
+        if sooner:                              # (else the worker already wakes for the one it replaces)
+            self._ring()
 
     def close(self, timeout: float = 2.0) -> None:
         """Say offline, disconnect and stop the thread (at most about ``timeout`` seconds)."""
@@ -294,12 +311,12 @@ class Publisher:
                 self._state = self._state or waiting
         return IDLE_S
 
-    def _publish_state(self, message: dict[str, Any]) -> bool:
+    def _publish_state(self, message: LeagueKey) -> bool:
         """Publish the league's state (the caller holds ``_io``); whether paho took it."""
         client = self._client
         if client is None or not self.connected:
             return False
-        info = client.publish(self._state_topic, _ENCODE(message), qos=0, retain=True)
+        info = client.publish(self._state_topic, _ENCODE(league_message(message)), qos=0, retain=True)
         if info.rc != mqtt.MQTT_ERR_SUCCESS:
             return False
         self.states_sent += 1
