@@ -25,8 +25,8 @@ handful of fields made from the state, compared with the last one handed over, a
 level, player or winner goes at once (when its turn has come, ``client.publish`` on the table thread
 itself if the worker is not using the client, and paho writes it at once); otherwise it waits for
 the worker, a later one replacing it. paho's publish costs a few times what the hand-made packet it
-replaced did; sending a state on about one tap in seven (it was one in two) brings its cost per tap back to about what it
-was (bench/league.py, figure 4).
+replaced did; sending a state on about one tap in seven (it was one in two) brings its cost per tap
+back to about what it was (bench/league.py, figure 4).
 
 Anything that goes wrong (the broker down, a wrong password, a certificate it refuses, an ACL that
 refuses a topic) is one sentence in ``problem`` (``notify`` is called when it changes); the table
