@@ -175,6 +175,9 @@ class Outbox:
         except sqlite3.Error as exc:
             raise OutboxTrouble(f"cannot write the league's outbox in {self.path}: {exc}") from None
 
+    def close(self) -> None:
+        """Nothing stays open between uses; callers that closed the outbox's connection still may."""
+
     def count(self) -> int:
         return len(self.waiting())
 
