@@ -12,10 +12,15 @@
    by tap, interleaved, one with the league on (every state handed to the publisher; states at up
    to 50 a second, so that every tap is sent), one off; at half time the two swap roles, so that what
    makes one table a little cheaper than the other falls on both sides. CPU per tap: the table
-   thread's (``thread_time`` around handling, drawing and the hand-over, which writes the state
-   itself) plus, with the league on, the publisher's thread. Target: on / off <= 1.05.
+   thread's (``thread_time`` around handling, drawing and the hand-over, which publishes the state
+   through paho when it changed) plus, with the league on, the publisher's thread. Target: on / off
+   <= 1.05.
 3. **Tap -> frame** (wall clock, from the driver's event to the end of the frame), the same taps:
    p50 and p99 with the league on / off. Target: ratio <= 1.05.
+4. **The state's cost per tap, before and after** (issue 43): the states of figure 2's taps handed,
+   interleaved, to the publisher (paho's ``publish`` of the league's message, only when it changed)
+   and to the path it replaced (the whole state JSON by orjson in a PUBLISH made by hand and written
+   onto paho's socket; kept in this file only, as the baseline). Target: no dearer than before.
 
 Figures 2 and 3 are judged with a broker that stands for one on another machine: no persistence and
 no log on this one (its save after every change, run beside the box's frames on this machine's two
@@ -26,6 +31,7 @@ cores, slowed them by about 5 %). They are reported again with the documented br
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import shutil
@@ -57,6 +63,7 @@ from table.control.assembly import build_table  # noqa: E402
 from table.app.heap import settle  # noqa: E402
 from table.league.publisher import attach  # noqa: E402
 from table.league.standings import standings  # noqa: E402
+from table.league.topics import game_message, state_topic  # noqa: E402
 from table.league.watch import LeagueWatch  # noqa: E402
 from table.sim.script import parse_script  # noqa: E402
 from table.ui.display import Display  # noqa: E402
@@ -72,6 +79,7 @@ TAP_ACTIONS = 1800            # ~2,800 timed taps each way: a p99 that a few fsy
 STATES_PER_SECOND = 50.0
 EXTRA_CPU_TARGET = 1.05
 LATENCY_TARGET = 1.05
+STATE_TARGET = 1.05
 
 
 def cpu_ticks(pid: int) -> float:
@@ -89,9 +97,9 @@ def thread_seconds(tids: list[int]) -> float:
     return total / 1e9
 
 
-def publisher_tids(publishers: list[Any]) -> list[int]:
-    """The publishers' worker threads (paho runs no thread of its own there)."""
-    return [pub._thread.native_id for pub in publishers if pub._thread.native_id is not None]
+def publisher_tids() -> list[int]:
+    """The live publishers' worker threads (paho runs no thread of its own there)."""
+    return [t.native_id for t in threading.enumerate() if t.name == "league-publisher" and t.native_id is not None]
 
 
 def league_cfg(state: Path, broker: Mosquitto, table: str, password: str, players: dict[str, Any] | None = None,
@@ -136,8 +144,9 @@ def fifty_tables(broker: Mosquitto, state: Path, catalog: Any) -> list[Any]:
         assert table.controller.state.phase.value == "game-over"
     rows = [(pub, row) for _c, _k, _t, pub in boxes for row in pub.outbox.waiting()]
     waiting = len(rows)
-    payloads = [(f"munchkin/friday/games/table-01/{10000 + i}", pub._payload(row)) for i, (pub, row) in enumerate(rows)]
-    tids = publisher_tids([b[3] for b in boxes])
+    payloads = [(f"munchkin/friday/games/table-01/{10000 + i}", game_message("friday", pub.config.table, row.body))
+                for i, (pub, row) in enumerate(rows)]
+    tids = publisher_tids()
     cpu0, broker0 = thread_seconds(tids), cpu_ticks(broker.proc.pid)
     t0 = time.perf_counter()
     broker.proc.send_signal(signal.SIGCONT)
@@ -165,7 +174,7 @@ def fifty_tables(broker: Mosquitto, state: Path, catalog: Any) -> list[Any]:
                    details={"publishers_cpu_ms": round(cpu_ours * 1000, 2)})]
 
 
-def plain_baseline(broker: Mosquitto, payloads: list[tuple[str, str]]) -> tuple[float, float]:
+def plain_baseline(broker: Mosquitto, payloads: list[tuple[str, bytes]]) -> tuple[float, float]:
     """One client publishing the 50 payloads (QoS 1, retained, all in flight at once), one subscriber:
     (seconds, broker CPU seconds)."""
     got = threading.Event()
@@ -202,7 +211,8 @@ def plain_baseline(broker: Mosquitto, payloads: list[tuple[str, str]]) -> tuple[
     return took, used
 
 
-def per_tap(broker: Mosquitto, state: Path, catalog: Any, *, where: str = "") -> list[Any]:
+def per_tap(broker: Mosquitto, state: Path, catalog: Any, *, where: str = "",
+            record: list[tuple[Any, Any]] | None = None) -> list[Any]:
     """Figures 2 and 3: the same taps on two tables, interleaved, one with the league on and one with it
     off; at half time the two swap roles, so that whatever makes one table a little cheaper than the other
     (where its journal lies, what the caches hold) falls on both sides alike. ``where``: the broker, when
@@ -235,13 +245,14 @@ def per_tap(broker: Mosquitto, state: Path, catalog: Any, *, where: str = "") ->
         rig["publisher"] = publisher = attach(configs[on], rig["table"])
         assert publisher is not None
         until(lambda: publisher.connected, 10, "the publisher connected")
-        tids = publisher_tids([publisher])
+        tids = publisher_tids()
         threads0, states0 = thread_seconds(tids), publisher.states_sent
         for n in range(start, stop):
             for name in order.sample(["a", "b"], 2):
                 role = "on" if name == on else "off"
                 taps_on += tap(rigs[name], n, cpu=cpu[role] if n >= deal else None,
-                               wall=wall[role] if n >= deal else None, display=display) and role == "on"
+                               wall=wall[role] if n >= deal else None, display=display,
+                               record=record if role == "on" and n >= deal else None) and role == "on"
                 # taps come apart, as at a table: every state may go (the rate limit is not what saves CPU),
                 # and what the publisher does for one tap is not in the next one's frame
                 time.sleep(1.0 / STATES_PER_SECOND)
@@ -288,7 +299,8 @@ def per_tap(broker: Mosquitto, state: Path, catalog: Any, *, where: str = "") ->
     return figures
 
 
-def tap(rig: dict[str, Any], n: int, *, cpu: list[float] | None, wall: list[float] | None, display: Display) -> bool:
+def tap(rig: dict[str, Any], n: int, *, cpu: list[float] | None, wall: list[float] | None, display: Display,
+        record: list[tuple[Any, Any]] | None = None) -> bool:
     """Action ``n`` of the rig's script as the run loop takes it: handle, draw, hand the state over (with
     ``cpu`` and ``wall``, their figures go there). Whether it was a tap or a press."""
     action = rig["script"][n]
@@ -311,10 +323,109 @@ def tap(rig: dict[str, Any], n: int, *, cpu: list[float] | None, wall: list[floa
         done = time.perf_counter()
         if rig["publisher"] is not None:
             rig["publisher"].state(ctl.state, view.state)    # after the frame, as the loop does
+        if record is not None:
+            record.append((ctl.state, view.state))
         if cpu is not None and wall is not None:
             wall.append(done - t0)
             cpu.append(time.thread_time() - cpu0)
     return True
+
+
+def handwritten_publish(topic: bytes, body: bytes) -> bytes:
+    """The baseline's bytes: an MQTT 5 PUBLISH, QoS 0, retained, no properties (MQTT 5.0 section 3.3),
+    as the table thread made it before it spoke through paho's publish."""
+    variable = len(topic).to_bytes(2, "big") + topic + b"\x00"
+    remaining = len(variable) + len(body)
+    length = bytearray()
+    while True:                                 # the remaining length: 7 bits a byte, lowest first
+        remaining, byte = divmod(remaining, 128)
+        length.append(byte | (0x80 if remaining else 0))
+        if not remaining:
+            break
+    return bytes([0x31]) + bytes(length) + variable + body
+
+
+class HandWritten:
+    """The baseline only, never the table: the state path before this change, on the table thread. The
+    frame's whole state JSON (orjson), one PUBLISH made by hand and written onto the socket of a paho
+    connection, under the same non-blocking lock and rate-limit check; no thread of its own (its worker
+    had nothing to do for a state the socket took whole)."""
+
+    def __init__(self, broker: Mosquitto, table: str, password: str) -> None:
+        try:
+            import orjson
+            self.dumps, self.encoder = orjson.dumps, "orjson"
+        except ImportError:                     # (what it was written with is gone: said in the figure)
+            self.dumps = lambda data: json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+            self.encoder = "json (orjson is not installed)"
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="bench-handwritten", protocol=mqtt.MQTTv5)
+        self.client.username_pw_set(table, password)
+        self.client.connect("127.0.0.1", broker.port, keepalive=600)     # no PINGREQ while it writes by hand
+        while not self.client.is_connected():
+            self.client.loop(0.1)
+        self.topic = state_topic("friday", table).encode()
+        self.io = threading.Lock()
+        self.last: Any = None
+        self.due = 0.0
+
+    def state(self, state: Any, data: Any) -> None:
+        if state is self.last:
+            return
+        self.last = state
+        if time.monotonic() >= self.due and self.io.acquire(blocking=False):
+            try:
+                sock = self.client.socket()
+                if sock is not None and not self.client.want_write():
+                    sock.send(handwritten_publish(self.topic, self.dumps(data)))
+                    self.due = time.monotonic() + 1.0 / STATES_PER_SECOND
+            finally:
+                self.io.release()
+
+    def close(self) -> None:
+        self.client.disconnect()
+
+
+def state_publish(broker: Mosquitto, state: Path, recorded: list[tuple[Any, Any]]) -> list[Any]:
+    """Figure 4: the state's cost per tap, paho's publish of the league's message (the publisher as the
+    table runs it: the hand-over on the table thread plus its worker's CPU) against the hand-written
+    path before it, the same states (the taps of figure 2, as they came) handed to both, interleaved
+    in a random order, ``1 / STATES_PER_SECOND`` apart so that the rate limit lets every one go."""
+    from table.league.publisher import Publisher
+
+    state.mkdir(parents=True, exist_ok=True)
+    config = parse_config({"storage": {"state_dir": str(state)},
+                           "league": {"broker": broker.url(), "league": "friday", "table": "table-01",
+                                      "username": "table-01", "password": "pw-1",
+                                      "state_per_second": STATES_PER_SECOND}})
+    ours = Publisher(config.league, state / "journal.sqlite3").start()
+    before = HandWritten(broker, "table-02", "pw-2")
+    until(lambda: ours.connected, 10, "the publisher connected")
+    tids = publisher_tids()
+    costs: dict[str, list[float]] = {"paho": [], "hand": []}
+    order = random.Random(43)
+    threads0, sent0 = thread_seconds(tids), ours.states_sent
+    for game_state, data in recorded:
+        for name in order.sample(["paho", "hand"], 2):
+            t0 = time.thread_time()
+            (ours if name == "paho" else before).state(game_state, data)
+            costs[name].append(time.thread_time() - t0)
+        time.sleep(1.0 / STATES_PER_SECOND)
+    time.sleep(0.2)
+    worker = thread_seconds(tids) - threads0
+    sent = ours.states_sent - sent0
+    ours.close()
+    before.close()
+    taps = len(recorded)
+    paho_us = (sum(costs["paho"]) + worker) / taps * 1e6
+    hand_us = sum(costs["hand"]) / taps * 1e6
+    return [figure("league: the state's cost per tap, paho's publish of the league's message", paho_us, "us",
+                   baseline=hand_us, baseline_is=f"the same states by the hand-written PUBLISH of the whole state "
+                   f"JSON ({before.encoder}) onto paho's socket, as before, interleaved",
+                   target=f"ratio <= {STATE_TARGET} (no dearer than the hand-written path, within the bench's 5 %)",
+                   met=paho_us / hand_us <= STATE_TARGET,
+                   details={"taps": taps, "paho_states_sent": sent, "paho_table_thread_us": round(
+                            sum(costs["paho"]) / taps * 1e6, 2), "paho_worker_us": round(worker / taps * 1e6, 2),
+                            "load": os.getloadavg()})]
 
 
 def main() -> int:
@@ -334,9 +445,11 @@ def main() -> int:
         print(f"league: load {os.getloadavg()}", flush=True)
         figures = fifty_tables(broker, state, catalog)
         # the box's figures: the broker stands for one on another machine (no saves, no log here) ...
-        quiet = Mosquitto(elsewhere / "quiet", {"table-01": "pw-1"}, saves=False).start()
+        quiet = Mosquitto(elsewhere / "quiet", {"table-01": "pw-1", "table-02": "pw-2"}, saves=False).start()
         try:
-            figures += per_tap(quiet, state / "quiet", catalog)
+            recorded: list[tuple[Any, Any]] = []
+            figures += per_tap(quiet, state / "quiet", catalog, record=recorded)
+            figures += state_publish(quiet, state / "publish", recorded)
         finally:
             quiet.stop()
         # ... and, reported, the documented broker (a save after every change) on this machine as well

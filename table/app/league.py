@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from engine.messages import Msg
 from table.config import Config
 from table.control.assembly import Table
+from table.league.extra import NO_PAHO, paho_missing
 from table.ui import league_board
 from table.ui.screen import NoScreen, ScreenPlan
 from table.web.league import league_data
@@ -57,12 +58,18 @@ class LeagueRun:
 
 
 def start_league(config: Config, table: Table, wake: Callable[[], None]) -> LeagueRun | None:
-    """The league when ``[league]`` names a broker; nothing here waits for the network."""
+    """The league when ``[league]`` names a broker; nothing here waits for the network. Without paho-mqtt
+    installed: one line naming the install command, and the table plays on without the league."""
     if not config.league.enabled:
         return None
-    from table.league.publisher import attach     # paho-mqtt is loaded only when [league] names a broker
-    from table.league.watch import LeagueWatch    # paho-mqtt is loaded only when [league] names a broker
-
+    try:
+        from table.league.publisher import attach     # paho-mqtt is loaded only when [league] names a broker
+        from table.league.watch import LeagueWatch    # paho-mqtt is loaded only when [league] names a broker
+    except ImportError as exc:
+        if not paho_missing(exc):
+            raise
+        log.warning("%s; the table plays on without the league", NO_PAHO)
+        return None
     publisher = attach(config, table, notify=wake)
     assert publisher is not None            # the config names a broker
     watch = LeagueWatch(config.league).follow() if config.web.enabled else None
@@ -75,11 +82,16 @@ def run_league_board(config: Config) -> int:
     """The board-only screen until its window closes; 2 when there is no screen or no league."""
     import pygame
 
-    from table.league.watch import LeagueWatch    # paho-mqtt is loaded only when [league] names a broker
-
     if not config.league.enabled:
         print(f"munchkin-table: {config.source}: no [league] broker; --league-board shows a league's standings "
               f"(docs/league.md)", file=sys.stderr)
+        return 2
+    try:
+        from table.league.watch import LeagueWatch    # paho-mqtt is loaded only when [league] names a broker
+    except ImportError as exc:
+        if not paho_missing(exc):
+            raise
+        print(f"munchkin-table: {NO_PAHO}", file=sys.stderr)
         return 2
     plan = ScreenPlan(config)
     try:

@@ -1,4 +1,5 @@
-"""``munchkin-table league standings|tables``: the league as its broker has it (issue 25), read only."""
+"""``munchkin-table league standings|tables``: the league as its broker has it (issue 25), read only;
+``league backfill [--dry-run]``: the games played before ``[league]`` was set, sent (issue 44)."""
 
 from __future__ import annotations
 
@@ -14,21 +15,35 @@ from engine.errors import MunchkinError
 from table.cli.common import Subparsers, config_of, with_config
 from table.cli.records import print_stats, with_formats
 from table.config import Config
+from table.league.backlog import backlog
+from table.league.extra import NO_PAHO, paho_missing
 from table.league.model import League
 from table.league.standings import counted_games, table_rows
+from table.storage.paths import JOURNAL_FILE
 
 
 class NoLeague(MunchkinError, ValueError):
     """The config names no league broker."""
 
 
-def _league(args: argparse.Namespace) -> tuple[Config, League]:
+class NoPaho(MunchkinError, ImportError):
+    """[league] is set, but paho-mqtt (the league's extra) is not installed."""
+
+
+def _config(args: argparse.Namespace) -> Config:
     config = config_of(args)
     if not config.league.enabled:
         raise NoLeague(f"{config.source}: no [league] broker; add [league] with broker, league and table "
                        f"(docs/league.md)")
-    from table.league.watch import read_league     # paho-mqtt is loaded only by the league's commands
+    return config
 
+
+def _league(args: argparse.Namespace) -> tuple[Config, League]:
+    config = _config(args)
+    try:
+        from table.league.watch import read_league     # paho-mqtt is loaded only by the league's commands
+    except ImportError as exc:
+        raise NoPaho(NO_PAHO) if paho_missing(exc) else exc from None
     return config, read_league(config.league, timeout=args.timeout)
 
 
@@ -76,12 +91,53 @@ def cmd_tables(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_backfill(args: argparse.Namespace) -> int:
+    """The ended games the league never had: listed (``--dry-run``, which writes and sends nothing), or
+    sent."""
+    config = _config(args)
+    journal = config.state_dir / JOURNAL_FILE
+    games = backlog(journal)
+    where = f"league {config.league.league} on {config.league.broker} as table {config.league.table}"
+    for game in games:
+        print(game.line())
+    if not games:
+        print(f"nothing to send: every ended game in {journal} is sent or waiting to be")
+        return 0
+    if args.dry_run:
+        print(f"{len(games)} game(s) would be sent to {where} (dry run: nothing written, nothing sent)")
+        return 0
+    try:
+        from table.league.backfill import send_backlog     # paho-mqtt is loaded only by the league's commands
+    except ImportError as exc:
+        raise NoPaho(NO_PAHO) if paho_missing(exc) else exc from None
+    sent = send_backlog(config.league, journal, games, timeout=args.timeout)
+    print(f"{sent} game(s) sent to {where}")
+    return 0
+
+
+def seconds(text: str) -> float:
+    """An argparse type: a number of seconds above 0 (anything else is a usage error: one line, exit 2)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(f"{text} is not from 0 to 3600 seconds")
+    return value
+
+
 def add_league(sub: Subparsers) -> None:
     p = sub.add_parser("league", help="the league's standings and tables, read from its MQTT broker")
     inner = p.add_subparsers(dest="league_command", required=True)
     for name, func, what in (("standings", cmd_standings, "standings per player name across every table and game"),
                              ("tables", cmd_tables, "each table: online, phase, turn, leader")):
         q = with_formats(with_config(inner.add_parser(name, help=what)))
-        q.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS",
+        q.add_argument("--timeout", type=seconds, default=10.0, metavar="SECONDS",
                        help="how long to wait for the broker (default 10)")
         q.set_defaults(func=func, format="text")
+    q = with_config(inner.add_parser("backfill", help="send the games played before [league] was set (once; "
+                                     "--dry-run lists them)"))
+    q.add_argument("--dry-run", action="store_true", help="list the games that would be sent; write and send nothing")
+    q.add_argument("--timeout", type=seconds, default=10.0, metavar="SECONDS",
+                   help="how long to wait for the broker's acknowledgements (default 10)")
+    q.set_defaults(func=cmd_backfill)

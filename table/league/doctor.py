@@ -7,12 +7,10 @@ import secrets
 import threading
 from typing import Any
 
-import paho.mqtt.client as mqtt
-
 from drivers.doctor import Check
 from engine.messages import Msg
 from table.config import Config
-from table.league.connection import LeagueError, client_id, connect, describe_refusal, make_client, parse_broker
+from table.league.extra import INSTALL, paho_missing
 from table.league.topics import doctor_topic
 
 NAME = "league broker"
@@ -22,15 +20,22 @@ def league_check(config: Config, *, timeout: float = 5.0) -> Check:
     league = config.league
     if not league.enabled:
         return Check(NAME, True, "off")
+    try:
+        from table.league.connection import (  # paho-mqtt is loaded only here, and may not be installed
+            LeagueError, client_id, connect, describe_refusal, make_client, parse_broker)
+    except ImportError as exc:
+        if not paho_missing(exc):
+            raise
+        return Check(NAME, False, "[league] is set but paho-mqtt is not installed", INSTALL)
     connack = threading.Event()
     puback = threading.Event()
     answer: dict[str, Any] = {}
 
-    def on_connect(_c: mqtt.Client, _u: Any, _f: Any, reason: Any, _p: Any) -> None:
+    def on_connect(_c: Any, _u: Any, _f: Any, reason: Any, _p: Any) -> None:
         answer["connack"] = reason
         connack.set()
 
-    def on_publish(_c: mqtt.Client, _u: Any, _mid: int, reason: Any, _p: Any) -> None:
+    def on_publish(_c: Any, _u: Any, _mid: int, reason: Any, _p: Any) -> None:
         answer["puback"] = reason
         puback.set()
 

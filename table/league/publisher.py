@@ -1,24 +1,32 @@
 """The box's publisher: its games' facts from the outbox, its state and whether it is online.
 
-One thread of its own, the worker, owns the connection: it connects and reconnects, reads the
-broker's packets (paho's ``loop_read``/``loop_write``/``loop_misc`` under its own ``select``, not
-paho's network thread) and sends the outbox. The table thread hands over what changed (``state``,
-``games_waiting``) and never waits on the network or the broker.
+One thread of its own, the worker, owns the connection: it connects and reconnects, and runs paho's
+external-loop calls (``loop_read``/``loop_write``/``loop_misc`` under its own ``select`` on
+``client.socket()``), never paho's network thread. Everything is said through paho's public API
+(``publish``, ``subscribe``, ``unsubscribe`` and its callbacks); nothing here writes to a socket.
+Every call into paho is made under one lock (``_io``), so paho's packets are never interleaved.
 
-A state is the one message sent on every tap, so it costs as little as it can: the frame's own state
-JSON (``orjson``), one MQTT PUBLISH packet (QoS 0, retained) written by the table thread itself,
-after its frame, to the non-blocking socket, and no thread switch (on the bench machine paho's own
-``publish`` alone cost about 5 % of a tap, and handing each state to a thread about 20 %). The
-packet goes only between whole packets of paho's (nothing of paho's queued, everything under the one
-lock all of paho's I/O takes); what the socket does not take at once is finished by the worker before
-paho writes again. QoS 0, because the state is "latest wins": the next tap replaces a lost one, and
-every connect sends the latest again.
-
-* ``munchkin/<league>/games/<table>/<game>``: every outbox row, QoS 1, retained; the row is deleted
-  only when the broker's PUBACK says it took it. Rows waiting when the box starts are sent then.
-* ``.../tables/<table>/state``: the state JSON, retained, at most ``state_per_second`` times a
-  second; only the latest state waiting is sent (latest wins).
+* ``munchkin/<league>/games/<table>/<game>``: every outbox row, QoS 1, retained. On the broker's
+  PUBACK the row leaves the outbox and the game is recorded as acknowledged, in the journal
+  (:meth:`table.storage.outbox.Outbox.acknowledged`). Rows waiting when the box starts are sent then.
+* ``.../tables/<table>/state``: the league's view of the table (:func:`league_state`: phase, turn,
+  who plays at which level, the winners), retained, QoS 0, only when it changed and at most
+  ``state_per_second`` times a second (latest wins); a change of the phase alone (most taps: a
+  monster, a run, a roll) at most once every ``PHASE_GAP_S``.
 * ``.../tables/<table>/online``: a retained ``true`` on every connect; the last will says ``false``.
+
+**The league heals** (:class:`Check`): on every connect the box subscribes, for a moment, to its own
+games' topics, reads what the broker retains, and puts back into the outbox every acknowledged game
+the broker no longer holds as it was sent (a broker that lost its store, or a new one), so the next
+pass sends them again.
+
+The state is the one message that may go on any tap, so it is sent as seldom as the league allows: a
+handful of fields made from the state, compared with the last one handed over, and only a new turn,
+level, player or winner goes at once (when its turn has come, ``client.publish`` on the table thread
+itself if the worker is not using the client, and paho writes it at once); otherwise it waits for
+the worker, a later one replacing it. paho's publish costs a few times what the hand-made packet it
+replaced did; sending a state on about one tap in seven (it was one in two) brings its cost per tap
+back to about what it was (bench/league.py, figure 4).
 
 Anything that goes wrong (the broker down, a wrong password, a certificate it refuses, an ACL that
 refuses a topic) is one sentence in ``problem`` (``notify`` is called when it changes); the table
@@ -29,71 +37,100 @@ from __future__ import annotations
 
 import json
 import logging
-import queue
+import os
 import select
-import socket
-import ssl
 import threading
 import time
-from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import orjson
 import paho.mqtt.client as mqtt
-from paho.mqtt.packettypes import PacketTypes
 
-from engine.cards import Catalog
 from engine.messages import Msg, msg
-from engine.serialize import state_to_json
-from engine.state import GameState
+from engine.state import GameState, Phase
 from table.config import Config, LeagueConfig
 from table.control.assembly import Table
 from table.league.connection import LeagueError, client_id, connect, describe_refusal, make_client
-from table.league.topics import game_topic, online_topic, state_topic
+from table.league.heal import Look, missing
+from table.league.topics import game_message, game_topic, online_topic, state_topic
 from table.storage.outbox import Outbox, Waiting
 
 log = logging.getLogger(__name__)
 
-IDLE_S = 5.0            # the worker looks at the outbox at least this often
+IDLE_S = 5.0            # the worker looks at the outbox at least this often (rows another process queued)
 MAX_BACKOFF_S = 30.0    # between connection attempts while the broker cannot be reached
+PHASE_GAP_S = 1.0       # a change of the phase alone waits until this long after the last state sent
+
+# The state message's JSON: compact, and in the players' own letters.
+_ENCODE = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+
+
+# What the league reads of a state, as a tuple (made on every tap, so as cheap as it can be): the
+# phase, the turn, whose turn it is, the winners, and each player's id, name and level.
+LeagueKey = tuple[Phase, int, "str | None", tuple[str, ...], tuple[tuple[str, str, int], ...]]
+
+
+def league_key(state: GameState) -> LeagueKey:
+    return (state.phase, state.turn, state.active_player, tuple(state.winners),
+            tuple([(p.id, p.name, p.level) for p in state.players]))
+
+
+def league_message(key: LeagueKey) -> dict[str, Any]:
+    """The state topic's message (``league tables``, /league and the wall board read it)."""
+    phase, turn, active, winners, players = key
+    return {"phase": phase.value, "turn": turn, "active_player": active,
+            "players": [{"id": pid, "name": name, "level": level} for pid, name, level in players],
+            "winners": list(winners)}
+
+
+def league_state(state: GameState) -> dict[str, Any]:
+    """What the league reads of a table's state: the phase, the turn, whose turn it is, each player's
+    name and level, the winners."""
+    return league_message(league_key(state))
+
+
+def phase_only(new: LeagueKey, old: LeagueKey | None) -> bool:
+    """Whether ``new`` differs from ``old`` in the phase alone."""
+    return old is not None and new[1:] == old[1:]
 
 
 class Publisher:
     """One box's connection to its league's broker (see the module's docstring)."""
 
-    def __init__(self, config: LeagueConfig, journal_path: Path, catalog: Catalog, *,
-                 notify: Callable[[], None] | None = None) -> None:
+    def __init__(self, config: LeagueConfig, journal_path: Path, *, notify: Callable[[], None] | None = None) -> None:
         self.config = config
-        self.catalog = catalog
         self.outbox = Outbox(journal_path)
         self.notify = notify
         self.problem: Msg | None = None
         self.connected = False
         self.acknowledged = 0               # outbox rows the broker took (and that left the outbox)
         self.states_sent = 0
+        self.resent = 0                     # acknowledged games put back in the outbox: the broker had lost them
+        self.looks = 0                      # looks at what the broker holds of this table's games, done
         self._min_gap = 1.0 / config.state_per_second
         self._stop = threading.Event()
-        self._bell, self._ringer = socket.socketpair()     # the worker's select wakes on a byte here
-        self._bell.setblocking(False)
-        self._ringer.setblocking(False)
-        self._io = threading.Lock()             # paho's socket and queues: one thread at a time
+        self._bell, self._ringer = os.pipe()    # the worker's select wakes on a byte here
+        os.set_blocking(self._bell, False)
+        os.set_blocking(self._ringer, False)
+        self._io = threading.Lock()             # every call into paho: one thread at a time
         self._lock = threading.Lock()
-        self._state: tuple[GameState, dict[str, Any] | None] | None = None     # waiting to be sent
-        self._last: GameState | None = None      # the last handed over
-        self._state_due = 0.0
+        self._state: tuple[LeagueKey, float] | None = None     # the league's state waiting, and when it may go
+        self._handed: LeagueKey | None = None   # the last handed over (sent, or waiting)
+        self._last: GameState | None = None
+        self._state_due = 0.0                   # the rate limit: no state before this
+        self._sent_at = -PHASE_GAP_S            # when the last state was sent
         self._live = False                      # the client has a connection (or is opening one)
         self._dial_at = 0.0                     # when the worker may connect again
         self._backoff = 1.0
-        self._unsent: deque[bytes] = deque()     # state packets the socket has not taken yet (the worker finishes them)
-        self._state_topic = state_topic(config.league, config.table).encode()
+        self._state_topic = state_topic(config.league, config.table)
         self._once = False                      # connected at least once (later failures are "cannot be reached")
-        self._inflight: dict[int, int] = {}     # paho's message id -> outbox row id
-        self._handed: set[int] = set()          # outbox rows handed to paho (it resends them itself)
+        self._inflight: dict[int, Waiting] = {}     # paho's message id -> the outbox row it carries
+        self._handed_rows: set[int] = set()     # outbox rows handed to paho (it resends them itself)
         self._refused: set[int] = set()         # rows the broker refused: tried again after the next connect
-        self._acks: queue.SimpleQueue[tuple[int, int]] = queue.SimpleQueue()
-        self._games_due = True                  # the outbox is read only when it may hold something new
+        self._games_due = True                  # the outbox is read when it may hold something new
+        self._looked = 0.0                      # when the worker last read the outbox
+        self._look = Look(config.league, config.table)
         self._client: mqtt.Client | None = None
         self._thread = threading.Thread(target=self._run, name="league-publisher", daemon=True)
 
@@ -108,31 +145,39 @@ class Publisher:
         self._games_due = True
         self._ring()
 
-    def state(self, state: GameState, data: dict[str, Any] | None = None) -> None:
-        """The table's state changed (``data``: its ``state_to_json``, when the caller has it already).
+    def state(self, state: GameState, data: object = None) -> None:
+        """The table's state changed. (``data``, the frame's state JSON, is not needed: the league's
+        message is made from ``state``.)
 
-        When its turn has come (the rate limit) and the worker is not using the connection, it is
-        written here and now, to the non-blocking socket; otherwise it waits for the worker, and a later
-        one replaces it while it waits (latest wins). The same state again (the screen changed, the game
-        did not) is nothing to send."""
+        Nothing is sent when what the league reads of it did not change. Otherwise, when its turn has
+        come (the rate limit; for a change of the phase alone, ``PHASE_GAP_S`` after the last state sent)
+        and the worker is not using the client, it is published here and now; else it waits for the
+        worker, and a later one replaces it while it waits (latest wins, and goes when the earlier would
+        have)."""
         if state is self._last:
             return
         self._last = state
-        if self.connected and time.monotonic() >= self._state_due and self._io.acquire(blocking=False):
+        message = league_key(state)
+        if message == self._handed:
+            return
+        due = max(self._state_due, self._sent_at + PHASE_GAP_S) if phase_only(message, self._handed) else self._state_due
+        self._handed = message
+        waiting = self._state
+        if waiting is not None:
+            due = min(due, waiting[1])          # (it carries what the one waiting had)
+        if self.connected and time.monotonic() >= due and self._io.acquire(blocking=False):
             try:
                 with self._lock:
                     self._state = None          # this one is newer than any waiting
-                sent = self._publish_state(state, data)
-                behind = bool(self._unsent)
+                if self._publish_state(message):
+                    return
             finally:
                 self._io.release()
-            if sent:
-                if behind:                      # the socket took part of it: the worker writes the rest
-                    self._ring()
-                return
         with self._lock:
-            self._state = (state, data)
-        self._ring()
+            sooner = self._state is None or due < self._state[1]
+            self._state = (message, due)
+        if sooner:                              # (else the worker already wakes for the one it replaces)
+            self._ring()
 
     def close(self, timeout: float = 2.0) -> None:
         """Say offline, disconnect and stop the thread (at most about ``timeout`` seconds)."""
@@ -141,13 +186,15 @@ class Publisher:
         if self._thread.is_alive():
             self._thread.join(timeout)
         if not self._thread.is_alive():
-            self._bell.close()
-            self._ringer.close()
-        self.outbox.close()
+            bell, ringer, self._bell, self._ringer = self._bell, self._ringer, -1, -1
+            os.close(bell)                      # (a ring after this goes nowhere, never to a reused descriptor)
+            os.close(ringer)
 
     def _ring(self) -> None:
+        if self._ringer < 0:
+            return
         try:
-            self._ringer.send(b"!")
+            os.write(self._ringer, b"!")
         except OSError:
             pass                                # a byte is waiting already (or the box is closing)
 
@@ -168,9 +215,8 @@ class Publisher:
                     self._lost()
                     continue
             with self._io:
-                self._cleared()
                 timeout = IDLE_S
-                if self.connected and self._games_due:
+                if self.connected and (self._games_due or time.monotonic() - self._looked >= IDLE_S):
                     self._games_due = False         # (before the read: rows committed meanwhile set it again)
                     self._send_games()
                 if self.connected:
@@ -187,9 +233,10 @@ class Publisher:
             client.on_connect = self._on_connect
             client.on_disconnect = self._on_disconnect
             client.on_publish = self._on_publish
+            client.on_subscribe = self._on_subscribe
+            client.on_message = self._on_message
             self._client = client
         with self._io:                          # (the table thread does not publish before CONNACK)
-            self._unsent.clear()                # the rest of a packet means nothing on a new connection
             connect(self._client, cfg, persistent=True)
             self._live = True
 
@@ -200,20 +247,20 @@ class Publisher:
         self._backoff = min(self._backoff * 2, MAX_BACKOFF_S)
 
     def _pump(self, timeout: float) -> None:
-        """Wait (at most ``timeout``) for the broker, the bell or a socket that takes more bytes; then
-        finish a state packet the socket took only part of, and let paho read, write and keep the
-        connection alive."""
+        """Wait (at most ``timeout``) for the broker, the bell or a socket that takes more bytes; then let
+        paho read, write and keep the connection alive."""
         client = self._client
-        sock = client.socket() if client is not None and self._live else None
+        with self._io:
+            sock = client.socket() if client is not None and self._live else None
+            wants = [sock] if sock is not None and client is not None and client.want_write() else []
         watch: list[Any] = [self._bell] if sock is None else [self._bell, sock]
-        wants = [sock] if sock is not None and client is not None and (self._unsent or client.want_write()) else []
         try:
             readable, _w, _x = select.select(watch, wants, [], max(0.0, timeout))
-        except (OSError, ValueError):           # the socket closed under us (a write on the table thread failed)
+        except (OSError, ValueError):           # the socket closed under us (a publish on the table thread failed)
             readable = []
         if self._bell in readable:
             try:
-                self._bell.recv(4096)
+                os.read(self._bell, 4096)
             except OSError:
                 pass
         if sock is None or client is None:
@@ -221,8 +268,6 @@ class Publisher:
         with self._io:
             if client.socket() is not sock:
                 rc = mqtt.MQTT_ERR_CONN_LOST
-            elif not self._finish_unsent(sock):
-                return                          # paho must not write (or answer) before that packet is whole
             else:
                 rc = client.loop_read() if sock in readable else mqtt.MQTT_ERR_SUCCESS
                 if rc == mqtt.MQTT_ERR_SUCCESS and client.want_write():
@@ -235,21 +280,20 @@ class Publisher:
     def _send_games(self) -> None:
         client = self._client
         assert client is not None
+        self._looked = time.monotonic()
         for row in self.outbox.waiting():
-            if row.id in self._handed or row.id in self._refused:
+            if row.id in self._handed_rows or row.id in self._refused:
                 continue
-            info = client.publish(game_topic(self.config.league, self.config.table, row.game), self._payload(row),
+            info = client.publish(game_topic(self.config.league, self.config.table, row.game), self._payload(row.body),
                                   qos=1, retain=True)
             if info.rc != mqtt.MQTT_ERR_SUCCESS:
                 self._games_due = True  # not connected after all: the next connect sends it
                 return
-            self._inflight[info.mid] = row.id
-            self._handed.add(row.id)
-        self._cleared()                 # a PUBACK that came before its row was mapped (on_publish did not wake us)
+            self._inflight[info.mid] = row
+            self._handed_rows.add(row.id)
 
-    def _payload(self, row: Waiting) -> str:
-        head = json.dumps({"league": self.config.league, "table": self.config.table}, ensure_ascii=False)
-        return head[:-1] + "," + row.body[1:]          # the row's object, with the league and the table first
+    def _payload(self, body: str) -> bytes:
+        return game_message(self.config.league, self.config.table, body)
 
     def _send_state(self) -> float:
         """The state waiting, when its turn has come; how long until the next may go."""
@@ -258,66 +302,42 @@ class Publisher:
             waiting = self._state
             if waiting is None:
                 return IDLE_S
-            if now < self._state_due:
-                return self._state_due - now
+            message, due = waiting
+            due = max(due, self._state_due)
+            if now < due:
+                return due - now
             self._state = None
-        self._publish_state(*waiting)
+        if not self._publish_state(message):
+            with self._lock:
+                self._state = self._state or waiting
         return IDLE_S
 
-    def _publish_state(self, state: GameState, data: dict[str, Any] | None) -> bool:
-        """Write one state's PUBLISH to the socket (the caller holds ``_io``); whether it went (the socket
-        may have taken only part of it: the rest is in ``_unsent``). One that could not go now (paho is in
-        the middle of a packet of its own, or the connection is gone) waits, unless a newer one comes."""
+    def _publish_state(self, message: LeagueKey) -> bool:
+        """Publish the league's state (the caller holds ``_io``); whether paho took it."""
         client = self._client
-        sock = client.socket() if client is not None and self.connected else None
-        if sock is None or client is None or (client.want_write() and not self._unsent):
-            with self._lock:
-                self._state = self._state or (state, data)
+        if client is None or not self.connected:
             return False
-        body = orjson.dumps(data if data is not None else state_to_json(state, self.catalog))
-        self._unsent.append(publish_packet(self._state_topic, body))
-        self._finish_unsent(sock)
+        info = client.publish(self._state_topic, _ENCODE(league_message(message)), qos=0, retain=True)
+        if info.rc != mqtt.MQTT_ERR_SUCCESS:
+            return False
         self.states_sent += 1
-        self._state_due = time.monotonic() + self._min_gap
+        self._sent_at = time.monotonic()
+        self._state_due = self._sent_at + self._min_gap
+        if client.want_write():                 # the socket did not take it all now: the worker writes the rest
+            self._ring()
         return True
 
-    def _finish_unsent(self, sock: Any) -> bool:
-        """Write what the socket takes of the state packets waiting; whether none is left."""
-        while self._unsent:
-            packet = self._unsent[0]
-            try:
-                n = sock.send(packet)
-            except (BlockingIOError, ssl.SSLWantWriteError, ssl.SSLWantReadError):
-                return False            # (TLS: the same bytes again next time, as OpenSSL asks)
-            except OSError:
-                self._unsent.clear()    # the connection broke: paho's next read says so, and a connect resends
-                self._ring()
-                return True
-            if n < len(packet):
-                self._unsent[0] = packet[n:]    # (and try the rest: the socket says when it is full)
-            else:
-                self._unsent.popleft()
-        return True
-
-    def _cleared(self) -> None:
-        """The broker's PUBACKs: a game it took leaves the outbox; one it refused waits for the next connect."""
-        while True:
-            try:
-                mid, reason = self._acks.get_nowait()
-            except queue.Empty:
-                return
-            row = self._inflight.pop(mid, None)
-            if row is None:
-                continue                # a state message
-            self._handed.discard(row)
-            if reason < 128:
-                if self.outbox.done(row):
-                    self.acknowledged += 1
-                continue
-            self._refused.add(row)
-            self._say(msg("league broker {broker} refused table {table}'s game facts (reason {code}): check that "
-                          "its ACL lets this table write munchkin/{league}/games/{table}/#",
-                          broker=self.config.broker, table=self.config.table, code=reason, league=self.config.league))
+    def _heal(self) -> None:
+        """The look is complete: the acknowledged games the broker does not hold go back in the outbox."""
+        sent = {game: self._payload(body) for game, body in self.outbox.sent().items()}
+        lost = missing(self._look.held, sent)
+        if not lost:
+            return
+        queued = self.outbox.resend(lost)
+        self.resent += queued
+        log.warning("league: broker %s does not hold %d of this table's games; sending them again",
+                    self.config.broker, len(lost))
+        self._games_due = True
 
     def _goodbye(self, timeout: float = 1.0) -> None:
         """Say offline (waiting at most ``timeout`` for the broker to take it) and disconnect."""
@@ -349,7 +369,7 @@ class Publisher:
             self.notify()
 
     # ------------------------------------------------------------ paho's callbacks (under ``_io``: the worker's
-    # reads, or a write that failed on the table thread)
+    # reads, or a publish on the table thread)
 
     def _on_connect(self, client: mqtt.Client, _userdata: Any, _flags: Any, reason: Any, _props: Any) -> None:
         if reason.is_failure:
@@ -361,15 +381,16 @@ class Publisher:
         self._backoff = 1.0
         self._refused.clear()
         self._games_due = True
-        with self._lock:                # the table as it is now, also after the broker came back
-            if self._state is None and self._last is not None:
-                self._state = (self._last, None)
+        self._look.begin(client)            # what the broker holds of this table's games (before any is sent)
+        with self._lock:                    # the table as it is now, also after the broker came back
+            if self._state is None and self._handed is not None:
+                self._state = (self._handed, 0.0)
         client.publish(online_topic(self.config.league, self.config.table), "true", qos=1, retain=True)
         self._say(None)
 
     def _on_disconnect(self, _client: mqtt.Client, _userdata: Any, _flags: Any, reason: Any, _props: Any) -> None:
         was, self.connected = self.connected, False
-        self._ring()                    # (a write on the table thread found it gone: the worker reconnects)
+        self._ring()                    # (a publish on the table thread found it gone: the worker reconnects)
         if self._stop.is_set():
             return
         if was:
@@ -383,27 +404,34 @@ class Publisher:
                           broker=self.config.broker, why=str(reason)))
 
     def _on_publish(self, _client: mqtt.Client, _userdata: Any, mid: int, reason: Any, _props: Any) -> None:
-        # In a read by the worker or the table thread: the worker clears it (``_cleared``), woken for a game's.
-        self._acks.put((mid, int(getattr(reason, "value", 0))))
-        if mid in self._inflight:
-            self._ring()
+        """A game's PUBACK: taken, it leaves the outbox; refused, it waits for the next connect. (A state's
+        publish is called here too, once written: nothing to do.)"""
+        row = self._inflight.pop(mid, None)
+        if row is None:
+            return
+        self._handed_rows.discard(row.id)
+        code = int(getattr(reason, "value", 0))
+        if code < 128:
+            if self.outbox.acknowledged(row):
+                self.acknowledged += 1
+            return
+        self._refused.add(row.id)
+        self._say(msg("league broker {broker} refused table {table}'s game facts (reason {code}): check that "
+                      "its ACL lets this table write munchkin/{league}/games/{table}/#",
+                      broker=self.config.broker, table=self.config.table, code=code, league=self.config.league))
+
+    def _on_subscribe(self, client: mqtt.Client, _userdata: Any, mid: int, reasons: Any, _props: Any) -> None:
+        if self._look.subscribed(client, mid, reasons):
+            if self._look.complete:
+                self._heal()
+            self.looks += 1
+
+    def _on_message(self, _client: mqtt.Client, _userdata: Any, message: mqtt.MQTTMessage) -> None:
+        self._look.take(message.topic, bytes(message.payload))
 
     def __repr__(self) -> str:
         state = "connected" if self.connected else "not connected"
         return f"<Publisher {self.config.league}/{self.config.table} {state}, {self.acknowledged} acknowledged>"
-
-
-def publish_packet(topic: bytes, body: bytes) -> bytes:
-    """An MQTT 5 PUBLISH, QoS 0, retained, with no properties (MQTT 5.0 section 3.3)."""
-    variable = len(topic).to_bytes(2, "big") + topic + b"\x00"
-    remaining = len(variable) + len(body)
-    length = bytearray()
-    while True:                                 # the remaining length: 7 bits a byte, lowest first
-        remaining, byte = divmod(remaining, 128)
-        length.append(byte | (0x80 if remaining else 0))
-        if not remaining:
-            break
-    return bytes([(PacketTypes.PUBLISH << 4) | 0x01]) + bytes(length) + variable + body
 
 
 def attach(config: Config, table: Table, *, notify: Callable[[], None] | None = None) -> Publisher | None:
@@ -411,7 +439,7 @@ def attach(config: Config, table: Table, *, notify: Callable[[], None] | None = 
     its games' facts to the outbox from now on, and the publisher sends them."""
     if not config.league.enabled:
         return None
-    publisher = Publisher(config.league, table.journal.path, table.catalog, notify=notify)
+    publisher = Publisher(config.league, table.journal.path, notify=notify)
     session = table.controller.session
     session.league_outbox = True
     session.on_outbox = publisher.games_waiting

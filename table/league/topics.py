@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 ROOT = "munchkin"
@@ -27,6 +28,22 @@ def doctor_topic(league: str, table: str) -> str:
 
 def game_topic(league: str, table: str, game: int) -> str:
     return f"{ROOT}/{league}/games/{table}/{game}"
+
+
+def game_message(league: str, table: str, body: str) -> bytes:
+    """A game's message: its facts (an outbox row's JSON object), with the league and the table first."""
+    head = json.dumps({"league": league, "table": table}, ensure_ascii=False)
+    return (head[:-1] + "," + body[1:]).encode("utf-8")
+
+
+def own_games(league: str, table: str) -> str:
+    """The filter of one table's games (the box's look at what the broker holds of them)."""
+    return f"{ROOT}/{league}/games/{table}/+"
+
+
+def check_topic(league: str, table: str) -> str:
+    """A topic of the table's own that nobody writes: the end of its look at the broker's games."""
+    return f"{ROOT}/{league}/tables/{table}/check"
 
 
 def subscriptions(league: str) -> list[str]:

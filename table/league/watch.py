@@ -3,7 +3,9 @@
 A ``LeagueWatch`` subscribes to the league's topics and keeps what the broker retains (and what
 arrives after). ``complete()`` waits until the broker has sent everything it held: after the
 subscriptions, a second SUBSCRIBE to a topic nobody writes; Mosquitto answers a client's packets in
-order, so its SUBACK comes after every retained message of the first.
+order, so its SUBACK comes after every retained message of the first. Both at QoS 0: every message
+is the latest of its topic (a lost one is read again on the next connect), and at QoS 1 the broker
+would hold back all but its in-flight window (20) until they are acknowledged, after that SUBACK.
 """
 
 from __future__ import annotations
@@ -99,8 +101,10 @@ class LeagueWatch:
                 self.on_change()
             return
         self._refused = None
-        client.subscribe([(topic, 1) for topic in subscriptions(self.config.league)])
-        _rc, self._marker_mid = client.subscribe(self._marker, 1)
+        # QoS 0: the broker sends every retained message at once (at QoS 1 it sends only as many as its
+        # in-flight window, 20 by default, before the marker's SUBACK, and a league holds more games)
+        client.subscribe([(topic, 0) for topic in subscriptions(self.config.league)])
+        _rc, self._marker_mid = client.subscribe(self._marker, 0)
 
     def _on_subscribe(self, _client: mqtt.Client, _userdata: Any, mid: int, reasons: Any, _props: Any) -> None:
         if any(getattr(r, "is_failure", False) for r in reasons):

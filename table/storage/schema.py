@@ -135,3 +135,20 @@ def gap_crc(game: int, seq: int) -> int:
 
 def outbox_crc(game: int, body: str) -> int:
     return zlib.crc32(f"outbox.{game}.".encode() + body.encode("utf-8"))
+
+
+# What the league's broker acknowledged (issue 44): per game, the facts it took last. A box that finds
+# its broker without them (a broker that lost its store) sends them again. Made, like the outbox, on
+# the first write.
+LEAGUE_SENT_SCHEMA = """
+CREATE TABLE IF NOT EXISTS league_sent (
+    game INTEGER PRIMARY KEY,
+    body TEXT NOT NULL,
+    acknowledged REAL NOT NULL,
+    crc INTEGER NOT NULL
+)
+"""
+
+
+def sent_crc(game: int, body: str) -> int:
+    return zlib.crc32(f"sent.{game}.".encode() + body.encode("utf-8"))

@@ -35,9 +35,21 @@ def documented_acl() -> str:
 
 
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    return free_ports(1)[0]
+
+
+def free_ports(n: int) -> list[int]:
+    """``n`` different free ports (all held open at once while they are picked, so none comes twice)."""
+    held = []
+    try:
+        for _ in range(n):
+            s = socket.socket()
+            held.append(s)
+            s.bind(("127.0.0.1", 0))
+        return [int(s.getsockname()[1]) for s in held]
+    finally:
+        for s in held:
+            s.close()
 
 
 def _openssl(*args: str, cwd: Path) -> None:
@@ -64,6 +76,10 @@ def sign(where: Path, ca: tuple[Path, Path], name: str, *, server: bool) -> tupl
     return crt, key
 
 
+class PortTaken(RuntimeError):
+    """Another process took one of the broker's ports between their choice and its start."""
+
+
 SAVES = """persistence true
 persistence_location {data}/
 autosave_on_changes true
@@ -80,7 +96,8 @@ class Mosquitto:
         machine, whose disk work this one must not see)."""
         self.where = where
         where.mkdir(parents=True, exist_ok=True)
-        self.port, self.tls_port, self.cert_port = free_port(), free_port(), free_port()
+        self.port, self.tls_port, self.cert_port = free_ports(3)
+        self.started = False
         self.ca = make_ca(where / "ca", "league-ca")
         self.server = sign(where / "ca", self.ca, "broker", server=True)
         self.passwd = where / "passwd"
@@ -89,6 +106,12 @@ class Mosquitto:
             subprocess.run([PASSWD, "-b", str(self.passwd), user, password], check=True, capture_output=True)
         (where / "acl").write_text(documented_acl())
         (where / "data").mkdir(exist_ok=True)
+        self.saves = saves
+        self._configure()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def _configure(self) -> None:
+        where, saves = self.where, self.saves
         ca, (crt, key) = self.ca[0], self.server
         (where / "mosquitto.conf").write_text(f"""
 user {getpass.getuser()}
@@ -109,23 +132,39 @@ keyfile {key}
 require_certificate true
 use_identity_as_username true
 """)
-        self.proc: subprocess.Popen[bytes] | None = None
 
     def url(self, kind: str = "plain") -> str:
         port = {"plain": self.port, "tls": self.tls_port, "cert": self.cert_port}[kind]
         return f"{'mqtt' if kind == 'plain' else 'mqtts'}://127.0.0.1:{port}"
 
     def start(self) -> Mosquitto:
+        """Start (again on the same ports). The first start takes other free ports when another process
+        took one of these meanwhile."""
+        for _attempt in range(5):
+            try:
+                self._start()
+                self.started = True
+                return self
+            except PortTaken:
+                if self.started:
+                    raise
+                self.port, self.tls_port, self.cert_port = free_ports(3)
+                self._configure()
+        raise RuntimeError("mosquitto found no free ports in 5 attempts")
+
+    def _start(self) -> None:
         self.proc = subprocess.Popen([MOSQUITTO, "-c", str(self.where / "mosquitto.conf")],
                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"mosquitto exited: {self.proc.stderr.read().decode() if self.proc.stderr else ''}"
-                                   f"{self.log()}")
+                said = self.proc.stderr.read().decode() if self.proc.stderr else ""
+                if "Address already in use" in said:
+                    raise PortTaken(said)
+                raise RuntimeError(f"mosquitto exited: {said}{self.log()}")
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
-                    return self
+                    return
             except OSError:
                 time.sleep(0.05)
         raise RuntimeError("mosquitto did not listen within 10 s")

@@ -3,6 +3,7 @@ publisher, played by table-script lines through the simulated drivers."""
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -126,3 +127,57 @@ def by_name(standings: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {p["name"]: {"games": p["games"], "wins": p["wins"], "kills": p["kills"], "deaths": p["deaths"],
                         "runs": p["runs"]["attempted"], "escaped": p["runs"]["escaped"],
                         "highest_level": p["highest_level"], "helped": p["helped"]} for p in standings["players"]}
+
+
+class Subscriber:
+    """A reader of some league topics on a connection of its own (paho's thread): every message, in the
+    order the broker sent it, retained or not."""
+
+    def __init__(self, broker: Any, topic: str, *, user: str = "board", password: str = "pw-board") -> None:
+        import threading
+
+        import paho.mqtt.client as mqtt
+        from paho.mqtt.enums import CallbackAPIVersion
+
+        self.messages: list[Any] = []
+        self.subscribed = threading.Event()
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"test-sub-{id(self)}", protocol=mqtt.MQTTv5)
+        self.client.username_pw_set(user, password)
+        self.client.on_message = lambda _c, _u, m: self.messages.append(m)
+        self.client.on_subscribe = lambda *_a: self.subscribed.set()
+        self.client.on_connect = lambda c, *_a: c.subscribe(topic, 1)
+        self.client.connect("127.0.0.1", broker.port)
+        self.client.loop_start()
+
+    def payloads(self) -> list[Any]:
+        return [json.loads(m.payload) for m in list(self.messages)]
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+def play_offline(state: Path, script: str, games: int = 1) -> list[int]:
+    """``games`` games of ``script`` played by a box with no [league] (its journal in ``state``): their ids."""
+    from table.config import parse_config
+
+    config = parse_config({"storage": {"state_dir": str(state)}, "players": PLAYERS,
+                           "rules": {"winning_level": 2, "interference_seconds": 0}})
+    clock = ManualClock()
+    table = build_table(config, clock, seed_source=lambda: 7, wall=lambda: 1000 + clock.now)
+    reader, buttons = SimReader(table.events, clock=clock), SimButtons(table.events, clock=clock)
+    ids = []
+    try:
+        for n in range(games):
+            if n:
+                perform(parse_script("press next\n", table.catalog)[0], table, reader, buttons, clock)
+            for action in parse_script(script, table.catalog, source="test"):
+                perform(action, table, reader, buttons, clock)
+            assert table.controller.state.phase.value == "game-over"
+            ids.append(table.controller.game_id)
+    finally:
+        records = table.controller.session.records
+        if records is not None:
+            records.close()                     # (their own connection too: no -wal file left behind)
+        table.journal.close()
+    return ids

@@ -98,3 +98,34 @@ def test_doctor_checks_the_broker(tmp_path: Path, broker, capsys) -> None:
     off.write_text(f'[storage]\nstate_dir = "{tmp_path / "s"}"\n')
     main(["doctor", "--config", str(off)])
     assert "league" not in capsys.readouterr().out
+
+
+def test_the_league_is_read_whole_however_many_games_the_broker_holds(tmp_path: Path, broker) -> None:
+    """More retained games than the broker's QoS 1 in-flight window (20) are all read before the marker."""
+    import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion
+
+    from table.league.standings import standings
+    from tests.league.rig import read
+
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="many-games", protocol=mqtt.MQTTv5)
+    client.username_pw_set("table-a", "pw-a")
+    client.max_inflight_messages_set(100)
+    client.connect("127.0.0.1", broker.port)
+    client.loop_start()
+    try:
+        game = {"history": {"status": "finished"}, "tally": {"per_player": [{"name": "Ann", "won": True, "kills": 1,
+                "deaths": 0, "runs": 0, "escaped": 0, "highest_level": 2, "helped": 0}], "monsters": {}}}
+        infos = [client.publish(f"munchkin/friday/games/table-a/{n}", json.dumps(game), qos=1, retain=True)
+                 for n in range(1, 46)]
+        for info in infos:
+            info.wait_for_publish(10)
+    finally:
+        client.disconnect()
+        client.loop_stop()
+    league = read(_board(tmp_path, broker))
+    assert len(league.games) == 45 and standings(league)["games"] == 45
+
+
+def _board(tmp_path: Path, broker):  # type: ignore[no-untyped-def]
+    return league_config(tmp_path / "board", broker.url(), "board", password="pw-board")

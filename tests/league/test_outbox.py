@@ -39,10 +39,10 @@ def test_an_outbox_row_is_stored_with_its_action_and_never_without_it(tmp_path: 
     writing.delete_last(db, game, outbox=[(game, '{"game": "undone"}')])
     assert [w.body for w in box.waiting()] == ['{"game": "undone"}']    # the newer replaces the older
     row = box.waiting()[0]
-    assert box.done(row.id) and box.waiting() == []
+    assert box.acknowledged(row) and box.waiting() == []
+    assert box.sent() == {game: '{"game": "undone"}'}            # what the broker took, kept
     other = writing.insert_game(db, 2, "{}", outbox=[(game, '{"game": "abandoned"}')])
     assert other != game and [w.game for w in box.waiting()] == [game]
-    box.close()
     db.close()
 
 
@@ -78,3 +78,35 @@ def test_league_config_off_by_default_and_checked_when_on() -> None:
         parse_config({"league": {"broker": "mqtt://b:1883", "league": "l", "table": "t", "cert": "c", "key": "k"}})
     with pytest.raises(ConfigError, match="state_per_second"):
         parse_config({"league": {"state_per_second": 0}})
+
+
+def test_an_acknowledged_row_is_recorded_and_can_be_queued_again(tmp_path: Path) -> None:
+    db = journal(tmp_path / "j.sqlite3")
+    one, two = writing.insert_game(db, 1, "{}"), writing.insert_game(db, 2, "{}")
+    writing.insert_command(db, two, "{}", outbox=[(one, '{"game": 1}'), (two, '{"game": 2}')])
+    box = Outbox(tmp_path / "j.sqlite3")
+    for row in box.waiting():
+        assert box.acknowledged(row)
+    assert box.waiting() == [] and box.sent() == {one: '{"game": 1}', two: '{"game": 2}'}
+    writing.insert_command(db, two, "{}", outbox=[(two, '{"game": "2 again"}')])    # a newer one waits
+    assert box.resend([one, two, 99]) == 1                      # game 2 has its newer row waiting; 99 never went
+    assert sorted((w.game, w.body) for w in box.waiting()) == [(one, '{"game": 1}'), (two, '{"game": "2 again"}')]
+    db.execute("UPDATE league_sent SET body = '{\"game\": 7}' WHERE game = ?", (one,))
+    assert box.sent() == {two: '{"game": 2}'}                   # a damaged record is not believed
+    db.close()
+
+
+def test_the_outbox_follows_a_journal_written_anew_under_it(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite3"
+    db = journal(path)
+    game = writing.insert_game(db, 1, "{}")
+    writing.insert_command(db, game, "{}", outbox=[(game, '{"game": "old"}')])
+    box = Outbox(path)
+    assert [w.body for w in box.waiting()] == ['{"game": "old"}']
+    db.close()
+    fresh = journal(tmp_path / "new.sqlite3")
+    game = writing.insert_game(fresh, 1, "{}")
+    writing.insert_command(fresh, game, "{}", outbox=[(game, '{"game": "new"}')])
+    fresh.close()
+    (tmp_path / "new.sqlite3").replace(path)                     # the journal replaced by a new file
+    assert [w.body for w in box.waiting()] == ['{"game": "new"}']
