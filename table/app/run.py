@@ -218,7 +218,7 @@ class TableLoop:
                     if self.web is not None and ctl.revision != shown:
                         self.web.publish(frame, said(can(ctl)))   # after the frame: the table never waits on the web
                     if self.league is not None and ctl.revision != shown:
-                        self.league.publisher.state(ctl.state, frame.state)   # after the frame, its JSON reused
+                        self.league.publisher.state(ctl.state, ctl.seats)     # after the frame
                     self.speak()
                     shown = ctl.revision
                 if self.league is not None:

@@ -41,7 +41,7 @@ import os
 import select
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -67,27 +67,30 @@ _ENCODE = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 
 
 # What the league reads of a state, as a tuple (made on every tap, so as cheap as it can be): the
-# phase, the turn, whose turn it is, the winners, and each player's id, name and level.
-LeagueKey = tuple[Phase, int, "str | None", tuple[str, ...], tuple[tuple[str, str, int], ...]]
+# phase, the turn, whose turn it is, the winners, and each player's id, name, level and seat (the
+# seat of their pad on a box with a pad at every seat, else None).
+LeagueKey = tuple[Phase, int, "str | None", tuple[str, ...], tuple[tuple[str, str, int, "int | None"], ...]]
 
 
-def league_key(state: GameState) -> LeagueKey:
+def league_key(state: GameState, seats: Mapping[int, str] | None = None) -> LeagueKey:
+    seat_of = {player: seat for seat, player in seats.items()} if seats else {}
     return (state.phase, state.turn, state.active_player, tuple(state.winners),
-            tuple([(p.id, p.name, p.level) for p in state.players]))
+            tuple([(p.id, p.name, p.level, seat_of.get(p.id)) for p in state.players]))
 
 
 def league_message(key: LeagueKey) -> dict[str, Any]:
     """The state topic's message (``league tables``, /league and the wall board read it)."""
     phase, turn, active, winners, players = key
     return {"phase": phase.value, "turn": turn, "active_player": active,
-            "players": [{"id": pid, "name": name, "level": level} for pid, name, level in players],
+            "players": [{"id": pid, "name": name, "level": level, **({"seat": seat} if seat is not None else {})}
+                        for pid, name, level, seat in players],
             "winners": list(winners)}
 
 
-def league_state(state: GameState) -> dict[str, Any]:
+def league_state(state: GameState, seats: Mapping[int, str] | None = None) -> dict[str, Any]:
     """What the league reads of a table's state: the phase, the turn, whose turn it is, each player's
-    name and level, the winners."""
-    return league_message(league_key(state))
+    name, level and seat, the winners."""
+    return league_message(league_key(state, seats))
 
 
 def phase_only(new: LeagueKey, old: LeagueKey | None) -> bool:
@@ -118,6 +121,7 @@ class Publisher:
         self._state: tuple[LeagueKey, float] | None = None     # the league's state waiting, and when it may go
         self._handed: LeagueKey | None = None   # the last handed over (sent, or waiting)
         self._last: GameState | None = None
+        self._seats: dict[int, str] | None = None          # the seats last handed over with a state
         self._state_due = 0.0                   # the rate limit: no state before this
         self._sent_at = -PHASE_GAP_S            # when the last state was sent
         self._live = False                      # the client has a connection (or is opening one)
@@ -145,19 +149,18 @@ class Publisher:
         self._games_due = True
         self._ring()
 
-    def state(self, state: GameState, data: object = None) -> None:
-        """The table's state changed. (``data``, the frame's state JSON, is not needed: the league's
-        message is made from ``state``.)
+    def state(self, state: GameState, seats: Mapping[int, str] | None = None) -> None:
+        """The table's state changed (``seats``: seat -> its pad's player, on a box with a pad at every seat).
 
         Nothing is sent when what the league reads of it did not change. Otherwise, when its turn has
         come (the rate limit; for a change of the phase alone, ``PHASE_GAP_S`` after the last state sent)
         and the worker is not using the client, it is published here and now; else it waits for the
         worker, and a later one replaces it while it waits (latest wins, and goes when the earlier would
         have)."""
-        if state is self._last:
+        if state is self._last and seats == self._seats:
             return
-        self._last = state
-        message = league_key(state)
+        self._last, self._seats = state, dict(seats) if seats else None
+        message = league_key(state, seats)
         if message == self._handed:
             return
         due = max(self._state_due, self._sent_at + PHASE_GAP_S) if phase_only(message, self._handed) else self._state_due

@@ -28,7 +28,8 @@ def standings(league: League, catalog: Catalog | None = None) -> dict[str, Any]:
 
 
 def table_rows(league: League) -> list[dict[str, Any]]:
-    """One row per table: online, phase, turn, the leader(s) and their level, games counted."""
+    """One row per table: online, phase, turn, the leader(s) and their level, who sits at which seat's pad
+    (on a box with a pad at every seat), games counted."""
     counted: dict[str, int] = {}
     for (table, _game), g in league.games.items():
         counted[table] = counted.get(table, 0) + (g["history"]["status"] in COUNTED)
@@ -47,5 +48,7 @@ def table_rows(league: League) -> list[dict[str, Any]]:
                      "players": len(players), "leaders": leaders, "level": top,
                      "winners": [p.get("name") for p in players if isinstance(p, dict)
                                  and p.get("id") in (state or {}).get("winners", [])],
+                     "seats": sorted(({"seat": p["seat"], "name": p.get("name", p.get("id", ""))} for p in players
+                                      if isinstance(p, dict) and isinstance(p.get("seat"), int)), key=lambda x: x["seat"]),
                      "games": counted.get(name, 0)})
     return rows

@@ -78,9 +78,14 @@ def _tables(painter: Painter, tables: list[dict[str, Any]], box: pygame.Rect, s:
         turn = _("turn {n}").format(n=t["turn"]) if t["turn"] is not None else ""
         painter.text(" · ".join(x for x in (_(str(t["phase"]).replace("-", " ")) if t["phase"] else "", turn) if x), 14 * s, DIM,
                      pygame.Rect(box.x + box.w // 2, y + int(3 * s), box.w // 2, int(20 * s)), align="right")
+        said = []
         if t["leaders"]:
-            leader = _("{names} (level {level})").format(names=", ".join(shown_name(n) for n in t["leaders"]),
-                                                         level=t["level"])
-            painter.text(leader, 14 * s, DIM, pygame.Rect(box.x + int(16 * s), y + int(22 * s), box.w - int(16 * s),
-                                                          int(20 * s)))
+            said.append(_("{names} (level {level})").format(names=", ".join(shown_name(n) for n in t["leaders"]),
+                                                            level=t["level"]))
+        if t.get("seats"):          # who sits at which pad, on a box with a pad at every seat
+            said.append(" ".join(_("seat {n}").format(n=seat["seat"]) + ": " + shown_name(seat["name"])
+                                 for seat in t["seats"]))
+        if said:
+            painter.text(" · ".join(said), 14 * s, DIM, pygame.Rect(box.x + int(16 * s), y + int(22 * s),
+                                                                      box.w - int(16 * s), int(20 * s)))
         y += line
