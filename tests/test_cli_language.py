@@ -22,14 +22,16 @@ LOCALE = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
     ({"LANG": "es_ES.UTF-8"}, "es"),
     ({"LANG": "zh_CN.UTF-8"}, "zh"),
     ({"LANG": "zh_TW"}, "zh"),
-    ({"LANG": "fr_FR.UTF-8"}, "en"),
+    ({"LANG": "nl_NL.UTF-8"}, "en"),                                    # a language the table does not speak
+    ({"LANG": "fr_FR.UTF-8"}, "fr"),
+    ({"LANG": "pt_BR.UTF-8"}, "pt"),
     ({}, "en"),
     ({"LANG": "C.UTF-8"}, "en"),
     ({"LC_ALL": "es_MX.UTF-8", "LANG": "zh_CN.UTF-8"}, "es"),             # LC_ALL before LANG
     ({"LC_MESSAGES": "zh_CN.UTF-8", "LANG": "es_ES.UTF-8"}, "zh"),        # LC_MESSAGES before LANG
     ({"LC_ALL": "es_ES.UTF-8", "LC_MESSAGES": "zh_CN.UTF-8"}, "es"),      # LC_ALL before LC_MESSAGES
     ({"LANGUAGE": "zh:es", "LANG": "es_ES.UTF-8"}, "zh"),                 # LANGUAGE first
-    ({"LANGUAGE": "fr:es", "LANG": "en_US.UTF-8"}, "es"),                 # its first language we have
+    ({"LANGUAGE": "nl:es", "LANG": "en_US.UTF-8"}, "es"),                 # its first language we have
     ({"LANGUAGE": "es", "LC_ALL": "C"}, "en"),                            # ignored under the C locale
     ({"LANGUAGE": "", "LANG": "es_ES.UTF-8"}, "es"),
 ])

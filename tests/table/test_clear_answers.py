@@ -160,7 +160,7 @@ def test_every_number_is_finite_and_in_range(tmp_path: Path, section: str, key: 
 
 def test_every_config_problem_is_named_in_one_go(tmp_path: Path, capsys) -> None:
     path = config_file(tmp_path, "[raeder]\n[screen]\n[reader]\ntyp = 'sim'\nspi_buss = 1\n[buttons]\nroll = 99\n"
-                                 "[display]\nwidth = 5\nlanguage = 'fr'\n[rules]\ninterference_seconds = nan\n")
+                                 "[display]\nwidth = 5\nlanguage = 'nl'\n[rules]\ninterference_seconds = nan\n")
     code, _, err = run_cli(capsys, "state", "--config", str(path))
     assert code == 2
     lines = err.splitlines()

@@ -8,6 +8,7 @@ belongs to (smaller type, then an ellipsis) and records ``(text, rect, box)`` in
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,6 +63,12 @@ def scale(width: int, height: int) -> float:
     if height > width:
         return min(height / 480, width / 600)
     return height / 480
+
+
+# What a line may break between: each Chinese or Japanese character (and their punctuation) alone, a
+# run of any other characters but spaces (a word; Korean wraps at spaces as English does), or spaces.
+_CJK = "\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
+WRAP_UNITS = re.compile(f"[{_CJK}]|[^\\s{_CJK}]+|\\s+")
 
 
 class Painter:
@@ -201,23 +208,31 @@ class Painter:
         return rect
 
     def wrap_lines(self, text: str, size: float, width: int, max_lines: int = 3) -> list[str]:
-        """``text`` broken into lines of at most ``width`` (the last one takes the rest, to be ellipsised)."""
+        """``text`` broken into lines of at most ``width`` (the last one takes the rest, to be ellipsised):
+        at spaces, and between any two Chinese or Japanese characters (those scripts put no spaces
+        between words; a line of them may hold a card's English name with spaces in it)."""
         size = max(8, int(size))
-        words = text.split(" ") if " " in text else list(text)      # Chinese wraps anywhere
-        joiner = " " if " " in text else ""
         lines: list[str] = []
-        current = ""
-        for word in words:
-            trial = f"{current}{joiner}{word}" if current else word
-            if self.width(trial, size) <= width or not current:
+        starts: list[int] = []
+        current, start = "", 0
+        for unit in WRAP_UNITS.finditer(text):
+            token = unit.group()
+            if not current and token.isspace():
+                continue
+            if not current:
+                start = unit.start()
+            trial = current + token
+            if not current or token.isspace() or self.width(trial.rstrip(), size) <= width:
                 current = trial
             else:
-                lines.append(current)
-                current = word
-        if current:
-            lines.append(current)
+                lines.append(current.rstrip())
+                starts.append(start)
+                current, start = token, unit.start()
+        if current.strip():
+            lines.append(current.rstrip())
+            starts.append(start)
         if len(lines) > max_lines:
-            lines = lines[:max_lines - 1] + [joiner.join(lines[max_lines - 1:])]
+            lines = lines[:max_lines - 1] + [text[starts[max_lines - 1]:].strip()]
         return lines
 
     def wrap(self, text: str, size: float, color: tuple[int, int, int], box: pygame.Rect, *, y: int,
