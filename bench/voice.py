@@ -10,7 +10,8 @@ table's. Taps come PAUSE_S apart on the wall clock: faster than a real table, so
 nearly all the time (every announcement that waits is replaced by a newer one) — a harsher scene
 than play.
 
-Baseline, in the same run: the same game with the voice off. The games alternate on/off, GAMES each,
+Baseline, in the same run: the same game with the voice off; the table's sound output (the die's
+rattle, ``[display] sound``, on by default) is open on both sides, so what is measured is the voice. The games alternate on/off, GAMES each,
 each in a process of its own, and their timed taps are pooled per side.
 
     ./go shell python bench/voice.py
@@ -58,6 +59,7 @@ def one_game(voice_on: bool, out: Path) -> None:
     from table.sim.script import parse_script
     from table.ui.display import Display
     from table.ui.view import build_view
+    from table.ui.sound import Sounds
     from table.ui.voice import Voice, announcement
 
     state = disk_dir("voice")
@@ -66,6 +68,9 @@ def one_game(voice_on: bool, out: Path) -> None:
         table = build_table(Config(storage=StorageConfig(state_dir=str(state))), clock, seed_source=lambda: 1)
         ctl = table.controller
         display = Display(SIZE, clock=clock.monotonic)
+        display.sounds = Sounds(True)           # the table's sound output, open either way, as with [display] sound
+        if not display.sounds.enabled:
+            raise SystemExit("the sound output did not open")
         voice = Voice(VoiceConfig(enabled=voice_on), "en")
         if voice_on and not voice.enabled:
             raise SystemExit(f"the voice did not start: {voice.notice or 'no sound output'}")

@@ -50,6 +50,7 @@ VOICES = {"en": "en", "es": "es", "zh": "cmn", "de": "de", "fr": "fr-fr", "it": 
 
 # espeak-ng runs below the table's priority: a frame a tap waits for comes before a sentence.
 NICE = ["nice", "-n", "10"] if shutil.which("nice") else []
+PLAY_MARGIN_S = 0.15        # after a sound's length, the mixer's buffer has played it out
 SYNTH_SECONDS = 20          # an espeak-ng that takes longer than this is stuck: that announcement is dropped
 
 
@@ -172,10 +173,8 @@ class Voice:
         sound.set_volume(self._volume)
         self._channel.play(sound)
         self.spoken.append(words)
-        with self._wake:        # asleep while it plays; a close wakes it
-            self._wake.wait_for(lambda: self._closing, sound.get_length())
-            while not self._closing and self._channel.get_busy():
-                self._wake.wait(0.05)
+        with self._wake:        # asleep while it plays (no polling: a wake-up takes the GIL from a tap's frame)
+            self._wake.wait_for(lambda: self._closing, sound.get_length() + PLAY_MARGIN_S)
 
     def _synthesise(self, words: str) -> bytes | None:
         """``words`` as 16-bit samples in the mixer's format, or None when espeak-ng failed."""
