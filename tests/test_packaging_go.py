@@ -86,10 +86,10 @@ def test_test_installs_the_developers_tools_and_runs_on_every_core(stub_venv: tu
     venv, log = stub_venv
     assert go("test", venv=venv, log=log).returncode == 0
     assert _installs(log) == [".[dev]"]
-    assert log.read_text().splitlines()[-1] == f"python -m pytest -n {len(os.sched_getaffinity(0)) + 1} --dist worksteal"
+    assert log.read_text().splitlines()[-1] == "python -m pytest -n auto --dist worksteal"
     assert go("test", "--quick", "-x", venv=venv, log=log).returncode == 0
     quick = log.read_text().splitlines()[-1]
-    assert quick.startswith(f"python -m pytest -n {len(os.sched_getaffinity(0)) + 1} --dist worksteal -m not slow tests/engine ") and quick.endswith(" -x")
+    assert quick.startswith("python -m pytest -n auto --dist worksteal -m not slow tests/engine ") and quick.endswith(" -x")
     assert go("test", "tests/engine", "-n", "0", venv=venv, log=log).returncode == 0
     assert log.read_text().splitlines()[-1] == "python -m pytest tests/engine -n 0"
     # After the developers' install, run needs nothing more, whatever its config.
