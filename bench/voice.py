@@ -56,7 +56,7 @@ def one_game(voice_on: bool, out: Path) -> None:
     from drivers.sim import SimButtons, SimReader
     from table.config import Config, StorageConfig, VoiceConfig
     from table.control.assembly import build_table
-    from table.sim.script import parse_script
+    from table.sim.script import parse_script, tap_or_press
     from table.ui.display import Display
     from table.ui.view import build_view
     from table.ui.sound import Sounds
@@ -87,12 +87,8 @@ def one_game(voice_on: bool, out: Path) -> None:
                 display.render(build_view(ctl))
             time.sleep(PAUSE_S)
             t0 = time.perf_counter()
-            if action.verb == "tap":
-                reader.scan_card(action.arg)
-            elif action.verb == "press":
-                buttons.press(action.arg)
-            else:
-                continue
+            if not tap_or_press(action, reader, buttons):
+                continue                        # waits: the real clock runs on its own
             for event in table.events.drain():
                 if ctl.handle(event) is None:
                     continue
