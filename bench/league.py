@@ -322,7 +322,7 @@ def tap(rig: dict[str, Any], n: int, *, cpu: list[float] | None, wall: list[floa
         display.render(view)
         done = time.perf_counter()
         if rig["publisher"] is not None:
-            rig["publisher"].state(ctl.state, view.state)    # after the frame, as the loop does
+            rig["publisher"].state(ctl.state, ctl.seats)     # after the frame, as the loop does
         if record is not None:
             record.append((ctl.state, view.state))
         if cpu is not None and wall is not None:
@@ -407,7 +407,10 @@ def state_publish(broker: Mosquitto, state: Path, recorded: list[tuple[Any, Any]
     for game_state, data in recorded:
         for name in order.sample(["paho", "hand"], 2):
             t0 = time.thread_time()
-            (ours if name == "paho" else before).state(game_state, data)
+            if name == "paho":
+                ours.state(game_state)          # the league's message is made from the state (no seats here)
+            else:
+                before.state(game_state, data)  # the old path sent the frame's whole state JSON
             costs[name].append(time.thread_time() - t0)
         time.sleep(1.0 / STATES_PER_SECOND)
     time.sleep(0.2)
