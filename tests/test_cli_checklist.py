@@ -15,12 +15,6 @@ from table.cli import main
 from table.cli.checklist import as_html, rows
 
 
-@pytest.fixture(autouse=True)
-def _english(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("LANG", "C.UTF-8")
-
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))
