@@ -16,6 +16,7 @@ import subprocess
 from functools import cache
 from pathlib import Path
 
+import pygame
 import pytest
 
 from cards.loader import load_catalog
@@ -90,6 +91,18 @@ def _frames(tmp_path: Path, lang: str, size: tuple[int, int]) -> list[Path]:
     return frames
 
 
+def _dark_on_light(png: Path) -> Path:
+    """The frame inverted, as tesseract reads best: it then reads the same words as from the frame
+    itself (checked on de, ja and ru) in 3.4 s instead of 5.7, without trying each line inverted."""
+    frame = pygame.image.load(str(png))
+    inverted = pygame.Surface(frame.get_size())
+    inverted.fill((255, 255, 255))
+    inverted.blit(frame, (0, 0), special_flags=pygame.BLEND_RGB_SUB)
+    out = png.with_name(f"{png.stem}-inverted.png")
+    pygame.image.save(inverted, str(out))
+    return out
+
+
 SURE = 50      # tesseract's confidence (0-100) below which a word is noise: "does" read out of a small card name at 2
 
 
@@ -97,7 +110,7 @@ def _read(pngs: list[Path], lang: str, tmp_path: Path) -> dict[Path, str]:
     """The words tesseract reads in each of ``pngs`` with some confidence, one line each: one tesseract
     for them all (its language model loaded once), its TSV rows told apart by their page number."""
     listing = tmp_path / f"frames-{lang}.txt"
-    listing.write_text("".join(f"{png}\n" for png in pngs), encoding="utf-8")
+    listing.write_text("".join(f"{_dark_on_light(png)}\n" for png in pngs), encoding="utf-8")
     # One thread: OpenMP's threads make a frame take ~7 s instead of ~1 s on a busy machine.
     done = subprocess.run(["tesseract", str(listing), "-", "-l", TESSERACT[lang], "tsv"], capture_output=True, text=True,
                           check=False, timeout=600, env={**os.environ, "OMP_THREAD_LIMIT": "1"})
