@@ -37,7 +37,8 @@ def simulate_heard(tmp_path: Path, voice: str) -> int:
     """Loud samples SDL's disk driver recorded while ``simulate`` played a kill with ``[voice]`` as given."""
     tmp_path.mkdir(parents=True, exist_ok=True)
     (tmp_path / "kill.txt").write_text(KILL, encoding="utf-8")
-    (tmp_path / "config.toml").write_text(f"[voice]\n{voice}\n", encoding="utf-8")
+    # espeak-ng's fastest speech: simulate waits until what was said has been played, in real time
+    (tmp_path / "config.toml").write_text(f"[voice]\nrate = 450\n{voice}\n", encoding="utf-8")
     heard = tmp_path / "heard.raw"
     env = {**os.environ, "SDL_AUDIODRIVER": "disk", "SDL_DISKAUDIOFILE": str(heard), "SDL_DISKAUDIODELAY": "0"}
     done = subprocess.run([sys.executable, "-m", "table", "simulate", str(tmp_path / "kill.txt"), "--config",
