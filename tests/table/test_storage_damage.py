@@ -40,10 +40,14 @@ def test_300_random_overwrites_never_crash_never_change_silently_and_keep_the_da
         long_game: tuple[Path, str, int], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import cards.loader
     import table.control.assembly
+    import table.storage.evidence
 
     catalog = cards.loader.load_catalog(config_for(tmp_path).card_set_files())
     monkeypatch.setattr(cards.loader, "load_catalog", lambda files: catalog)     # the same card files each time
     monkeypatch.setattr(table.control.assembly, "load_catalog", lambda files: catalog)
+    # Damage here is in the file, not in a failing read: the pauses between the agreeing reads (for a
+    # disk that recovers, tested in tests/storage) would only wait, 0.1 s a trial.
+    monkeypatch.setattr(table.storage.evidence, "SETTLE_PAUSE", 0.0)
     source, expected, total = long_game
     raw = source.read_bytes()
     rng = random.Random(20261130)
