@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import functools
 import io
 import tomllib
 import unicodedata
@@ -48,16 +49,28 @@ def imported_path(state_dir: Path, lang: str) -> Path:
     return Path(state_dir) / f"names.{lang}.csv"
 
 
-def read_shipped(lang: str, known: Iterable[str]) -> dict[str, str]:
-    """The published names in ``lang`` that are filled in; raises CatalogError on a card that does not exist."""
-    path = shipped_path(lang)
-    if not path.exists():
-        return {}
+@functools.lru_cache(maxsize=32)
+def _parsed(path: Path, _mtime_ns: int, _size: int) -> dict[str, object]:
+    """The ``[names]`` table of a shipped file, parsed once while the file stays as it was (every
+    start and every command reads all ten languages)."""
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise CatalogError(f"{path}: {exc}") from None
-    table = data.get("names", {})
+    names = data.get("names", {})
+    return dict(names) if isinstance(names, dict) else {}
+
+
+def read_shipped(lang: str, known: Iterable[str]) -> dict[str, str]:
+    """The published names in ``lang`` that are filled in; raises CatalogError on a card that does not exist."""
+    path = shipped_path(lang)
+    try:
+        seen = path.stat()
+    except FileNotFoundError:
+        return {}
+    except OSError as exc:
+        raise CatalogError(f"{path}: {exc}") from None
+    table = _parsed(path, seen.st_mtime_ns, seen.st_size)
     known = set(known)
     names = {}
     for card, name in table.items():

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from cards.loader import load_catalog
+from engine.errors import CatalogError
 from cards.names import LANGUAGES, imported_path, read_shipped, shipped_path, with_names
 from table.cli import main
 
@@ -173,3 +174,30 @@ def test_the_catalogs_names_in_a_language_are_each_cards_own_and_made_once(catal
         names = catalog.names_in(language)
         assert names == {cid: catalog[cid].name_in(language) for cid in catalog}
         assert catalog.names_in(language) is names
+
+
+def test_a_shipped_file_is_parsed_once_and_again_when_it_changes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+    import tomllib
+
+    import cards.names
+
+    monkeypatch.setattr(cards.names, "NAMES_DIR", tmp_path)
+    catalog = load_catalog()
+    parses: list[str] = []
+    real = tomllib.loads
+    monkeypatch.setattr(cards.names.tomllib, "loads", lambda text: parses.append(text) or real(text))
+    path = tmp_path / "es.toml"
+    path.write_text('[names]\ndwarf = "Enano"\n', encoding="utf-8")
+    assert read_shipped("es", catalog) == {"dwarf": "Enano"}
+    assert read_shipped("es", catalog) == {"dwarf": "Enano"}
+    assert len(parses) == 1                        # every start reads every language: once is enough
+    path.write_text('[names]\ndwarf = "Enana"\n', encoding="utf-8")
+    os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 1_000_000))
+    assert read_shipped("es", catalog) == {"dwarf": "Enana"}
+    assert len(parses) == 2
+    path.write_text('[names]\nno-such-card = "X"\n', encoding="utf-8")
+    with pytest.raises(CatalogError, match="no-such-card"):
+        read_shipped("es", catalog)                 # a bad card is refused every time, cached or not
+    with pytest.raises(CatalogError, match="no-such-card"):
+        read_shipped("es", catalog)
