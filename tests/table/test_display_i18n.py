@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import copy
+import functools
 import gettext
 import re
 from pathlib import Path
 
 import pytest
+from babel.messages.catalog import Catalog
 
 from engine.messages import msg, nmsg
 from engine.results import Rejected, RejectCode
@@ -25,6 +28,16 @@ def need_catalog(lang: str) -> None:
                     f"test_every_message_in_the_code_is_translated_with_the_same_placeholders[{lang}] fails for it")
 
 PLACEHOLDER = re.compile(r"\{(\w+)[^}]*\}")
+
+
+@functools.cache
+def _extracted() -> Catalog:
+    return catalogs.extract()
+
+
+def tree_template() -> Catalog:
+    """The tree's template, extracted once per process (1.5-2.5 s each time), a copy for each test to change."""
+    return copy.deepcopy(_extracted())
 
 
 @pytest.fixture(autouse=True)
@@ -54,7 +67,7 @@ def test_compiled_mo_reads_back_through_gettext(tmp_path: Path) -> None:
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_every_message_in_the_code_is_translated_with_the_same_placeholders(lang: str) -> None:
     """What ``catalogs check`` says of one language: a language of the table without a catalog fails here."""
-    template = catalogs.extract()
+    template = tree_template()
     assert len(template) > 350
     assert catalogs.po_path(lang).exists(), f"no {lang} catalog: python -m table.words.catalogs update {lang} makes one"
     assert catalogs.problems(template, catalogs.read(lang), lang) == []
@@ -70,7 +83,7 @@ def test_catalogs_check_fails_on_a_missing_catalog_and_on_a_stray_one(tmp_path: 
     (tmp_path / "xx" / "LC_MESSAGES").mkdir(parents=True)
     (tmp_path / "xx" / "LC_MESSAGES" / catalogs.po_path("es").name).write_bytes(catalogs.po_path("es").read_bytes())
     monkeypatch.setattr(catalogs, "LOCALE_DIR", tmp_path)
-    found = catalogs.check_all(catalogs.extract())
+    found = catalogs.check_all(tree_template())
     missing = {line.split(":")[0] for line in found if "no catalog at" in line}
     assert missing == set(TRANSLATED) - {"es", "de"}
     assert any(line.startswith("xx: ") and "not a language of the table" in line for line in found)
@@ -86,7 +99,7 @@ def test_update_creates_a_missing_catalog_with_the_languages_plural_forms(tmp_pa
     assert written == [tmp_path / "template.pot", catalogs.po_path("fr"), catalogs.po_path("de")]
     fr, de = catalogs.read("fr"), catalogs.read("de")
     assert fr.num_plurals == 3 and de.num_plurals == 2            # CLDR through Babel: French has "many" too
-    template = catalogs.extract()
+    template = tree_template()
     assert len(fr) == len(template) and all(not m.string or m.string == ("", "", "") for m in fr if m.id)
     assert len(catalogs.problems(template, fr, "fr")) == len(template)         # every message untranslated
     with pytest.raises(ValueError, match="not a language of the table: xx"):
@@ -112,7 +125,7 @@ def test_counts_take_the_languages_own_plural_forms(lang: str) -> None:
 
 
 def test_a_new_or_reworded_english_sentence_fails_until_the_catalogs_have_it() -> None:
-    template = catalogs.extract()
+    template = tree_template()
     template.add("{who} rolled {roll} and ran for it")
     found = catalogs.problems(template, catalogs.read("zh"), "zh")
     assert found == ["zh: no translation for '{who} rolled {roll} and ran for it'"]
@@ -121,7 +134,7 @@ def test_a_new_or_reworded_english_sentence_fails_until_the_catalogs_have_it() -
 def test_a_translation_with_other_placeholders_fails() -> None:
     catalog = catalogs.read("es")
     catalog["{who} helps"].string = "{player} ayuda"
-    template = catalogs.extract()
+    template = tree_template()
     found = catalogs.problems(template, catalog, "es")
     assert len(found) == 1 and "'{who} helps'" in found[0] and "['player']" in found[0]
 
