@@ -6,6 +6,7 @@ set file can find it: ``base.toml:812: card 'huge-rock': bonus must be a whole n
 
 from __future__ import annotations
 
+import functools
 import re
 import tomllib
 from collections.abc import Iterable, Sequence
@@ -164,19 +165,27 @@ def read_set(path: Path, problems: list[CatalogProblem]) -> list[tuple[CardDef, 
         line, message = (int(found.group(1)), found.group(2)) if found else (0, str(exc))
         problems.append(CatalogProblem(shown, line, message))
         return []
+    cards, found_problems = _parsed_set(shown, path.stem, text)
+    problems.extend(found_problems)
+    return list(cards)
+
+
+@functools.lru_cache(maxsize=16)
+def _parsed_set(shown: str, stem: str, text: str) -> tuple[tuple[tuple[CardDef, int], ...], tuple[CatalogProblem, ...]]:
+    """A set file's text parsed and checked, once for the same text: every start, command and check
+    loads the catalog (the cards are frozen; each catalog is built afresh from them)."""
+    problems: list[CatalogProblem] = []
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        problems.append(CatalogProblem(shown, _toml_error_line(str(exc), text), f"not valid TOML: {exc}"))
-        return []
+        return (), (CatalogProblem(shown, _toml_error_line(str(exc), text), f"not valid TOML: {exc}"),)
     except RecursionError:
-        problems.append(CatalogProblem(shown, 1, "not valid TOML: arrays or tables nested too deeply"))
-        return []
+        return (), (CatalogProblem(shown, 1, "not valid TOML: arrays or tables nested too deeply"),)
     where = _Lines(text)
     for key in sorted(set(data) - {"set", "card"}):
         problems.append(CatalogProblem(shown, _top_line(text, key), f"unknown top-level key {key!r}; expected [set] and [[card]]"))
     header = data.get("set", {})
-    set_id = path.stem
+    set_id = stem
     if not isinstance(header, dict):
         problems.append(CatalogProblem(shown, _top_line(text, "set"), "set must be a table: [set] with id and name"))
     else:
@@ -188,13 +197,13 @@ def read_set(path: Path, problems: list[CatalogProblem]) -> list[tuple[CardDef, 
     raw_cards = data.get("card", [])
     if not isinstance(raw_cards, list) or not all(isinstance(r, dict) for r in raw_cards):
         problems.append(CatalogProblem(shown, _top_line(text, "card"), "cards must be tables written as [[card]]"))
-        return []
+        return (), tuple(problems)
     cards = []
     for n, raw in enumerate(raw_cards):
         card = _parse_card(raw, n, where, shown, set_id, problems)
         if card is not None:
             cards.append((card, where.card(n)))
-    return cards
+    return tuple(cards), tuple(problems)
 
 
 def _toml_error_line(message: str, text: str) -> int:

@@ -50,13 +50,13 @@ def imported_path(state_dir: Path, lang: str) -> Path:
 
 
 @functools.lru_cache(maxsize=32)
-def _parsed(path: Path, _mtime_ns: int, _size: int) -> dict[str, object]:
-    """The ``[names]`` table of a shipped file, parsed once while the file stays as it was (every
-    start and every command reads all ten languages)."""
+def _parsed(shown: str, text: str) -> dict[str, object]:
+    """The ``[names]`` table of a shipped file, parsed once for the same text (every start and every
+    command reads all ten languages)."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise CatalogError(f"{path}: {exc}") from None
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise CatalogError(f"{shown}: {exc}") from None
     names = data.get("names", {})
     return dict(names) if isinstance(names, dict) else {}
 
@@ -65,12 +65,12 @@ def read_shipped(lang: str, known: Iterable[str]) -> dict[str, str]:
     """The published names in ``lang`` that are filled in; raises CatalogError on a card that does not exist."""
     path = shipped_path(lang)
     try:
-        seen = path.stat()
+        text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return {}
-    except OSError as exc:
+    except (OSError, UnicodeDecodeError) as exc:
         raise CatalogError(f"{path}: {exc}") from None
-    table = _parsed(path, seen.st_mtime_ns, seen.st_size)
+    table = _parsed(str(path), text)
     known = set(known)
     names = {}
     for card, name in table.items():

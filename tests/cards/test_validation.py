@@ -83,3 +83,26 @@ def test_expansion_clashing_with_base_is_a_duplicate(tmp_path: Path) -> None:
     problems = [str(p) for p in validate_files([BASE_SET, clash])[1]]
     assert problems == [f"{clash}:5: card 'plutonium-dragon': duplicate id (first in {BASE_SET}:"
                         + problems[0].split(f"{BASE_SET}:")[1]]
+
+
+def test_a_set_file_is_parsed_once_for_the_same_text_and_its_problems_said_every_time(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import tomllib
+
+    import cards.loader
+
+    parses: list[str] = []
+    real = tomllib.loads
+    monkeypatch.setattr(cards.loader.tomllib, "loads", lambda text: parses.append(text) or real(text))
+    good = tmp_path / "hats.toml"
+    good.write_text('[set]\nid = "hats"\nname = "Hats"\n\n[[card]]\nid = "tin-hat"\nname = "Tin Hat"\n'
+                    'deck = "treasure"\nkind = "item"\nslot = "headgear"\nbonus = 1\ngold = 100\n', encoding="utf-8")
+    first, second = load_catalog([good]), load_catalog([good])
+    assert first["tin-hat"].bonus == second["tin-hat"].bonus == 1 and first is not second
+    assert len(parses) == 1                        # every start and command loads the catalog: once is enough
+    good.write_text(good.read_text(encoding="utf-8").replace("bonus = 1", "bonus = 2"), encoding="utf-8")
+    assert load_catalog([good])["tin-hat"].bonus == 2       # the same size, maybe the same mtime: read afresh
+    bad = FIXTURES / "unknown_key.toml"
+    for _ in range(2):                              # a cached file's problems are not lost the second time
+        with pytest.raises(CatalogError, match="unknown key 'colour'"):
+            load_catalog([bad])
