@@ -36,6 +36,7 @@ log = logging.getLogger(__name__)
 
 KEY_FILE = "web.key"
 ADDRESS_EVERY = 10.0        # seconds between looks for a changed network address (Wi-Fi comes up late)
+KEY_EVERY = 1.0             # seconds between looks for a rotated key (one small file): a phone shut out at once
 
 
 class WebKeyError(OSError):
@@ -135,17 +136,20 @@ class WebView:
         self.bind = bind or address
         self.configured_url = url
         self.key_dir = key_dir          # where a rotated key appears (None: the key is the config's)
-        self._looked = time.monotonic()
+        self._looked = self._key_looked = time.monotonic()
 
     def refresh_address(self, now: float | None = None) -> bool:
         """Look again, now and then, for the address phones reach (a box that boots before its
         Wi-Fi is up starts on the loopback address) and for a rotated key; True when either changed
         and the screen should show the new QR code."""
         now = time.monotonic() if now is None else now
+        changed = False
+        if now - self._key_looked >= KEY_EVERY:
+            self._key_looked = now
+            changed = self.refresh_key()
         if now - self._looked < ADDRESS_EVERY:
-            return False
+            return changed
         self._looked = now
-        changed = self.refresh_key()
         if self.bind not in ("0.0.0.0", "::") or self.configured_url:
             return changed
         address = lan_address(self.bind)

@@ -186,6 +186,26 @@ def test_web_key_rotate_replaces_the_key_and_a_running_view_takes_it_up(tmp_path
     assert new in view.url and not view.refresh_key()
 
 
+def test_a_rotated_key_is_taken_up_within_a_second_not_at_the_next_look_for_the_address(tmp_path: Path) -> None:
+    from types import SimpleNamespace
+
+    from table.web import ADDRESS_EVERY, KEY_EVERY, WebView, read_key, rotate_key
+
+    state = tmp_path / "state"
+    old = web_key(state)
+    ended: list[bool] = []
+    server = SimpleNamespace(port=8123, app=SimpleNamespace(key=old))
+    hub = SimpleNamespace(clients=set(), end_all=lambda: ended.append(True))
+    view = WebView(hub, server, old, "10.0.0.5", bind="10.0.0.5", key_dir=state)
+    start = view._key_looked
+    rotate_key(state)
+    assert not view.refresh_address(start + KEY_EVERY / 2) and view.key == old     # not yet time to look
+    assert KEY_EVERY < ADDRESS_EVERY / 5
+    assert view.refresh_address(start + KEY_EVERY + 0.01)       # the QR code is drawn again, with the new key
+    assert view.key == read_key(state) == server.app.key and ended == [True]
+    assert not view.refresh_address(start + 2 * KEY_EVERY + 0.02)
+
+
 def test_web_key_rotate_with_the_key_in_the_config_is_one_line_and_exit_2(tmp_path: Path, capsys) -> None:
     from table.cli import main
 
