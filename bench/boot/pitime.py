@@ -62,7 +62,7 @@ TRACE = "/run/munchkin-table/frames.trace"      # the unit's RuntimeDirectory: g
 FRAME_MS = 16.7
 PLAY_TAPS = 170            # after the 6 joins and the deal's ~86: ~260 taps timed in all
 HOLD_S, GAP_S = 0.5, 0.7   # host seconds a tag rests on the pad, and off it (0.35 s of absence is a new tap)
-IDLE_WINDOW_S, IDLE_SETTLE_S = 60, 10
+IDLE_WINDOW_S, IDLE_SETTLE_S = 60, 10    # host seconds; the window is read in the guest
 IDLE_RATIO = 20            # design §5: idle uses >= 20x less CPU than a plain clock.tick(60) loop
 RACES_CLASSES = ["elf", "dwarf", "halfling", "cleric", "thief", "warrior", "wizard"]
 PLAIN_LOOP = ("import pygame\npygame.display.init()\nscreen = pygame.display.set_mode((800, 480))\n"
@@ -218,22 +218,27 @@ class PiRun:
         self.sh(f"systemctl start --no-block {UNIT}", timeout=120)
 
     def idle(self, pid: str) -> dict[str, float]:
-        """The table's CPU and a plain clock.tick(60) loop's over the same window of guest time."""
+        """The table's CPU and a plain clock.tick(60) loop's, started beside it, over the same window
+        of guest time (the guest's own readings at both ends; the host only waits in between)."""
+        _, out = self.sh(f"SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy PYGAME_HIDE_SUPPORT_PROMPT=1 "
+                         f"setsid {PYTHON} -c '{PLAIN_LOOP}' >/dev/null 2>&1 < /dev/null & echo loop $!", timeout=120)
+        loop = str(int(cpu_sample(out)["loop"]))
         reading = (f"echo now $(cut -d' ' -f1 /proc/uptime); "
                    f"echo table $(cat /proc/{pid}/task/*/schedstat | awk '{{s+=$1}} END {{print s}}'); "
-                   f"echo table_ticks $(awk '{{print $14+$15}}' /proc/{pid}/stat); "
-                   f"echo plain $(cat /proc/$L/task/*/schedstat | awk '{{s+=$1}} END {{print s}}')")
-        script = (f"SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy PYGAME_HIDE_SUPPORT_PROMPT=1 "
-                  f"{PYTHON} -c '{PLAIN_LOOP}' >/dev/null 2>&1 & L=$!; sleep {IDLE_SETTLE_S}; "
-                  f"{reading.replace('echo ', 'echo a_')}; sleep {IDLE_WINDOW_S}; {reading.replace('echo ', 'echo b_')}; "
-                  f"kill $L")
-        _, out = self.sh(script, timeout=IDLE_WINDOW_S * 6 + 300)
-        s = cpu_sample(out)
-        window = s["b_now"] - s["a_now"]
+                   f"echo ticks $(awk '{{print $14+$15}}' /proc/{pid}/stat); "
+                   f"echo plain $(cat /proc/{loop}/task/*/schedstat | awk '{{s+=$1}} END {{print s}}')")
+        time.sleep(IDLE_SETTLE_S)
+        a = cpu_sample(self.sh(reading, timeout=120)[1])
+        time.sleep(IDLE_WINDOW_S)
+        b = cpu_sample(self.sh(reading, timeout=120)[1])
+        self.sh(f"kill {loop}", timeout=120)
+        if not {"now", "table", "ticks", "plain"} <= set(a) & set(b):
+            raise RuntimeError(f"idle readings incomplete: {a} / {b}")
+        window = b["now"] - a["now"]
         return {"window_s": window,
-                "table_share": (s["b_table"] - s["a_table"]) / 1e9 / window,
-                "table_ticks_share": (s["b_table_ticks"] - s["a_table_ticks"]) / 100 / window,
-                "plain_share": (s["b_plain"] - s["a_plain"]) / 1e9 / window}
+                "table_share": (b["table"] - a["table"]) / 1e9 / window,
+                "table_ticks_share": (b["ticks"] - a["ticks"]) / 100 / window,
+                "plain_share": (b["plain"] - a["plain"]) / 1e9 / window}
 
     def memory(self, pid: str) -> dict[str, float]:
         _, out = self.sh(f"grep -E '^(VmHWM|VmRSS):' /proc/{pid}/status", timeout=120)
@@ -291,6 +296,7 @@ def measure(run: PiRun, cls: PiClass, boot_timeout: float) -> dict[str, object]:
     _, state = run.sh(f"cd / && runuser -u munchkin-table -- {TABLE} state | head -c 300", timeout=300)
     fig["state_head"] = " ".join(state.split())[:200]
     fig.update({f"memory_{k}_mb": v for k, v in run.memory(pid).items()})
+    print(f"    memory after the game: {fig}", flush=True)
     fig.update({f"idle_{k}": v for k, v in run.idle(pid).items()})
     fig.update({f"memory_after_idle_{k}_mb": v for k, v in run.memory(pid).items()})
     _, warns = run.sh(f"journalctl -b -u {UNIT} --no-pager -o cat | grep -c 'no ACK' ; "
@@ -350,7 +356,36 @@ def report(cls: PiClass, fig: dict[str, object], sleep: str) -> bool:
     return met
 
 
-def run_class(cls: PiClass, cache: Path, sleep: str, boot_timeout: float) -> bool:
+PROFILE = "/var/lib/munchkin-table/run.prof"
+PROFILE_DROP_IN = f"""[Service]
+ExecStart=
+ExecStart={PYTHON} -m cProfile -o {PROFILE} {TABLE} run
+WatchdogSec=0
+"""
+
+
+def profile(run: PiRun, boot_timeout: float, taps: int) -> str:
+    """The table run under cProfile in the guest (its clock is the guest's: instructions), through
+    the same game's first ``taps`` taps after NEXT; the top of the profile by own and by
+    cumulative time, from the start (imports, fonts, the first frame) to the stop."""
+    if not run.machine.agent.wait_up(time.monotonic() + boot_timeout):
+        raise TimeoutError(f"no answer from the guest in {boot_timeout:.0f} s")
+    run.wait_active(boot_timeout)
+    joins, rest = tap_game()
+    run.tap(joins)
+    drop_in = f"/run/systemd/system/{UNIT}.d"
+    run.sh(f"mkdir -p {drop_in} && printf '%s' '{PROFILE_DROP_IN}' > {drop_in}/profile.conf && systemctl daemon-reload")
+    run.press_next()
+    run.wait_active(boot_timeout)
+    time.sleep(5)
+    run.tap(rest[:taps])
+    run.sh(f"systemctl stop {UNIT}", timeout=600)
+    show = (f"import pstats; s = pstats.Stats('{PROFILE}'); s.sort_stats('tottime').print_stats(35); "
+            f"s.sort_stats('cumulative').print_stats(60)")
+    return run.sh(f"cd /root/munchkin-table 2>/dev/null; {PYTHON} -c \"{show}\"", timeout=600)[1]
+
+
+def run_class(cls: PiClass, cache: Path, sleep: str, boot_timeout: float, profile_taps: int = 0) -> bool:
     disk = cache / f"disk-{cls.size_text}.img"
     if not disk.exists():
         print(f"pi-time: no image {disk}: bench/boot/build.sh --size {cls.size_text} first", file=sys.stderr)
@@ -366,6 +401,9 @@ def run_class(cls: PiClass, cache: Path, sleep: str, boot_timeout: float) -> boo
         run = PiRun(machine, chip, recipe.game_tags())
         try:
             machine.power_on()
+            if profile_taps:
+                print(profile(run, boot_timeout, profile_taps), flush=True)
+                return True
             fig = measure(run, cls, boot_timeout)
         except (OSError, TimeoutError, ConnectionError, RuntimeError, KeyError, ValueError) as exc:
             print(f"{cls.name} line: not met: the bench did not run to its end: {type(exc).__name__}: {exc}", flush=True)
@@ -382,10 +420,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--only", choices=sorted(CLASSES), action="append")
     parser.add_argument("--sleep", choices=("on", "off"), default="on", help="icount's sleep (see the docstring)")
     parser.add_argument("--boot-timeout", type=float, default=1800)
+    parser.add_argument("--profile", type=int, default=0, metavar="TAPS",
+                        help="instead of the figures: the table under cProfile in the guest through TAPS taps")
     args = parser.parse_args(argv)
     met = True
     for key in args.only or list(CLASSES):
-        met = run_class(CLASSES[key], args.cache, args.sleep, args.boot_timeout) and met
+        met = run_class(CLASSES[key], args.cache, args.sleep, args.boot_timeout, args.profile) and met
     return 0 if met else 1
 
 
