@@ -116,6 +116,8 @@ tail -n 4 "$LOG/install-pi.log" | sed 's/^/   | /'
 step "the tags the bench taps"
 in_root "$ROOT" runuser -u munchkin-table -- /opt/munchkin-table/.venv/bin/munchkin-table tags import /etc/munchkin-table/boot-tags.csv \
     | sed 's/^/   | /'
+in_root "$ROOT" runuser -u munchkin-table -- /opt/munchkin-table/.venv/bin/munchkin-table tags import /etc/munchkin-table/pitime-tags.csv \
+    | sed 's/^/   | /'
 umount "$ROOT/root/.cache/pip"
 unmount
 # As booted from a card: services start, no resolv.conf of the build host.

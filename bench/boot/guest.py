@@ -23,15 +23,21 @@ KERNEL_LINE = "root=/dev/vda rw console=ttyAMA0 net.ifnames=0 quiet vt.global_cu
 
 
 def qemu_command(*, cache: Path, disk: Path, work: Path, size: tuple[int, int], pn532: Path,
-                 web_port: int | None, gpu: str = "virtio-gpu-pci") -> list[str]:
-    """The QEMU command line of one power-on (the tests read it; run.py starts it)."""
+                 web_port: int | None, gpu: str = "virtio-gpu-pci", cpu: str = "cortex-a72", memory_mb: int = 1024,
+                 icount: str = "", kernel_extra: str = "") -> list[str]:
+    """The QEMU command line of one power-on (the tests read it; run.py starts it).
+
+    ``icount`` (e.g. ``shift=1,sleep=off``): instruction counting, the guest's clock advancing
+    2^shift ns an instruction (pitime.py); ``kernel_extra`` is added to the kernel's command line."""
     w, h = size
     gpu_device = f"{gpu},xres={w},yres={h}" if gpu.startswith("virtio") else gpu
     # restrict=on: the guest reaches nothing outside; only the forwarded port comes in
     net = "user,model=virtio-net-pci,restrict=on" + (f",hostfwd=tcp:127.0.0.1:{web_port}-:8080" if web_port else "")
     return [
-        "nice", "-n", "5", "qemu-system-aarch64", "-M", "virt", "-cpu", "cortex-a72", "-smp", "2", "-m", "1024",
-        "-kernel", str(cache / "vmlinuz"), "-initrd", str(cache / "initrd.img"), "-append", KERNEL_LINE,
+        "nice", "-n", "5", "qemu-system-aarch64", "-M", "virt", "-cpu", cpu, "-smp", "2", "-m", str(memory_mb),
+        *(["-icount", icount] if icount else []),
+        "-kernel", str(cache / "vmlinuz"), "-initrd", str(cache / "initrd.img"),
+        "-append", f"{KERNEL_LINE} {kernel_extra}".strip(),
         "-drive", f"file={disk},if=none,id=root,format=qcow2", "-device", "virtio-blk-pci,drive=root",
         "-device", gpu_device, "-display", "none",
         "-serial", f"file:{work / 'console.log'}",

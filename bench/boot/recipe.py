@@ -71,8 +71,21 @@ def fstab() -> str:
     return "# the boot bench's one disk (virtio-blk)\n/dev/vda / ext4 rw,errors=remount-ro 0 1\n"
 
 
-def tags_csv() -> str:
-    return "uid,card\n" + "".join(f"{uid},{card}\n" for card, uid in TAGS.items())
+def tags_csv(tags: dict[str, str] | None = None) -> str:
+    return "uid,card\n" + "".join(f"{uid},{card}\n" for card, uid in (TAGS if tags is None else tags).items())
+
+
+def game_tags() -> dict[str, str]:
+    """The Pi-class bench's tags (bench/boot/pitime.py): the six player tokens (the first three as in
+    TAGS) and every card the host benches' game deals or fights, a 4-byte UID each (D1 and the
+    card's place in sorted order)."""
+    root = str(Path(__file__).resolve().parents[2])
+    if root not in sys.path:          # build.sh runs this file as a script, before any venv
+        sys.path.insert(0, root)
+    from bench._games import GEAR, MONSTERS     # the standard library only, as this file
+
+    tokens = {f"player-{n}": f"B007000{n}" for n in range(1, 7)}
+    return tokens | {card: f"D1{n:06X}" for n, card in enumerate(sorted(set(GEAR) | set(MONSTERS)))}
 
 
 def interfaces() -> str:
@@ -102,6 +115,7 @@ def overlay_files(*, port: str, size: tuple[int, int], web: bool) -> dict[str, s
     return {
         "etc/munchkin-table/config.toml": config_toml(port=port, size=size, web=web),
         "etc/munchkin-table/boot-tags.csv": tags_csv(),
+        "etc/munchkin-table/pitime-tags.csv": tags_csv(game_tags()),
         "etc/fstab": fstab(),
         "etc/hostname": "munchkin-table\n",
         "etc/hosts": "127.0.0.1 localhost\n127.0.1.1 munchkin-table\n",

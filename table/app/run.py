@@ -21,11 +21,12 @@ from typing import Any, BinaryIO
 
 from cards.textfile import TextFileError, decode_text
 from drivers.base import SystemClock
-from drivers.events import Press
+from drivers.events import Press, Tap
 from drivers.factory import DriverError
 from drivers.sim import SimButtons, SimReader
 from engine.messages import msg
 from table.app.drivers import Drivers, open_drivers
+from table.app.frametrace import FrameTrace
 from table.app.heap import collect_while_idle, settle
 from table.app.league import LeagueRun, start_league
 from table.app.systemd import notify, watchdog_interval
@@ -157,6 +158,7 @@ class TableLoop:
         self.watchdog = watchdog_interval()
         self.last_ping = time.monotonic()
         self.stopping = threading.Event()
+        self.trace = FrameTrace.from_environment()     # the Pi-class bench's timing; None unless asked for
         threading.Thread(target=self.watch_files, name="journal-watch", daemon=True).start()
 
     def watch_files(self) -> None:
@@ -182,6 +184,8 @@ class TableLoop:
         ctl, display = self.ctl, self.display
         first = self.view()
         display.render(first)
+        if self.trace is not None:
+            self.trace.first(time.monotonic())
         notify("READY=1")
         if os.environ.get("MUNCHKIN_EXIT_AFTER_FIRST_FRAME"):     # for the start-time benchmark
             log.info("first frame shown; exiting as asked")
@@ -213,6 +217,8 @@ class TableLoop:
                 if dirty or ctl.revision != shown or animating or display.wants_frame():
                     frame = self.view()
                     display.render(frame)
+                    if self.trace is not None:
+                        self.trace.passed(time.monotonic())
                     if self.wake.watch is not None and display.input_pending():
                         self.woken.set()             # input Xlib read while the frame went out
                     if self.web is not None and ctl.revision != shown:
@@ -221,6 +227,8 @@ class TableLoop:
                         self.league.publisher.state(ctl.state, ctl.seats)     # after the frame
                     self.speak()
                     shown = ctl.revision
+                elif self.trace is not None:
+                    self.trace.passed(None)          # taps that drew no frame
                 if self.league is not None:
                     notice = self.league.notice()    # the broker refused or went away: said once, the game goes on
                     if notice is not None:
@@ -282,6 +290,8 @@ class TableLoop:
             if isinstance(item, ScriptNotice):      # a piped line that could not be understood
                 self.ctl.refuse(item.text)
             else:
+                if self.trace is not None and isinstance(item, Tap):
+                    self.trace.tapped(item.at)
                 self.ctl.handle(item)
         self.ctl.tick()
         watch_journal(self.ctl)
@@ -317,6 +327,8 @@ class TableLoop:
         if self.display.voice is not None:
             self.display.voice.close()
         self.display.close()
+        if self.trace is not None:
+            self.trace.close()
 
 
 def watch_journal(ctl: Controller) -> None:

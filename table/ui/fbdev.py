@@ -23,6 +23,7 @@ from __future__ import annotations
 import logging
 import mmap
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -50,9 +51,24 @@ class Framebuffer:
         finally:
             os.close(fd)
         self.device = device
+        self.direct = self._direct()
         self.frame_size: tuple[int, int] | None = None
         self.place = pygame.Rect(0, 0, 0, 0)     # where the frame goes on the framebuffer
         self.bytes_written = 0
+
+    def _direct(self) -> pygame.Surface | None:
+        """The mapping itself as a surface, where its pixels are XRGB8888 in memory order B, G, R, X:
+        a rectangle then goes in by one blit, copied by SDL, not row by row in Python (which took
+        about half of a tap's time at the Zero 2 W class: docs/benchmarks.md, "Pi-class time"). The
+        X byte is written 0xFF, which the screen ignores. None for other formats (the rows' way)."""
+        g = self.geometry
+        if g.bpp != 32 or g.masks != (0xFF0000, 0x00FF00, 0x0000FF) or sys.byteorder != "little":
+            return None
+        try:
+            return pygame.image.frombuffer(self.map, (g.width, g.height), "BGRA", pitch=g.stride)
+        except (ValueError, pygame.error) as exc:
+            log.info("%s: rows copied one by one (%s)", self.device, exc)
+            return None
 
     def fit(self, size: tuple[int, int]) -> None:
         """Where a frame of ``size`` goes: centred, or scaled down to fit keeping its shape."""
@@ -83,6 +99,10 @@ class Framebuffer:
 
     def _write_rect(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
         g, place = self.geometry, self.place
+        if place.size == surface.get_size() and self.direct is not None:
+            self.direct.blit(surface, rect.move(place.topleft), rect)
+            self.bytes_written += rect.w * rect.h * g.bytes_per_pixel
+            return
         if place.size == surface.get_size():
             source, target = surface.subsurface(rect), rect.move(place.topleft)
         else:
@@ -106,6 +126,7 @@ class Framebuffer:
         self.bytes_written += row * target.h
 
     def close(self) -> None:
+        self.direct = None               # its hold on the mapping first: an exported mmap cannot close
         self.map.close()
 
 

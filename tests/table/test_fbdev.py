@@ -224,3 +224,22 @@ def test_a_framebuffer_that_cannot_be_opened_is_one_line_and_sdls_path(tmp_path:
     lines = [r.getMessage() for r in caplog.records if r.name == "table.ui.fbdev"]
     assert len(lines) == 1 and "fb9: No such file" in lines[0] and "kmsdrm" in lines[0]
 
+
+
+@pytest.mark.parametrize("bpp", [32, 16])
+def test_xrgb8888_goes_in_by_one_blit_into_the_mapping_and_closes(tmp_path: Path, bpp: int) -> None:
+    """At 32 bpp the mapping is itself a surface (a rectangle is one blit by SDL, not a Python loop
+    over its rows: the push's cost at the Zero 2 W class); 16 bpp keeps the rows' way. Both write the
+    rectangle's pixels and nothing else, and the mapping closes though the surface held it."""
+    device, fb, frame = framebuffer_and_frame(tmp_path, bpp, (800, 600))
+    assert (fb.direct is not None) == (bpp == 32)
+    fb.write(frame, None)                                  # the first frame: all of it
+    fb.map[:] = bytes([SENTINEL]) * len(fb.map)
+    frame.fill((200, 40, 8), pygame.Rect(10, 20, 30, 5))
+    box = pygame.Rect(10, 20, 30, 5)
+    fb.write(frame, [box])
+    data = bytes(fb.map)
+    assert decode(data, fb, box) == quantized(bytes((200, 40, 8)) * 150, bpp)
+    assert untouched(data, fb, [box])
+    fb.close()
+    assert fb.map.closed
