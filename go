@@ -142,9 +142,10 @@ case "$cmd" in
                shift      # the rules and the controller: what most changes touch, in under a minute
                set -- -m "not slow" tests/engine tests/table/test_controller_*.py tests/table/test_prompts.py "$@"
            fi
-           # a worker a core (more than that gained 16 s of 5m50 and put the timing tests at risk); idle
-           # workers take tests from busy ones
-           if parallel "$@"; then set -- -n auto --dist worksteal "$@"; fi
+           # one worker more than the cores: a third of the suite's wall time is tests waiting (on a
+           # browser, a broker, a speaker, a killed child), and the extra worker fills it (2 cores:
+           # 4m14 against 5m09 for a worker a core, 2026-12-04); idle workers take tests from busy ones
+           if parallel "$@"; then set -- -n "$(( $(nproc 2>/dev/null || echo 1) + 1 ))" --dist worksteal "$@"; fi
            exec "$VENV/bin/python" -m pytest "$@" ;;
     bench) setup dev; rm -f bench/results.json      # the figure benches (not soak_*) write it afresh
            for b in bench/[!_]*.py; do
