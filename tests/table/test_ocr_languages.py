@@ -25,6 +25,8 @@ from table.config import LANGUAGES
 from table.ui.scenes import SCENES
 from table.words import catalogs
 
+from tests.table.test_screens_language import catalog_texts
+
 TESSERACT = {"es": "spa", "zh": "chi_sim", "de": "deu", "fr": "fra", "it": "ita", "pt": "por",
              "ru": "rus", "pl": "pol", "ja": "jpn", "ko": "kor"}
 NOT_LATIN = ("zh", "ja", "ko")            # written without Latin letters: read by characters, not words
@@ -58,15 +60,11 @@ def _vocabulary(lang: str) -> tuple[frozenset[str], frozenset[str]]:
     """(words of ``lang``'s catalog, English words of the screen that ``lang`` never uses)."""
     own: set[str] = set()
     english: set[str] = set()
-    for message in catalogs.read(lang):
-        if not message.id:
-            continue
-        ids = message.id if isinstance(message.id, tuple) else (message.id,)
-        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+    for ids, strings in catalog_texts(lang):
         for text in ids:
             english |= {w.lower() for w in re.findall(r"[A-Za-z]{4,}", re.sub(r"\{[^}]*\}", " ", text))}
         for text in strings:
-            own |= _words(text or "", lang)
+            own |= _words(text, lang)
     cards = load_catalog()
     names = {w.lower() for card in cards.values() for w in re.findall(r"[A-Za-z]+", f"{card.name} {card.id}")}
     latin_own = {w for w in own if re.fullmatch(r"[a-z]+", w)}

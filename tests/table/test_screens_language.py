@@ -4,6 +4,7 @@ it but card names without a translation and the players' own names, and no short
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,19 +25,24 @@ TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
 SHORT_LABEL = 30        # a text this long or shorter (a soft key, a chip, a heading) is never cut
 
 
+def catalog_texts(lang: str) -> Iterator[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """Each message of ``lang``'s catalog: (its English texts, its translations; an untranslated one empty)."""
+    for message in catalogs.read(lang):
+        if message.id:
+            ids = message.id if isinstance(message.id, tuple) else (message.id,)
+            strings = message.string if isinstance(message.string, tuple) else (message.string,)
+            yield ids, tuple(text or "" for text in strings)
+
+
 def _english_only_words(lang: str = "es") -> set[str]:
     """Words of the English messages that no translation in ``lang`` uses ("no", "a", "de" are Spanish
     too; "tag" German and French; "file" Italian)."""
     english, own = set(), set()
-    for message in catalogs.read(lang):
-        if not message.id:
-            continue
-        ids = message.id if isinstance(message.id, tuple) else (message.id,)
-        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+    for ids, strings in catalog_texts(lang):
         for text in ids:
             english |= {w.lower() for w in re.findall(r"[A-Za-z]{3,}", re.sub(r"\{[^}]*\}", " ", text))}
         for text in strings:
-            own |= {w.lower() for w in re.findall(r"[^\W\d_]{3,}", re.sub(r"\{[^}]*\}", " ", text or ""))}
+            own |= {w.lower() for w in re.findall(r"[^\W\d_]{3,}", re.sub(r"\{[^}]*\}", " ", text))}
     return english - own - {"uid", "nfc", "ntag", "csv", "uart", "spi", "gpio", "hsu", "pn532", "mfrc522"}
 
 

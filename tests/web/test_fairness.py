@@ -18,7 +18,7 @@ import table.web.server as web_server
 from table.web.hub import PER_ADDRESS
 from table.web.limits import Doorman
 from tests.web.conftest import KEY, ROOT, http
-from tests.web.test_server import SseReader, _closed, _from, _port, served, table  # noqa: F401  (fixtures)
+from tests.web.test_server import SseReader, _closed, _first_response, _from, _port, served, table  # noqa: F401  (fixtures)
 
 
 def _stream_from(address: str, port: int, *, forwarded: str = "") -> tuple[socket.socket, int]:
@@ -123,10 +123,7 @@ def test_an_idle_kept_alive_connection_is_closed_after_the_keep_alive(served) ->
     _hub, base = served(keep_alive=1, doorman=Doorman(request_timeout=30))
     s = _from("127.0.0.1", _port(base))
     try:
-        s.sendall(f"GET /api/state?key={KEY} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
-        first = b""
-        while b"\r\n\r\n" not in first:
-            first += s.recv(65536)
+        first = _first_response(s)
         started = time.monotonic()
         assert _closed(s, 10) and time.monotonic() - started < 4     # uvicorn's own is 5 s
     finally:

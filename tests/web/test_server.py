@@ -244,6 +244,15 @@ def _from(address: str, port: int) -> socket.socket:
     return s
 
 
+def _first_response(s: socket.socket) -> bytes:
+    """Asks for the state on ``s`` and reads until the end of the response's headers."""
+    s.sendall(f"GET /api/state?key={KEY} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    first = b""
+    while b"\r\n\r\n" not in first:
+        first += s.recv(65536)
+    return first
+
+
 def _port(base: str) -> int:
     return int(base.rsplit(":", 1)[1])
 
@@ -314,10 +323,7 @@ def test_a_half_sent_second_request_on_a_kept_alive_connection_is_timed_out(serv
     _hub, base = served(doorman=Doorman(request_timeout=0.5))
     s = _from("127.0.0.1", _port(base))
     try:
-        s.sendall(f"GET /api/state?key={KEY} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
-        first = b""
-        while b"\r\n\r\n" not in first:
-            first += s.recv(65536)
+        first = _first_response(s)
         assert first.startswith(b"HTTP/1.1 200")
         s.sendall(b"GET /api/state HTTP/1.1\r\nHo")        # the second request, never finished
         started = time.monotonic()
