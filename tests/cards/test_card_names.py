@@ -199,3 +199,12 @@ def test_a_shipped_file_is_parsed_once_and_again_when_it_changes(tmp_path: Path,
         read_shipped("es", catalog)                 # a bad card is refused every time, cached or not
     with pytest.raises(CatalogError, match="no-such-card"):
         read_shipped("es", catalog)
+
+
+def test_a_shipped_names_file_that_is_not_utf8_is_a_catalog_error_naming_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import cards.names
+
+    monkeypatch.setattr(cards.names, "NAMES_DIR", tmp_path)
+    (tmp_path / "es.toml").write_bytes(b'[names]\ndwarf = "Enano \xff"\n')
+    with pytest.raises(CatalogError, match="es.toml"):
+        read_shipped("es", load_catalog())
