@@ -157,9 +157,10 @@ class Publisher:
         and the worker is not using the client, it is published here and now; else it waits for the
         worker, and a later one replaces it while it waits (latest wins, and goes when the earlier would
         have)."""
+        seats = dict(seats) if seats else None
         if state is self._last and seats == self._seats:
             return
-        self._last, self._seats = state, dict(seats) if seats else None
+        self._last, self._seats = state, seats
         message = league_key(state, seats)
         if message == self._handed:
             return

@@ -62,6 +62,28 @@ def test_a_state_that_changes_nothing_the_league_reads_is_not_sent(tmp_path: Pat
         box.close()
 
 
+def test_the_same_state_handed_again_costs_nothing_with_no_seats_or_the_same(tmp_path: Path, broker, monkeypatch) -> None:
+    """The run loop hands the state over on every new revision, most of them (a message, a prompt) with
+    the same state: the league's view of it is not made again, whether the box has seats ({}) or not."""
+    import table.league.publisher as publisher_module
+
+    made = []
+    real = publisher_module.league_key
+    monkeypatch.setattr(publisher_module, "league_key", lambda *args: made.append(args) or real(*args))
+    box = Box(league_config(tmp_path / "a", broker.url(), "table-a"))
+    try:
+        box.play(MID_GAME)
+        state = box.table.controller.state
+        box.publisher.state(state)
+        made.clear()
+        for seats in ({}, None, {}, {1: "player-1"}, {1: "player-1"}):
+            box.publisher.state(state, seats)
+        # {} and None are the same seats as the hand-over before; the seat is new once
+        assert len(made) == 1, made
+    finally:
+        box.close()
+
+
 def test_a_change_of_the_phase_alone_waits_for_the_next_and_a_new_turn_does_not_wait(tmp_path: Path, broker,
                                                                                      monkeypatch) -> None:
     import table.league.publisher as publisher
