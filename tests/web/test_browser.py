@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import io
 import json
+import os
 import time
 from pathlib import Path
 
@@ -258,9 +259,12 @@ LONG_NAMES = '[players.player-2]\nname = "Maximiliano"\n[players.player-3]\nname
 
 
 @pytest.mark.parametrize("language", ["en", "es", "zh"])
-def test_every_page_fits_a_phone_from_320_to_430_px_and_a_desktop(browser, running_table, language: str) -> None:
+def test_every_page_fits_a_phone_from_320_to_430_px_and_a_desktop(browser, running_table, language: str,
+                                                                   tmp_path: Path) -> None:
     """No sideways scrolling, no name broken inside a word, no header one character a line: at 320,
-    390 and 1280 px, in each language, during a fight (the widest board). Screenshots go to docs/web/."""
+    390 and 1280 px, in each language, during a fight (the widest board). Screenshots go to the test's
+    own folder, and to docs/web/ with MUNCHKIN_DOCS_SCREENSHOTS=1 (a test run never changes the tree)."""
+    shots = ROOT / "docs" / "web" if os.environ.get("MUNCHKIN_DOCS_SCREENSHOTS") == "1" else tmp_path
     table = running_table(language=language, extra=LONG_NAMES)
     table.send(*JOIN, "tap 1000-gold-pieces", "tap boots-of-butt-kicking", "tap net-troll")
     table.wait_state(lambda s: s["phase"] == "combat")
@@ -277,7 +281,7 @@ def test_every_page_fits_a_phone_from_320_to_430_px_and_a_desktop(browser, runni
                 if width in (320, 390) and path != "/history":      # its dates change with every run
                     png = browser.get_screenshot_as_png()
                     name = "board" if path == "/" else path.strip("/").replace("/", "-")
-                    out = ROOT / "docs" / "web" / f"{name}-{language}-{width}.png"
+                    out = shots / f"{name}-{language}-{width}.png"
                     if not out.exists() or out.read_bytes() != png:
                         out.parent.mkdir(parents=True, exist_ok=True)
                         out.write_bytes(png)
