@@ -181,6 +181,21 @@
     return box;
   }
 
+  // The links to past games and standings never change: one element, moved into each new board, so
+  // that a tap on a link while the board is redrawn under it still lands on the link.
+  let nav = null;
+  function recordsNav() {
+    if (!nav) {
+      nav = el("nav", "records");
+      for (const [path, label] of [["/history", L.history], ["/stats", L.stats]]) {
+        const a = el("a", null, label);
+        a.href = path + "?key=" + encodeURIComponent(cfg.key);
+        nav.append(a);
+      }
+    }
+    return nav;
+  }
+
   function render(state) {
     if (windowTimer) { clearInterval(windowTimer); windowTimer = null; }
     const board = state.board || {};
@@ -227,15 +242,7 @@
       list.append(el("div", "message", fmt(L.join, {lo: rules.min_players || 3, hi: rules.max_players || 6})));
     }
     frag.append(list);
-    if (cfg.mode !== "overlay") {
-      const nav = el("nav", "records");
-      for (const [path, label] of [["/history", L.history], ["/stats", L.stats]]) {
-        const a = el("a", null, label);
-        a.href = path + "?key=" + encodeURIComponent(cfg.key);
-        nav.append(a);
-      }
-      frag.append(nav);
-    }
+    if (cfg.mode !== "overlay") frag.append(recordsNav());
     root.replaceChildren(frag);
     root.dataset.actions = String(board.actions === undefined ? "" : board.actions);
   }
