@@ -61,7 +61,7 @@ from drivers.base import ManualClock  # noqa: E402
 from drivers.sim import SimButtons, SimReader  # noqa: E402
 from table.config import parse_config  # noqa: E402
 from table.control.assembly import build_table  # noqa: E402
-from table.app.heap import settle  # noqa: E402
+from table.app.heap import collect_while_idle, settle  # noqa: E402
 from table.league.publisher import attach  # noqa: E402
 from table.league.standings import standings  # noqa: E402
 from table.league.topics import game_message, state_topic  # noqa: E402
@@ -314,9 +314,10 @@ def paired_extra(on: list[float], off: list[float], trim: float = TRIM) -> float
     """What a tap costs the table thread more with the league on, per tap: the mean of the differences
     between the two tables' CPU for the same action (``on[i]`` and ``off[i]``: both tables took action
     ``i``), without the ``trim`` largest and smallest of them. A single tap that a full collection of
-    the garbage collector falls on costs tens of milliseconds on whichever table it happens to, and
-    a handful of them moved a run's mean by 5 %; cut from both ends alike, they cancel, while a cost
-    of the league's on one tap in seven (a state sent) stays well inside."""
+    the garbage collector falls on costs tens of milliseconds on whichever table it happens to (five
+    such in a run moved its mean by 5 % before the bench, like the run loop, collected between taps;
+    what is left is rarer, not gone); cut from both ends alike, they cancel, while a cost of the
+    league's on one tap in seven (a state sent) stays well inside."""
     if len(on) != len(off) or not on:
         raise ValueError(f"the two tables timed {len(on)} and {len(off)} taps: not the same actions")
     differences = sorted(a - b for a, b in zip(on, off))
@@ -344,6 +345,8 @@ def tap(rig: dict[str, Any], n: int, *, cpu: list[float] | None, wall: list[floa
     ctl.tick()
     if ctl.revision != shown or display.wants_frame():
         display.render(build_view(ctl))
+    display.tidy()                      # what the run loop does before it sleeps, untimed: the panels to
+    collect_while_idle()                # the store, the collector's pass that a tap would otherwise take
     if action.verb not in ("tap", "press"):
         return False
     t0 = time.perf_counter()
