@@ -11,8 +11,8 @@ Every call into paho is made under one lock (``_io``), so paho's packets are nev
   (:meth:`table.storage.outbox.Outbox.acknowledged`). Rows waiting when the box starts are sent then.
 * ``.../tables/<table>/state``: the league's view of the table (:func:`league_state`: phase, turn,
   who plays at which level, the winners), retained, QoS 0, only when it changed and at most
-  ``state_per_second`` times a second (latest wins); a change of the phase alone (most taps: a
-  monster, a run, a roll) at most once every ``PHASE_GAP_S``.
+  ``state_per_second`` times a second (latest wins); a change of the phase or of whose turn it is
+  alone (most taps: a monster, a run, a roll, NEXT) at most once every ``PHASE_GAP_S``.
 * ``.../tables/<table>/online``: a retained ``true`` on every connect; the last will says ``false``.
 
 **The league heals** (:class:`Check`): on every connect the box subscribes, for a moment, to its own
@@ -21,12 +21,14 @@ the broker no longer holds as it was sent (a broker that lost its store, or a ne
 pass sends them again.
 
 The state is the one message that may go on any tap, so it is sent as seldom as the league allows: a
-handful of fields made from the state, compared with the last one handed over, and only a new turn,
-level, player or winner goes at once (when its turn has come, ``client.publish`` on the table thread
+handful of fields made from the state, compared with the last one handed over, and only a new level,
+player or winner goes at once (when its turn has come, ``client.publish`` on the table thread
 itself if the worker is not using the client, and paho writes it at once); otherwise it waits for
 the worker, a later one replacing it. paho's publish costs a few times what the hand-made packet it
-replaced did; sending a state on about one tap in seven (it was one in two) brings its cost per tap
-back to about what it was (bench/league.py, figure 4).
+replaced did (from a cold cache, after a frame: about 270 µs in the bench's taps); a new turn went at once too until
+2026-12-07, a state on one tap in seven of the bench's game, which cost a tap more than the old
+path's packet on every tap (bench/league.py, figure 4: 81 against 65 µs). A board that shows whose
+turn it is a second late loses nothing.
 
 Anything that goes wrong (the broker down, a wrong password, a certificate it refuses, an ACL that
 refuses a topic) is one sentence in ``problem`` (``notify`` is called when it changes); the table
@@ -60,7 +62,7 @@ log = logging.getLogger(__name__)
 
 IDLE_S = 5.0            # the worker looks at the outbox at least this often (rows another process queued)
 MAX_BACKOFF_S = 30.0    # between connection attempts while the broker cannot be reached
-PHASE_GAP_S = 1.0       # a change of the phase alone waits until this long after the last state sent
+PHASE_GAP_S = 1.0       # a change of the phase or the turn alone waits until this long after the last state sent
 
 # The state message's JSON: compact, and in the players' own letters.
 _ENCODE = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
@@ -93,9 +95,10 @@ def league_state(state: GameState, seats: Mapping[int, str] | None = None) -> di
     return league_message(league_key(state, seats))
 
 
-def phase_only(new: LeagueKey, old: LeagueKey | None) -> bool:
-    """Whether ``new`` differs from ``old`` in the phase alone."""
-    return old is not None and new[1:] == old[1:]
+def can_wait(new: LeagueKey, old: LeagueKey | None) -> bool:
+    """Whether ``new`` differs from ``old`` only in the phase, the turn and whose turn it is (not in a
+    player, a level or the winners): a change that can wait ``PHASE_GAP_S``."""
+    return old is not None and new[3:] == old[3:]
 
 
 class Publisher:
@@ -153,7 +156,8 @@ class Publisher:
         """The table's state changed (``seats``: seat -> its pad's player, on a box with a pad at every seat).
 
         Nothing is sent when what the league reads of it did not change. Otherwise, when its turn has
-        come (the rate limit; for a change of the phase alone, ``PHASE_GAP_S`` after the last state sent)
+        come (the rate limit; for a change of the phase or the turn alone, ``PHASE_GAP_S`` after the last
+        state sent)
         and the worker is not using the client, it is published here and now; else it waits for the
         worker, and a later one replaces it while it waits (latest wins, and goes when the earlier would
         have)."""
@@ -164,7 +168,7 @@ class Publisher:
         message = league_key(state, seats)
         if message == self._handed:
             return
-        due = max(self._state_due, self._sent_at + PHASE_GAP_S) if phase_only(message, self._handed) else self._state_due
+        due = max(self._state_due, self._sent_at + PHASE_GAP_S) if can_wait(message, self._handed) else self._state_due
         self._handed = message
         waiting = self._state
         if waiting is not None:

@@ -84,8 +84,8 @@ def test_the_same_state_handed_again_costs_nothing_with_no_seats_or_the_same(tmp
         box.close()
 
 
-def test_a_change_of_the_phase_alone_waits_for_the_next_and_a_new_turn_does_not_wait(tmp_path: Path, broker,
-                                                                                     monkeypatch) -> None:
+def test_a_change_of_the_phase_or_the_turn_waits_for_the_next_and_a_new_level_does_not_wait(
+        tmp_path: Path, broker, monkeypatch) -> None:
     import table.league.publisher as publisher
 
     monkeypatch.setattr(publisher, "PHASE_GAP_S", 60.0)        # (no test machine is that slow between two lines)
@@ -94,17 +94,28 @@ def test_a_change_of_the_phase_alone_waits_for_the_next_and_a_new_turn_does_not_
         box.play(MID_GAME)
         state = box.table.controller.state
         other = [p for p in Phase if p is not state.phase]
+        first = state.players[0]
+
+        def at(level: int, **changes: object) -> object:
+            return dataclasses.replace(state, players=[dataclasses.replace(first, level=level), *state.players[1:]],
+                                       **changes)
+
         sub = Subscriber(broker, STATE)
         try:
             until(lambda: sub.payloads() and sub.payloads()[-1]["turn"] == state.turn, what="the retained state")
-            box.publisher.state(dataclasses.replace(state, turn=state.turn + 1))          # sent at once
-            until(lambda: sub.payloads()[-1]["turn"] == state.turn + 1, what="the new turn")
+            box.publisher.state(at(first.level + 1))                                      # sent at once
+            until(lambda: sub.payloads()[-1]["players"][0]["level"] == first.level + 1, what="the new level")
             seen = len(sub.messages)
-            box.publisher.state(dataclasses.replace(state, turn=state.turn + 1, phase=other[0]))   # waits
+            box.publisher.state(at(first.level + 1, phase=other[0]))                      # waits
             time.sleep(0.1)                     # (past the rate limit: were it not waiting, it would go now)
-            box.publisher.state(dataclasses.replace(state, turn=state.turn + 2, phase=other[1]))
-            until(lambda: sub.payloads()[-1]["turn"] == state.turn + 2, what="the turn after")
-            assert [(p["turn"], p["phase"]) for p in sub.payloads()[seen:]] == [(state.turn + 2, other[1].value)]
+            box.publisher.state(at(first.level + 1, phase=other[1], turn=state.turn + 1,
+                                   active_player="player-3"))                             # waits too
+            time.sleep(0.1)
+            box.publisher.state(at(first.level + 2, phase=other[1], turn=state.turn + 1,
+                                   active_player="player-3"))                             # goes, with the turn
+            until(lambda: sub.payloads()[-1]["players"][0]["level"] == first.level + 2, what="the level after")
+            assert [(p["turn"], p["active_player"], p["phase"], p["players"][0]["level"])
+                    for p in sub.payloads()[seen:]] == [(state.turn + 1, "player-3", other[1].value, first.level + 2)]
         finally:
             sub.close()
     finally:
