@@ -153,15 +153,16 @@ use_identity_as_username true
         raise RuntimeError("mosquitto found no free ports in 5 attempts")
 
     def _start(self) -> None:
+        logged = len(self.log())                   # what this start writes to the log comes after
         self.proc = subprocess.Popen([MOSQUITTO, "-c", str(self.where / "mosquitto.conf")],
                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                said = self.proc.stderr.read().decode() if self.proc.stderr else ""
-                if "Address already in use" in said:
+                said = (self.proc.stderr.read().decode() if self.proc.stderr else "") + self.log()[logged:]
+                if "Address already in use" in said:      # (on stderr, or in its log file when it keeps one)
                     raise PortTaken(said)
-                raise RuntimeError(f"mosquitto exited: {said}{self.log()}")
+                raise RuntimeError(f"mosquitto exited: {said}")
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
                     return
