@@ -423,6 +423,7 @@ class Frame:
         self.cache_moves = 0                # hits blitted from the store (the panel had left the screen)
         self.store = PanelStore(window, windows=self.STORE_WINDOWS)
         self.solids = Solids(window)
+        painter.fill = self.solids.fill     # the large panels' flat parts, the faster way on this machine
         self._storing = False               # panels may come from the store, and go into it
         self._learning = False              # a frame drawn in full feeds the store with what changed
         self._to_store: list[tuple[Slot, Shown]] = []       # drawn afresh: for the store, at ``tidy``

@@ -214,3 +214,36 @@ def test_a_kept_panel_shape_leaves_its_corners_to_what_is_under_them() -> None:
         assert len(painter._panels) == 1
     finally:
         pygame.display.quit()
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080), (720, 1280)])
+def test_a_large_panel_is_composed_into_the_pixels_a_direct_draw_gives(size: tuple[int, int]) -> None:
+    """A panel too large to keep (a menu, setup's halves) is laid as flat rectangles and four
+    corners from a small panel drawn once: the pixels pygame's rounded rectangle gives, over any
+    background, with and without a border, and through the Frame's way of filling."""
+    from table.ui.fonts import FontChoice
+    from table.ui.frame import Solids
+    from table.ui.screens.kit import ACTIVE, PANEL, PANEL_HI, Painter
+
+    pygame.display.init()
+    try:
+        window = pygame.display.set_mode(size)
+        painter = Painter(window, FontChoice(None))
+        solids = Solids(window)
+        expected = pygame.Surface(size, 0, window)
+        w, h = size
+        for n, (rect, color, border, width) in enumerate([
+                (pygame.Rect(w // 10, h // 20, w * 3 // 4, h * 9 // 10), PANEL_HI, ACTIVE, int(3 * painter.s)),
+                (pygame.Rect(3, 40, w // 2 + 7, h // 2 + 1), PANEL, None, 0),
+                (pygame.Rect(w // 3, h // 4, w // 2, h // 2), PANEL_HI, ACTIVE, 0)]):
+            painter.fill = solids.fill if n % 2 else painter._fill
+            for background in ((14, 16, 22), (200, 30, 40)):
+                for surface in (window, expected):
+                    surface.fill(background)
+                    surface.fill((90, 160, 255), (0, 0, w // 2, h // 3))          # something under a corner
+                painter.panel(rect, color, border=border, width=width)
+                Painter._draw_panel(expected, rect, color, border, width, painter.radius())
+                assert pygame.image.tobytes(window, "RGB") == pygame.image.tobytes(expected, "RGB"), (rect, border)
+        assert painter._corners and not painter._panels      # composed, not kept whole
+    finally:
+        pygame.display.quit()
