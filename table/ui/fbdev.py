@@ -124,7 +124,8 @@ class Framebuffer:
             else:
                 bands.append([top, bottom])
         at = surface.get_abs_offset()[1] * stride        # a subsurface's rows (the simulator's strip below)
-        pixels = memoryview(surface.get_abs_parent().get_buffer())     # locked while this view lives
+        # locked while this view lives; pygame's stub misses that a BufferProxy exports the buffer protocol
+        pixels = memoryview(surface.get_abs_parent().get_buffer())  # type: ignore[arg-type]  # see the line above
         try:
             for top, bottom in bands:
                 self.map[top * stride:bottom * stride] = pixels[at + top * stride:at + bottom * stride]
