@@ -23,6 +23,9 @@ A screen never sees the ``Display`` (the window's owner and its frame loop): it 
   frame puts the background back there and repaints the kept panels under it inside that area
   alone, from the store or from a kept scene that holds the very panel, else by drawing it (which
   counts as drawing it again: it goes into the store at the next ``tidy``);
+- ``kept_overlay``: an overlay whose pixels depend on what it shows alone (a player's menu) is
+  kept after it was drawn (``KeptOverlays``, copied at ``tidy``) and blitted when it comes back
+  showing the same, its rounded panel's corners drawn afresh over whatever is under them;
 - ``die``: the roll to show and how far its tumble has gone.
 
 The Display begins each frame (``begin``: kept panels or a full redraw) and ends it (``end``).
@@ -402,6 +405,44 @@ def commonest_color(surface: pygame.Surface) -> tuple[tuple[int, int, int], floa
     return (data[at], data[at + 1], data[at + 2]), count / len(pixels)
 
 
+class KeptOverlays:
+    """Overlays drawn before (a player's menu: ``Frame.kept_overlay``), kept off the screen as the
+    store keeps panels (run-length encoded on their commonest colour), by what they show and their
+    size; the least recently used go first past KEPT."""
+
+    KEPT = 8                                # a menu for each of six players, and some
+
+    def __init__(self) -> None:
+        self._kept: dict[tuple[Any, ...], Kept] = {}
+        # drawn afresh: (key, rect, records, the frame, its place among that frame's overlays)
+        self._drawn: list[tuple[tuple[Any, ...], pygame.Rect, Shown, int, int]] = []
+
+    def get(self, key: tuple[Any, ...], size: tuple[int, int]) -> Kept | None:
+        kept = self._kept.pop((key, size), None)
+        if kept is not None:
+            self._kept[(key, size)] = kept               # most recently used last
+        return kept
+
+    def drawn(self, key: tuple[Any, ...], rect: pygame.Rect, shown: Shown, frame: int, place: int) -> None:
+        """Frame number ``frame`` drew it afresh in ``rect``, its ``place``-th overlay: kept at ``tidy``."""
+        self._drawn.append((key, rect, shown, frame, place))
+
+    def tidy(self, window: pygame.Surface, frame: int, overlays: list[pygame.Rect]) -> None:
+        """Between frames: those the last frame (number ``frame``, whose overlays were ``overlays``)
+        drew and left on the screen, nothing drawn over them after them, are copied and kept."""
+        for key, rect, shown, when, place in self._drawn:
+            if when == frame and rect.collidelist(overlays[place + 1:]) == -1:
+                surface = window.subsurface(rect).copy()
+                flat, share = commonest_color(surface)
+                size = int(rect.w * rect.h * (1 - share)) * surface.get_bytesize() + rect.h * 8
+                surface.set_colorkey(flat, pygame.RLEACCEL)
+                window.blit(surface, rect.topleft, pygame.Rect(0, 0, 1, 1))   # encoded now: its own pixel again
+                self._kept[(key, rect.size)] = Kept(surface, flat, moved(shown, -rect.x, -rect.y), size)
+                while len(self._kept) > self.KEPT:
+                    self._kept.pop(next(iter(self._kept)))
+        self._drawn = []
+
+
 class Frame:
     """The window a screen draws one frame on, with the records and the panel cache of that frame."""
 
@@ -438,6 +479,9 @@ class Frame:
         # a kept scene being put back (``begin``): nothing else is drawn in its area before ``settle``
         self._putting: PutBack | None = None
         self._drawing = 0                                   # inside a panel's draw (``cached``)
+        self._frame_count = 0                               # frames begun
+        self.overlays_kept = KeptOverlays()                 # a player's menu, as drawn before
+        self.overlays_reused = 0                            # kept overlays blitted rather than drawn
 
     @property
     def drawn(self) -> list[Drawn]:
@@ -469,6 +513,7 @@ class Frame:
         from the store."""
         self._storing = store
         self._learning = learn and not store
+        self._frame_count += 1
         self._scene = scene
         self._putting = None
         self.painter.drawn = []
@@ -565,6 +610,41 @@ class Frame:
             if self.screen.intact(slot, shown) and rect.collidelist(overlays) == -1:
                 self.store.put(rect, shown)
         self._to_store = []
+        self.overlays_kept.tidy(self.window, self._frame_count, overlays)
+
+    def kept_overlay(self, key: tuple[Any, ...], rect: pygame.Rect, draw: Callable[[], None],
+                     corners: Callable[[], bool]) -> None:
+        """An overlay filling ``rect`` as a rounded panel (a player's menu) whose pixels there depend
+        on ``key`` and the size alone: when it was drawn before, its panel's four corners are drawn
+        (``corners``: False when they cannot be drawn alone) and the rest blitted from the copy kept
+        at the ``tidy`` after it was drawn (run-length encoded on its commonest colour, as the
+        store's panels), with what drawing it recorded; otherwise ``draw`` draws it whole (calling
+        ``overlay``). A menu's text is most of what opening it costs, and a player's menu comes
+        back unchanged while their level and sex stay."""
+        full = (current_language(), *key)
+        rect = pygame.Rect(rect)
+        kept = self.overlays_kept.get(full, rect.size) if self._storing else None
+        if kept is not None:
+            self.overlay(rect)
+            if corners():
+                c = self.painter.radius()
+                for part in (pygame.Rect(rect.x, rect.y + c, rect.w, rect.h - 2 * c),
+                             pygame.Rect(rect.x + c, rect.y, rect.w - 2 * c, c),
+                             pygame.Rect(rect.x + c, rect.bottom - c, rect.w - 2 * c, c)):
+                    kept.blit(self.solids, rect, part)
+                self._replay(kept.placed(rect.topleft))
+                self.overlays_reused += 1
+                return
+        n_drawn, n_hits = len(self.painter.drawn), len(self.hits)
+        panels, levels = dict(self.panels), dict(self.level_rects)
+        draw()
+        if rect not in self._overlays:
+            return
+        record = Shown(full, None, self.painter.drawn[n_drawn:], self.hits[n_hits:],
+                       {k: v for k, v in self.panels.items() if panels.get(k) != v},
+                       {k: v for k, v in self.level_rects.items() if levels.get(k) != v})
+        place = len(self._overlays) - 1 - self._overlays[::-1].index(rect)
+        self.overlays_kept.drawn(full, rect, record, self._frame_count, place)
 
     def mark(self, rect: pygame.Rect) -> None:
         """``rect`` was drawn afresh this frame outside any panel's miss or ``clear`` (say, a moving
@@ -749,5 +829,5 @@ class Frame:
 
 
 
-__all__ = ["DieRoll", "Frame", "Kept", "OnScreen", "PanelStore", "PutBack", "Scene", "Shown", "Solids", "commonest_color", "moved", "text_box",
+__all__ = ["DieRoll", "Frame", "Kept", "KeptOverlays", "OnScreen", "PanelStore", "PutBack", "Scene", "Shown", "Solids", "commonest_color", "moved", "text_box",
            "uncovered"]

@@ -247,3 +247,43 @@ def test_a_large_panel_is_composed_into_the_pixels_a_direct_draw_gives(size: tup
         assert painter._corners and not painter._panels      # composed, not kept whole
     finally:
         pygame.display.quit()
+
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280), (1920, 1080)])
+def test_a_players_menu_opened_again_unchanged_is_blitted_and_is_the_menu_drawn(tmp_path: Path,
+                                                                             size: tuple[int, int]) -> None:
+    """A player's menu, closed and opened again with the same level, sex and keys, comes back from
+    the copy kept at the tidy after it was drawn, over another background (the other screen): the
+    frame is the one drawn in full, records and all; a level gone up draws it afresh."""
+    config = parse_config({"display": {"width": size[0], "height": size[1], "sound": False}})
+    clock = ManualClock()
+    table = build_table(config, clock, state_dir=tmp_path, seed_source=lambda: 1)
+    reader, buttons = SimReader(table.events, clock=clock), SimButtons(table.events, clock=clock)
+    for action in parse_script(SCENES["table"], table.catalog):
+        perform(action, table, reader, buttons, clock)
+    display = Display(size, sim_strip=True, clock=ticking_clock())
+    ctl = table.controller
+    try:
+        display.render(build_view(ctl))
+        display.tidy()
+        for script in ("tap player-2\n", "press undo\n", "tap net-troll\ntap player-2\n", "press undo\n"):
+            for action in parse_script(script, table.catalog):
+                perform(action, table, reader, buttons, clock)
+            display.render(build_view(ctl))
+            display.tidy()                              # as the run loop does before it sleeps
+        assert display.frame.overlays_reused == 1       # the second opening, over the fight
+        for action in parse_script("tap player-2\n", table.catalog):
+            perform(action, table, reader, buttons, clock)
+        view = build_view(ctl)
+        assert view.player_menu is not None
+        composed, full = composed_and_full(display, view)
+        assert display.frame.overlays_reused == 2 and composed == full
+        for action in parse_script("press help\ntap player-2\n", table.catalog):     # a level up, the menu again
+            perform(action, table, reader, buttons, clock)
+        view = build_view(ctl)
+        assert view.player_menu is not None and view.player_menu["level"] == 2
+        composed, full = composed_and_full(display, view)
+        assert display.frame.overlays_reused == 2 and composed == full
+    finally:
+        table.journal.close()
+        display.close()

@@ -297,18 +297,8 @@ class Painter:
         border as wide as the corner or a panel too small to have straight parts."""
         line = max(2, width) if border is not None else 0
         c = radius
-        if line >= c or min(rect.w, rect.h) < 2 * c + 2:
+        if not self.panel_corners(rect, color, border=border, width=width):
             return False
-        key = (color, border, line, radius)
-        corners = self._corners.pop(key, None)
-        if corners is None:
-            corners = pygame.Surface((2 * c + 2, 2 * c + 2), 0, self.surface)
-            corners.fill(self.KEY_COLOR)
-            self._draw_panel(corners, corners.get_rect(), color, border, width, radius)
-            corners.set_colorkey(self.KEY_COLOR)
-            while len(self._corners) >= self.CORNERS_KEPT:
-                self._corners.pop(next(iter(self._corners)))
-        self._corners[key] = corners
         x, y, w, h = rect
         fill, edge = self.fill, border if border is not None else color
         if line:
@@ -319,6 +309,28 @@ class Painter:
         fill(color, pygame.Rect(x + c, y + line, w - 2 * c, c - line))         # between the top corners
         fill(color, pygame.Rect(x + line, y + c, w - 2 * line, h - 2 * c))     # the middle
         fill(color, pygame.Rect(x + c, y + h - c, w - 2 * c, c - line))        # between the bottom corners
+        return True
+
+    def panel_corners(self, rect: pygame.Rect, color: tuple[int, int, int] = PANEL, *,
+                      border: tuple[int, int, int] | None = None, width: int = 0) -> bool:
+        """The four corners of the rounded panel ``panel`` draws in ``rect`` (squares as wide as the
+        radius), alone, from a small panel of the same radius and colours drawn once; False, drawing
+        nothing, for a border as wide as the corner or a panel too small to have straight parts."""
+        line = max(2, width) if border is not None else 0
+        c = self.radius()
+        if line >= c or min(rect.w, rect.h) < 2 * c + 2:
+            return False
+        key = (color, border, line, c)
+        corners = self._corners.pop(key, None)
+        if corners is None:
+            corners = pygame.Surface((2 * c + 2, 2 * c + 2), 0, self.surface)
+            corners.fill(self.KEY_COLOR)
+            self._draw_panel(corners, corners.get_rect(), color, border, width, c)
+            corners.set_colorkey(self.KEY_COLOR)
+            while len(self._corners) >= self.CORNERS_KEPT:
+                self._corners.pop(next(iter(self._corners)))
+        self._corners[key] = corners
+        x, y, w, h = rect
         far = 2 * c + 2 - c
         for at, part in (((x, y), (0, 0)), ((x + w - c, y), (far, 0)), ((x, y + h - c), (0, far)),
                          ((x + w - c, y + h - c), (far, far))):
