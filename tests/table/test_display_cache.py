@@ -287,3 +287,31 @@ def test_a_players_menu_opened_again_unchanged_is_blitted_and_is_the_menu_drawn(
     finally:
         table.journal.close()
         display.close()
+
+
+def test_a_cards_menu_opened_again_unchanged_is_blitted_in_landscape(tmp_path: Path) -> None:
+    """A card's menu (no basket, landscape) closed and opened again comes back from its kept copy,
+    the frame the one drawn in full; in portrait (the holder's gear under it) it is drawn each time."""
+    for size, reused in (((800, 480), 1), ((720, 1280), 0)):
+        config = parse_config({"display": {"width": size[0], "height": size[1], "sound": False}})
+        clock = ManualClock()
+        table = build_table(config, clock, state_dir=tmp_path / str(size[0]), seed_source=lambda: 1)
+        reader, buttons = SimReader(table.events, clock=clock), SimButtons(table.events, clock=clock)
+        for action in parse_script(SCENES["table"], table.catalog):
+            perform(action, table, reader, buttons, clock)
+        display = Display(size, clock=ticking_clock())
+        try:
+            display.render(build_view(table.controller))
+            for script in ("tap boots-of-butt-kicking\n", "press undo\n"):
+                for action in parse_script(script, table.catalog):
+                    perform(action, table, reader, buttons, clock)
+                display.render(build_view(table.controller))
+                display.tidy()
+            perform(parse_script("tap boots-of-butt-kicking\n", table.catalog)[0], table, reader, buttons, clock)
+            view = build_view(table.controller)
+            assert view.menu is not None and not view.basket
+            composed, full = composed_and_full(display, view)
+            assert display.frame.overlays_reused == reused and composed == full, size
+        finally:
+            table.journal.close()
+            display.close()

@@ -65,6 +65,21 @@ def key_row(f: Frame, button: str, label: str, row: pygame.Rect, size: float, wh
 
 
 def draw_card_menu(f: Frame, view: View, body: pygame.Rect) -> None:
+    """A tapped card's menu: what it is, who holds it, what each soft key does. Without a sales
+    basket and in landscape (no holder's gear under it) it shows the menu's facts and keys alone,
+    so the Frame keeps it once drawn (``Frame.kept_overlay``), as a player's menu."""
+    menu = view.menu
+    assert menu is not None
+    if view.basket or f.portrait:
+        _draw_card_menu(f, view, body)
+        return
+    box = menu_rect(f, body, tall=True)
+    key = ("card-menu", tuple(sorted(menu.items())), tuple(view.soft_keys.items()))
+    f.kept_overlay(key, box, lambda: _draw_card_menu(f, view, body),
+                   lambda: f.painter.panel_corners(box, PANEL_HI, border=ACTIVE, width=int(3 * f.s)))
+
+
+def _draw_card_menu(f: Frame, view: View, body: pygame.Rect) -> None:
     s, menu = f.s, view.menu
     assert menu is not None
     inner = menu_box(f, body, "card-menu", tall=True)
