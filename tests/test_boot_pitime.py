@@ -70,3 +70,24 @@ def test_the_guests_readings_are_parsed_by_name():
 def test_a_figure_is_met_at_its_target_and_says_when_it_has_none():
     assert pitime.verdict(16.7, 16.7) == "met" and pitime.verdict(16.8, 16.7) == "not met"
     assert pitime.verdict(99.0, None) == "no target"
+
+
+def test_idle_is_each_sides_threads_time_on_a_cpu_in_ns_over_the_same_window():
+    first = ("now 100.00\nthread table 300 1000000000 50 do_select\nthread table 301 20000000000 900 poll_schedule_timeout\n"
+             "thread table 302 5 1 futex_wait_queue\nthread plain 400 30000000000 6000 hrtimer_nanosleep\n")
+    # ns past 2^31 as the guest prints them (awk would have written 2.1e+10); thread 302 ended
+    last = ("now 160.00\nthread table 300 1006000000 62 do_select\nthread table 301 20060000000 1500 poll_schedule_timeout\n"
+            "thread plain 400 30240000000 9600 hrtimer_nanosleep\nthread plain 401 bad 1 x\n")
+    fig = pitime.idle_figures(first, last)
+    assert fig["window_s"] == 60.0 and fig["by_schedstat"] == 1.0
+    assert fig["table_share"] == pytest.approx(0.066 / 60) and fig["plain_share"] == pytest.approx(0.24 / 60)
+    assert fig["table_wakeups_per_s"] == pytest.approx(612 / 60) and fig["table_threads"] == 2.0
+    assert fig["table_thread1_wakeups_per_s"] == pytest.approx(10.0)
+    assert fig["table_thread1_sleeps_in"] == "poll_schedule_timeout"
+
+
+def test_idle_refuses_readings_without_their_time_or_a_side():
+    with pytest.raises(ValueError, match="times"):
+        pitime.idle_figures("thread table 1 2 3 x\n", "now 5\nthread table 1 2 3 x\n")
+    with pytest.raises(ValueError, match="plain"):
+        pitime.idle_figures("now 1\nthread table 1 2 3 x\n", "now 5\nthread table 1 2 3 x\n")

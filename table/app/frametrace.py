@@ -10,6 +10,9 @@ core's. One line each, times in seconds of ``time.monotonic()`` (CLOCK_MONOTONIC
 
     first PUSHED                  the first frame was pushed
     frame PUSHED AT [AT ...]      a frame was pushed; AT: each tap handled in the pass that drew it
+    pass WALL CPU                 after a frame line: that pass from its wake-up to the push, and
+                                  the main thread's own CPU time in it (``time.thread_time``); the
+                                  difference is what it waited for (the journal's fsync, other threads)
     unshown AT [AT ...]           taps handled in a pass that drew no frame
 """
 
@@ -31,6 +34,7 @@ class FrameTrace:
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
         self.taps: list[float] = []        # the taps of the pass under way, by their readers' time
+        self.started: tuple[float, float] | None = None     # the pass's wake-up: monotonic, thread CPU
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] = os.environ) -> FrameTrace | None:
@@ -53,13 +57,20 @@ class FrameTrace:
     def tapped(self, at: float) -> None:
         self.taps.append(at)
 
-    def passed(self, pushed: float | None) -> None:
-        """A pass of the loop ended, its frame pushed at ``pushed`` (None: it drew none)."""
+    def woke(self, at: float, cpu: float) -> None:
+        """A pass of the loop begins (``at`` on the monotonic clock, ``cpu`` the thread's CPU time)."""
+        self.started = (at, cpu)
+
+    def passed(self, pushed: float | None, cpu: float | None = None) -> None:
+        """A pass of the loop ended, its frame pushed at ``pushed`` (None: it drew none), the
+        thread's CPU time then ``cpu``."""
         if not self.taps:
             return
         taps = " ".join(f"{at:.6f}" for at in self.taps)
         self.taps.clear()
         self._write(f"frame {pushed:.6f} {taps}" if pushed is not None else f"unshown {taps}")
+        if pushed is not None and cpu is not None and self.started is not None:
+            self._write(f"pass {pushed - self.started[0]:.6f} {cpu - self.started[1]:.6f}")
 
     def _write(self, line: str) -> None:
         try:

@@ -204,6 +204,8 @@ class TableLoop:
                     display.tidy()                   # the panels just drawn go to the store, off any tap's frame
                     collect_while_idle()             # the collector's passes too
                 animating = self.sleep()
+                if self.trace is not None:
+                    self.trace.woke(time.monotonic(), time.thread_time())
                 dirty = False
                 if self.web is not None:
                     self.web.busy(True)              # the fan-out steps back while this pass handles input and draws
@@ -218,7 +220,7 @@ class TableLoop:
                     frame = self.view()
                     display.render(frame)
                     if self.trace is not None:
-                        self.trace.passed(time.monotonic())
+                        self.trace.passed(time.monotonic(), time.thread_time())
                     if self.wake.watch is not None and display.input_pending():
                         self.woken.set()             # input Xlib read while the frame went out
                     if self.web is not None and ctl.revision != shown:

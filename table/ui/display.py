@@ -20,7 +20,8 @@ is laid out afresh and pushed whole while the strip (the same for the table, the
 charity: ``screens.players``) and the bars around it stay; another number of players lays out the
 whole body (its panels blitted from the store when
 they were drawn before: ``tidy``, between frames, puts them there); the whole window is drawn and flipped
-only for setup and game over, a frame after them, or with the cache off. Menus, the banner and the die are overlays (``Frame.overlay``): drawn over
+only for game over, the records and a name being chosen at setup, a frame after them, or with the
+cache off (setup keeps its two panels while the players join). Menus, the banner and the die are overlays (``Frame.overlay``): drawn over
 the kept panels, which the next frame repaints inside the overlay's rectangle alone. The die
 tumbles on the display's own clock and pushes its own rectangle only; it stops.
 
@@ -67,6 +68,9 @@ from table.ui.screens.kit import BANNER_PROMPTS, SIM_STRIP, Drawn, Painter, scal
 from table.ui.view import View
 
 log = logging.getLogger(__name__)
+
+
+SETUP = "setup"                     # the setup screen's layout (``Display.layout``): its players are not a strip's
 
 
 class Display:
@@ -199,11 +203,13 @@ class Display:
         return self.animating() or self._die_shown
 
     def layout(self, view: View) -> tuple[Any, ...] | None:
-        """What decides where the kept panels go, or None for a frame to draw in full (setup and
-        game over are not kept). Menus, the banner and the die are not part of it: they are the
+        """What decides where the kept panels go, or None for a frame to draw in full (game over, the
+        records and a name being chosen at setup are not kept). Menus, the banner and the die are not part of it: they are the
         Frame's overlays, drawn over kept panels and put back from under them by the next frame."""
         state = view.state
         phase = state["phase"]
+        if phase == "setup" and view.records is None and view.name_choice is None:
+            return (SETUP, SETUP, False, False, self.size)      # its two panels kept while the players join
         if phase in ("setup", "game-over"):
             return None
         screen = "combat" if phase in ("combat", "run-away") and state["combat"] is not None else "table"
@@ -215,7 +221,7 @@ class Display:
         players' strip, which the table, the fight and charity share (table.ui.screens.players),
         when the players are the same; the whole body when they are not."""
         body = self.bands()[1]
-        if layout is None or last is None or layout[1] != last[1]:
+        if layout is None or last is None or layout[1] != last[1] or layout[0] == SETUP:
             return body
         return players.split(self.frame, body, layout[1])[1]
 
@@ -299,7 +305,7 @@ class Display:
         before it sleeps): the panels drawn afresh go into the store (``Frame.tidy``), and the
         phase's area is kept for when this screen comes back (``Frame.keep_scene``)."""
         self.frame.tidy()
-        if self._layout is not None and self.cache_enabled:
+        if self._layout is not None and self._layout[0] != SETUP and self.cache_enabled:      # setup seldom comes back
             self.frame.keep_scene(self.laid_afresh(self._layout, self._layout))
 
     def show(self, draw: Callable[[Frame], None]) -> None:

@@ -85,17 +85,54 @@ class Framebuffer:
         self.map.seek(0)
         self.map.write(bytes(len(self.map)))
 
-    def write(self, surface: pygame.Surface, rects: list[pygame.Rect] | None) -> None:
-        """Copy ``rects`` of ``surface`` (all of it for None) to where the frame goes."""
+    def write(self, surface: pygame.Surface, rects: list[pygame.Rect] | None) -> list[pygame.Rect] | None:
+        """Copy ``rects`` of ``surface`` (all of it for None) to where the frame goes; what was
+        written, in the frame's coordinates (None: all of it). Where the frame's rows are the
+        framebuffer's, byte for byte (``by_rows``), each rectangle goes as the whole rows it spans."""
         size = surface.get_size()
         if size != self.frame_size:
             self.fit(size)
             rects = None
         whole = pygame.Rect((0, 0), size)
-        for rect in [whole] if rects is None else rects:
-            rect = rect.clip(whole)
-            if rect.w and rect.h:
-                self._write_rect(surface, rect)
+        clipped = [r for r in (rect.clip(whole) for rect in ([whole] if rects is None else rects)) if r.w and r.h]
+        if self.by_rows(surface):
+            return self._write_rows(surface, clipped, rects is None)
+        for rect in clipped:
+            self._write_rect(surface, rect)
+        return rects
+
+    def by_rows(self, surface: pygame.Surface) -> bool:
+        """Whether a frame on ``surface`` goes in as whole rows, each band by one copy of its bytes:
+        the frame fills the framebuffer, its rows are laid out as the framebuffer's (the same
+        stride, XRGB8888 with the same masks, whole rows of its window) and the fourth byte is ignored
+        (no transp field). A rectangle's own pixels from one XRGB8888 surface into the mapping's
+        (which pygame gives an alpha channel) are converted one by one by SDL; whole rows are
+        copied as memory, which under the Pi-class bench's instruction counting costs a tenth as
+        many instructions for the wider area (docs/benchmarks.md, "Pi-class time")."""
+        g = self.geometry
+        return (self.direct is not None and g.alpha == 0 and self.place == surface.get_rect()
+                and surface.get_pitch() == g.stride and surface.get_bytesize() == 4 and surface.get_abs_offset()[0] == 0
+                and tuple(surface.get_masks()[:3]) == g.masks)
+
+    def _write_rows(self, surface: pygame.Surface, rects: list[pygame.Rect], whole: bool) -> list[pygame.Rect] | None:
+        """``rects`` as the bands of whole rows they span (overlapping or touching bands as one)."""
+        stride, width = self.geometry.stride, surface.get_width()
+        bands: list[list[int]] = []
+        for top, bottom in sorted((r.top, r.bottom) for r in rects):
+            if bands and top <= bands[-1][1]:
+                bands[-1][1] = max(bands[-1][1], bottom)
+            else:
+                bands.append([top, bottom])
+        at = surface.get_abs_offset()[1] * stride        # a subsurface's rows (the simulator's strip below)
+        # locked while this view lives; pygame's stub misses that a BufferProxy exports the buffer protocol
+        pixels = memoryview(surface.get_abs_parent().get_buffer())  # type: ignore[arg-type]  # see the line above
+        try:
+            for top, bottom in bands:
+                self.map[top * stride:bottom * stride] = pixels[at + top * stride:at + bottom * stride]
+                self.bytes_written += (bottom - top) * stride
+        finally:
+            pixels.release()
+        return None if whole else [pygame.Rect(0, top, width, bottom - top) for top, bottom in bands]
 
     def _write_rect(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
         g, place = self.geometry, self.place
@@ -139,7 +176,7 @@ class FbdevDisplay(Display):
 
     def push(self, dirty: list[pygame.Rect] | None) -> None:
         super().push(dirty)
-        self.framebuffer.write(self.screen, self.pushed)
+        self.pushed = self.framebuffer.write(self.screen, self.pushed)    # whole rows, where it copies rows
 
     def close(self) -> None:
         self.framebuffer.close()

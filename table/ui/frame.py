@@ -23,6 +23,9 @@ A screen never sees the ``Display`` (the window's owner and its frame loop): it 
   frame puts the background back there and repaints the kept panels under it inside that area
   alone, from the store or from a kept scene that holds the very panel, else by drawing it (which
   counts as drawing it again: it goes into the store at the next ``tidy``);
+- ``kept_overlay``: an overlay whose pixels depend on what it shows alone (a player's menu) is
+  kept after it was drawn (``KeptOverlays``, copied at ``tidy``) and blitted when it comes back
+  showing the same, its rounded panel's corners drawn afresh over whatever is under them;
 - ``die``: the roll to show and how far its tumble has gone.
 
 The Display begins each frame (``begin``: kept panels or a full redraw) and ends it (``end``).
@@ -402,10 +405,94 @@ def commonest_color(surface: pygame.Surface) -> tuple[tuple[int, int, int], floa
     return (data[at], data[at + 1], data[at + 2]), count / len(pixels)
 
 
+@dataclass
+class KeptOverlay:
+    """An overlay kept off the screen: its bands of rows (each a ``Kept``: run-length encoded on
+    its own commonest colour, placed at 0, 0 of the overlay) and what drawing it recorded."""
+
+    bands: list[tuple[pygame.Rect, Kept]]
+    shown: Shown
+    bytes: int
+    last: tuple[tuple[int, int], Shown] | None = None
+
+    def placed(self, at: tuple[int, int]) -> Shown:
+        """Its records moved to ``at`` (those of its last placement when it comes back there)."""
+        if self.last is None or self.last[0] != at:
+            self.last = (at, moved(self.shown, *at))
+        return self.last[1]
+
+    def blit(self, solids: Solids, rect: pygame.Rect, area: pygame.Rect) -> None:
+        """The overlay at ``rect`` of the window ``solids`` fills, its part inside ``area`` alone."""
+        for band, kept in self.bands:
+            at = band.move(rect.topleft)
+            part = at.clip(area)
+            if part.w > 0 and part.h > 0:
+                kept.blit(solids, at, part)
+
+
+class KeptOverlays:
+    """Overlays drawn before (a player's menu: ``Frame.kept_overlay``), kept off the screen as the
+    store keeps panels, by what they show and their size; the least recently used go first past
+    KEPT or ``budget`` bytes (taken from the store's: the Frame's pixels kept stay one window's
+    worth). An overlay is half the window: copied and encoded whole, its copy and SDL's buffer for
+    the encoding would raise the peak of memory by a window's worth at 1080p (the latency game's
+    peak RSS 79.4 -> 83.9 MB, over its 80 MB), so it is kept in bands of rows a sixteenth of the
+    window at most."""
+
+    KEPT = 8                                # a menu for each of six players, and some
+    BAND = 1 / 16                           # of the window's pixels, at most, in a band
+
+    def __init__(self, window: pygame.Surface, *, windows: float) -> None:
+        self.window = window
+        self.budget = int(surface_bytes(window) * windows)
+        self.bytes = 0
+        self._kept: dict[tuple[Any, ...], KeptOverlay] = {}
+        # drawn afresh: (key, rect, records, the frame, its place among that frame's overlays)
+        self._drawn: list[tuple[tuple[Any, ...], pygame.Rect, Shown, int, int]] = []
+
+    def get(self, key: tuple[Any, ...], size: tuple[int, int]) -> KeptOverlay | None:
+        kept = self._kept.pop((key, size), None)
+        if kept is not None:
+            self._kept[(key, size)] = kept               # most recently used last
+        return kept
+
+    def drawn(self, key: tuple[Any, ...], rect: pygame.Rect, shown: Shown, frame: int, place: int) -> None:
+        """Frame number ``frame`` drew it afresh in ``rect``, its ``place``-th overlay: kept at ``tidy``."""
+        self._drawn.append((key, rect, shown, frame, place))
+
+    def tidy(self, frame: int, overlays: list[pygame.Rect]) -> None:
+        """Between frames: those the last frame (number ``frame``, whose overlays were ``overlays``)
+        drew and left on the screen, nothing drawn over them after them, are copied and kept."""
+        window = self.window
+        for key, rect, shown, when, place in self._drawn:
+            if when != frame or rect.collidelist(overlays[place + 1:]) != -1 or (key, rect.size) in self._kept:
+                continue
+            rows = max(1, int(window.get_width() * window.get_height() * self.BAND) // max(1, rect.w))
+            bands: list[tuple[pygame.Rect, Kept]] = []
+            total = 0
+            for y in range(0, rect.h, rows):
+                band = pygame.Rect(0, y, rect.w, min(rows, rect.h - y))
+                surface = window.subsurface(band.move(rect.topleft)).copy()
+                flat, share = commonest_color(surface)
+                size = int(band.w * band.h * (1 - share)) * surface.get_bytesize() + band.h * 8
+                surface.set_colorkey(flat, pygame.RLEACCEL)
+                window.blit(surface, band.move(rect.topleft).topleft, pygame.Rect(0, 0, 1, 1))   # encoded now
+                bands.append((band, Kept(surface, flat, shown, size)))
+                total += size
+            self._kept[(key, rect.size)] = KeptOverlay(bands, moved(shown, -rect.x, -rect.y), total)
+            self.bytes += total
+            while self._kept and (len(self._kept) > self.KEPT or self.bytes > self.budget):
+                self.bytes -= self._kept.pop(next(iter(self._kept))).bytes
+        self._drawn = []
+
+
 class Frame:
     """The window a screen draws one frame on, with the records and the panel cache of that frame."""
 
     STORE_WINDOWS = 1.0                     # the PanelStore's budget, in windows' worth of bytes (encoded)
+    # of it, the kept overlays' (KeptOverlays), and a twentieth left unused: with the overlays kept, the
+    # latency game's peak RSS at 1080p came out 79.6 and 80.2 MB (target 80) with the whole budget in use
+    OVERLAY_WINDOWS, UNUSED_WINDOWS = 0.25, 0.05
 
     def __init__(self, window: pygame.Surface, painter: Painter, *, size: tuple[int, int], s: float,
                  portrait: bool, die: DieRoll) -> None:
@@ -421,8 +508,9 @@ class Frame:
         self.cache_hits = self.cache_misses = 0
         self.cache_repaints = 0             # hits repainted in part, under the last frame's overlay
         self.cache_moves = 0                # hits blitted from the store (the panel had left the screen)
-        self.store = PanelStore(window, windows=self.STORE_WINDOWS)
+        self.store = PanelStore(window, windows=self.STORE_WINDOWS - self.OVERLAY_WINDOWS - self.UNUSED_WINDOWS)
         self.solids = Solids(window)
+        painter.fill = self.solids.fill     # the large panels' flat parts, the faster way on this machine
         self._storing = False               # panels may come from the store, and go into it
         self._learning = False              # a frame drawn in full feeds the store with what changed
         self._to_store: list[tuple[Slot, Shown]] = []       # drawn afresh: for the store, at ``tidy``
@@ -437,6 +525,9 @@ class Frame:
         # a kept scene being put back (``begin``): nothing else is drawn in its area before ``settle``
         self._putting: PutBack | None = None
         self._drawing = 0                                   # inside a panel's draw (``cached``)
+        self._frame_count = 0                               # frames begun
+        self.overlays_kept = KeptOverlays(window, windows=self.OVERLAY_WINDOWS)     # a player's menu, as drawn before
+        self.overlays_reused = 0                            # kept overlays blitted rather than drawn
 
     @property
     def drawn(self) -> list[Drawn]:
@@ -468,6 +559,7 @@ class Frame:
         from the store."""
         self._storing = store
         self._learning = learn and not store
+        self._frame_count += 1
         self._scene = scene
         self._putting = None
         self.painter.drawn = []
@@ -564,6 +656,41 @@ class Frame:
             if self.screen.intact(slot, shown) and rect.collidelist(overlays) == -1:
                 self.store.put(rect, shown)
         self._to_store = []
+        self.overlays_kept.tidy(self._frame_count, overlays)
+
+    def kept_overlay(self, key: tuple[Any, ...], rect: pygame.Rect, draw: Callable[[], None],
+                     corners: Callable[[], bool]) -> None:
+        """An overlay filling ``rect`` as a rounded panel (a player's menu) whose pixels there depend
+        on ``key`` and the size alone: when it was drawn before, its panel's four corners are drawn
+        (``corners``: False when they cannot be drawn alone) and the rest blitted from the copy kept
+        at the ``tidy`` after it was drawn (run-length encoded on its commonest colour, as the
+        store's panels), with what drawing it recorded; otherwise ``draw`` draws it whole (calling
+        ``overlay``). A menu's text is most of what opening it costs, and a player's menu comes
+        back unchanged while their level and sex stay."""
+        full = (current_language(), *key)
+        rect = pygame.Rect(rect)
+        kept = self.overlays_kept.get(full, rect.size) if self._storing else None
+        if kept is not None:
+            self.overlay(rect)
+            if corners():
+                c = self.painter.radius()
+                for part in (pygame.Rect(rect.x, rect.y + c, rect.w, rect.h - 2 * c),
+                             pygame.Rect(rect.x + c, rect.y, rect.w - 2 * c, c),
+                             pygame.Rect(rect.x + c, rect.bottom - c, rect.w - 2 * c, c)):
+                    kept.blit(self.solids, rect, part)
+                self._replay(kept.placed(rect.topleft))
+                self.overlays_reused += 1
+                return
+        n_drawn, n_hits = len(self.painter.drawn), len(self.hits)
+        panels, levels = dict(self.panels), dict(self.level_rects)
+        draw()
+        if rect not in self._overlays:
+            return
+        record = Shown(full, None, self.painter.drawn[n_drawn:], self.hits[n_hits:],
+                       {k: v for k, v in self.panels.items() if panels.get(k) != v},
+                       {k: v for k, v in self.level_rects.items() if levels.get(k) != v})
+        place = len(self._overlays) - 1 - self._overlays[::-1].index(rect)
+        self.overlays_kept.drawn(full, rect, record, self._frame_count, place)
 
     def mark(self, rect: pygame.Rect) -> None:
         """``rect`` was drawn afresh this frame outside any panel's miss or ``clear`` (say, a moving
@@ -748,5 +875,5 @@ class Frame:
 
 
 
-__all__ = ["DieRoll", "Frame", "Kept", "OnScreen", "PanelStore", "PutBack", "Scene", "Shown", "Solids", "commonest_color", "moved", "text_box",
+__all__ = ["DieRoll", "Frame", "Kept", "KeptOverlay", "KeptOverlays", "OnScreen", "PanelStore", "PutBack", "Scene", "Shown", "Solids", "commonest_color", "moved", "text_box",
            "uncovered"]

@@ -36,6 +36,7 @@ class Geometry:
     bpp: int
     stride: int                             # bytes from one row to the next
     masks: tuple[int, int, int]             # red, green, blue
+    alpha: int = 0                          # bits of its transp field: 0, the fourth byte of XRGB8888 is ignored
 
     @property
     def bytes_per_pixel(self) -> int:
@@ -60,6 +61,7 @@ def read_geometry(device: Path, sysfs: Path | None = None, fd: int | None = None
     if bpp not in MASKS:
         raise FramebufferError(f"{device}: {bpp} bits per pixel; only 32 (XRGB8888) and 16 (RGB565) are drawn")
     masks = MASKS[bpp]
+    alpha = 0
     if fd is not None:
         try:
             raw = fcntl.ioctl(fd, FBIOGET_VSCREENINFO, bytes(VSCREENINFO_SIZE))
@@ -70,9 +72,10 @@ def read_geometry(device: Path, sysfs: Path | None = None, fd: int | None = None
             width, height = v[0], v[1]       # the visible part of a virtual size kept for panning
             red, green, blue = ((((1 << v[i + 1]) - 1) << v[i]) for i in (8, 11, 14))
             masks = (red, green, blue)
+            alpha = v[18]
     if width <= 0 or height <= 0 or stride < width * bpp // 8:
         raise FramebufferError(f"{device}: {width}x{height} at {bpp} bpp does not fit a stride of {stride} bytes")
-    return Geometry(width, height, bpp, stride, masks)
+    return Geometry(width, height, bpp, stride, masks, alpha)
 
 
 def drm_drivers(root: Path = DRM_SYSFS) -> list[str]:

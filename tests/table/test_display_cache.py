@@ -214,3 +214,136 @@ def test_a_kept_panel_shape_leaves_its_corners_to_what_is_under_them() -> None:
         assert len(painter._panels) == 1
     finally:
         pygame.display.quit()
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080), (720, 1280)])
+def test_a_large_panel_is_composed_into_the_pixels_a_direct_draw_gives(size: tuple[int, int]) -> None:
+    """A panel too large to keep (a menu, setup's halves) is laid as flat rectangles and four
+    corners from a small panel drawn once: the pixels pygame's rounded rectangle gives, over any
+    background, with and without a border, and through the Frame's way of filling."""
+    from table.ui.fonts import FontChoice
+    from table.ui.frame import Solids
+    from table.ui.screens.kit import ACTIVE, PANEL, PANEL_HI, Painter
+
+    pygame.display.init()
+    try:
+        window = pygame.display.set_mode(size)
+        painter = Painter(window, FontChoice(None))
+        solids = Solids(window)
+        expected = pygame.Surface(size, 0, window)
+        w, h = size
+        for n, (rect, color, border, width) in enumerate([
+                (pygame.Rect(w // 10, h // 20, w * 3 // 4, h * 9 // 10), PANEL_HI, ACTIVE, int(3 * painter.s)),
+                (pygame.Rect(3, 40, w // 2 + 7, h // 2 + 1), PANEL, None, 0),
+                (pygame.Rect(w // 3, h // 4, w // 2, h // 2), PANEL_HI, ACTIVE, 0)]):
+            painter.fill = solids.fill if n % 2 else painter._fill
+            for background in ((14, 16, 22), (200, 30, 40)):
+                for surface in (window, expected):
+                    surface.fill(background)
+                    surface.fill((90, 160, 255), (0, 0, w // 2, h // 3))          # something under a corner
+                painter.panel(rect, color, border=border, width=width)
+                Painter._draw_panel(expected, rect, color, border, width, painter.radius())
+                assert pygame.image.tobytes(window, "RGB") == pygame.image.tobytes(expected, "RGB"), (rect, border)
+        assert painter._corners and not painter._panels      # composed, not kept whole
+    finally:
+        pygame.display.quit()
+
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280), (1920, 1080)])
+def test_a_players_menu_opened_again_unchanged_is_blitted_and_is_the_menu_drawn(tmp_path: Path,
+                                                                             size: tuple[int, int]) -> None:
+    """A player's menu, closed and opened again with the same level, sex and keys, comes back from
+    the copy kept at the tidy after it was drawn, over another background (the other screen): the
+    frame is the one drawn in full, records and all; a level gone up draws it afresh."""
+    config = parse_config({"display": {"width": size[0], "height": size[1], "sound": False}})
+    clock = ManualClock()
+    table = build_table(config, clock, state_dir=tmp_path, seed_source=lambda: 1)
+    reader, buttons = SimReader(table.events, clock=clock), SimButtons(table.events, clock=clock)
+    for action in parse_script(SCENES["table"], table.catalog):
+        perform(action, table, reader, buttons, clock)
+    display = Display(size, sim_strip=True, clock=ticking_clock())
+    ctl = table.controller
+    try:
+        display.render(build_view(ctl))
+        display.tidy()
+        for script in ("tap player-2\n", "press undo\n", "tap net-troll\ntap player-2\n", "press undo\n"):
+            for action in parse_script(script, table.catalog):
+                perform(action, table, reader, buttons, clock)
+            display.render(build_view(ctl))
+            display.tidy()                              # as the run loop does before it sleeps
+        assert display.frame.overlays_reused == 1       # the second opening, over the fight
+        for action in parse_script("tap player-2\n", table.catalog):
+            perform(action, table, reader, buttons, clock)
+        view = build_view(ctl)
+        assert view.player_menu is not None
+        composed, full = composed_and_full(display, view)
+        assert display.frame.overlays_reused == 2 and composed == full
+        for action in parse_script("press help\ntap player-2\n", table.catalog):     # a level up, the menu again
+            perform(action, table, reader, buttons, clock)
+        view = build_view(ctl)
+        assert view.player_menu is not None and view.player_menu["level"] == 2
+        composed, full = composed_and_full(display, view)
+        assert display.frame.overlays_reused == 2 and composed == full
+    finally:
+        table.journal.close()
+        display.close()
+
+
+def test_a_cards_menu_opened_again_unchanged_is_blitted_in_landscape(tmp_path: Path) -> None:
+    """A card's menu (no basket, landscape) closed and opened again comes back from its kept copy,
+    the frame the one drawn in full; in portrait (the holder's gear under it) it is drawn each time."""
+    for size, reused in (((800, 480), 1), ((720, 1280), 0)):
+        config = parse_config({"display": {"width": size[0], "height": size[1], "sound": False}})
+        clock = ManualClock()
+        table = build_table(config, clock, state_dir=tmp_path / str(size[0]), seed_source=lambda: 1)
+        reader, buttons = SimReader(table.events, clock=clock), SimButtons(table.events, clock=clock)
+        for action in parse_script(SCENES["table"], table.catalog):
+            perform(action, table, reader, buttons, clock)
+        display = Display(size, clock=ticking_clock())
+        try:
+            display.render(build_view(table.controller))
+            for script in ("tap boots-of-butt-kicking\n", "press undo\n"):
+                for action in parse_script(script, table.catalog):
+                    perform(action, table, reader, buttons, clock)
+                display.render(build_view(table.controller))
+                display.tidy()
+            perform(parse_script("tap boots-of-butt-kicking\n", table.catalog)[0], table, reader, buttons, clock)
+            view = build_view(table.controller)
+            assert view.menu is not None and not view.basket
+            composed, full = composed_and_full(display, view)
+            assert display.frame.overlays_reused == reused and composed == full, size
+        finally:
+            table.journal.close()
+            display.close()
+
+
+def test_an_overlay_is_kept_in_bands_of_rows_within_its_budget() -> None:
+    """An overlay of half the window is copied and encoded a band of at most a sixteenth of the
+    window at a time (the peak of memory: the latency game's 80 MB at 1080p), blits back its own
+    pixels anywhere, and the least recently used go first past the budget."""
+    from table.ui.frame import KeptOverlays, Shown, Solids
+
+    pygame.display.init()
+    try:
+        window = pygame.display.set_mode((800, 480))
+        rect = pygame.Rect(100, 40, 600, 300)
+        for y in range(rect.top, rect.bottom, 7):                          # something of its own in each band
+            window.fill((30 + y % 200, 90, 160), pygame.Rect(rect.x + y % 300, y, 40, 3))
+        expected = pygame.image.tobytes(window.subsurface(rect), "RGB")
+        kept = KeptOverlays(window, windows=0.25)
+        shown = Shown(("menu",), None, [], [])
+        kept.drawn(("menu",), rect, shown, frame=1, place=0)
+        kept.tidy(1, [rect])
+        overlay = kept.get(("menu",), rect.size)
+        assert overlay is not None and len(overlay.bands) > 1 and kept.bytes <= kept.budget
+        assert all(band.w * band.h <= 800 * 480 / 16 for band, _ in overlay.bands)
+        window.fill((0, 0, 0))
+        there = pygame.Rect(150, 100, 600, 300)
+        overlay.blit(Solids(window), there, there)
+        assert pygame.image.tobytes(window.subsurface(there), "RGB") == expected
+        kept.budget = overlay.bytes                                         # room for this one alone
+        kept.drawn(("other",), rect, shown, frame=2, place=0)
+        kept.tidy(2, [rect])
+        assert kept.get(("menu",), rect.size) is None and kept.get(("other",), rect.size) is not None
+    finally:
+        pygame.display.quit()

@@ -1,5 +1,6 @@
 """What reaches the glass: a frame pushes only the rectangles it drew (``pygame.display.update``);
-another screen pushes its body, and the window flips in full only for setup and game over. Over a whole scripted game at three
+another screen pushes its body, and the window flips in full only for game over (setup keeps its
+panels while the players join). Over a whole scripted game at three
 sizes (kept panels, menus and the banner over them, the die tumbling, the interference bar
 moving), the screen as built from those pushes equals, pixel for pixel, the frame drawn in full."""
 
@@ -160,25 +161,36 @@ def test_the_glass_built_from_pushed_rectangles_is_the_frame_drawn_in_full(tmp_p
         display.close()
 
 
-def test_another_screen_pushes_its_area_beside_the_players_and_only_setup_and_game_over_flip_the_window(
+def test_another_screen_pushes_its_area_beside_the_players_and_only_game_over_flips_the_window(
         tmp_path: Path) -> None:
     """Table, fight and charity share the players' strip: another of them pushes the phase's area
-    beside it (whole), not the body."""
+    beside it (whole), not the body. Setup keeps its panels while the players join (a join pushes
+    its two panels and the message line, not the window), and the game's start pushes the body."""
     frames: list[tuple[str, list[pygame.Rect] | None, pygame.Rect, pygame.Rect]] = []
-    last: list[object] = [None]
+    last: list[tuple[object, ...] | None] = [None]
 
     def check(display: Display, view: View, what: str) -> None:
-        layout = display.layout(view)
-        kind = "full" if layout is None or last[0] is None else "switch" if layout != last[0] else "same"
+        layout, before = display.layout(view), last[0]
+        kind = "full" if layout is None or before is None else "switch" if layout != before else "same"
+        if kind == "switch" and before is not None and before[0] == "setup":
+            kind = "started"
+        if kind == "same" and layout is not None and layout[0] == "setup":
+            kind = "joined"
         body = display.bands()[1]
         frames.append((kind, display.pushed, body, players.split(display.frame, body, len(view.state["players"]))[1]))
         last[0] = layout
 
     play(tmp_path, (800, 480), GAME, check).close()
     kinds = {kind for kind, _, _, _ in frames}
-    assert kinds == {"full", "switch", "same"}
+    assert kinds == {"full", "switch", "same", "started", "joined"}
     for kind, pushed, body, area in frames:
         assert (pushed is None) == (kind == "full")
+        if kind == "started":
+            assert pushed is not None and any(rect.contains(body) for rect in pushed)
+            assert not any(rect.contains(pygame.Rect(0, 0, 800, 480)) for rect in pushed)
+        if kind == "joined":
+            assert pushed is not None and sum(r.w * r.h for r in pushed) < body.w * body.h * 1.2
+            assert not any(rect.contains(pygame.Rect(0, 0, 800, 480)) for rect in pushed)
         if kind == "switch":
             assert pushed is not None and any(rect.contains(area) for rect in pushed)
             assert not any(rect.contains(body) for rect in pushed), "another screen pushed the whole body"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import pygame
@@ -72,15 +73,18 @@ def untouched(data: bytes, fb: Framebuffer, boxes: list[pygame.Rect], fill: int 
     return bytes(poisoned) == bytes([fill]) * len(data)
 
 
-@pytest.mark.parametrize("bpp,fb_size", [(32, (800, 600)), (16, (800, 480))])
+@pytest.mark.parametrize("bpp,fb_size,pad", [(32, (800, 600), 64), (16, (800, 480), 64), (32, (800, 480), 0)])
 def test_a_scripted_game_reaches_the_framebuffer_rectangle_by_rectangle(tmp_path: Path, bpp: int,
-                                                                      fb_size: tuple[int, int],
+                                                                      fb_size: tuple[int, int], pad: int,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """After each frame the file holds the sentinel everywhere but the pushed rectangles (poisoned
-    again before the next); a glass built from what was written equals the frame drawn in full."""
+    again before the next); a glass built from what was written equals the frame drawn in full.
+    A frame that fills an XRGB8888 framebuffer row for row (no padding: the box's case) pushes
+    whole rows, each band copied as memory."""
     use_headless_drivers()
-    device, sysfs = fake_fb(tmp_path, fb_size, bpp)
+    device, sysfs = fake_fb(tmp_path, fb_size, bpp, pad)
     fb = Framebuffer(device, sysfs)
+    rows = bpp == 32 and fb_size == (800, 480) and pad == 0
     size = (800, 480)
     offset = ((fb_size[0] - size[0]) // 2, (fb_size[1] - size[1]) // 2)
     place, screen = pygame.Rect(offset, size), pygame.Rect((0, 0), size)
@@ -96,6 +100,10 @@ def test_a_scripted_game_reaches_the_framebuffer_rectangle_by_rectangle(tmp_path
         pushed = [place] if display.pushed is None else [r.clip(screen).move(offset) for r in display.pushed]
         first = not any(counts.values())     # the first frame blackens the margins and the stride's padding
         counts["full" if display.pushed is None else "partial" if display.pushed else "empty"] += 1
+        assert fb.by_rows(display.screen) == rows
+        if rows and display.pushed:
+            assert all(r.x == 0 and r.w == size[0] for r in display.pushed), display.pushed
+            assert all(a.bottom < b.top for a, b in zip(display.pushed, display.pushed[1:])), "bands apart, in order"
         assert untouched(data, fb, pushed, 0 if first else SENTINEL), f"{what}: bytes outside the pushed rectangles"
         for box in pushed:
             rgb = decode(data, fb, box)
@@ -148,6 +156,30 @@ def test_a_frame_larger_than_the_framebuffer_is_scaled_down_keeping_its_shape(tm
     data = device.read_bytes()
     assert decode(data, fb, pygame.Rect(610, 80, 180, 215)) == bytes((0, 252, 0)) * (180 * 215)
     assert decode(data, fb, pygame.Rect(0, 75, 590, 450)) == bytes(590 * 450 * 3), "outside the push was written"
+    fb.close()
+
+
+def test_rows_are_copied_only_where_they_are_the_framebuffers_byte_for_byte(tmp_path: Path) -> None:
+    """Whole rows need the same size, stride and masks, and a fourth byte the screen ignores."""
+    _, padded, frame = framebuffer_and_frame(tmp_path, 32, (800, 600))
+    padded.write(frame, None)
+    assert not padded.by_rows(frame)                    # a padded stride (fake_fb's 64 bytes)
+    padded.close()
+    (tmp_path / "unpadded").mkdir()
+    device, sysfs = fake_fb(tmp_path / "unpadded", (800, 480), 32, pad=0)
+    fb = Framebuffer(device, sysfs)
+    window = pygame.Surface((800, 480), 0, 32, (0xFF0000, 0x00FF00, 0x0000FF, 0))
+    window.fill((1, 2, 3))
+    assert fb.write(window, [pygame.Rect(10, 20, 30, 40), pygame.Rect(0, 50, 5, 5), pygame.Rect(0, 200, 1, 1)]) is None
+    assert fb.by_rows(window)                           # the first write of a size is whole; rows from then on
+    window.fill((9, 8, 7), pygame.Rect(10, 20, 30, 40))
+    written = fb.write(window, [pygame.Rect(10, 20, 30, 40), pygame.Rect(0, 50, 5, 5), pygame.Rect(0, 200, 1, 1)])
+    assert written == [pygame.Rect(0, 20, 800, 40), pygame.Rect(0, 200, 800, 1)]   # touching bands as one
+    assert decode(device.read_bytes(), fb, pygame.Rect(10, 20, 30, 40)) == bytes((9, 8, 7)) * (30 * 40)
+    assert not fb.by_rows(pygame.Surface((800, 480), 0, 32, (0x0000FF, 0x00FF00, 0xFF0000, 0)))   # other masks
+    assert not fb.by_rows(pygame.Surface((800, 480), 0, 16))
+    fb.geometry = replace(fb.geometry, alpha=8)         # a transp field: the fourth byte would be read
+    assert not fb.by_rows(window)
     fb.close()
 
 

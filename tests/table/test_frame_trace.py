@@ -110,3 +110,18 @@ def test_the_running_table_traces_its_first_frame_and_each_pn532_tap(tmp_path: P
     first = float(lines[0].split()[1])
     for _, pushed, at in frames:
         assert first < float(at) <= float(pushed) < time.monotonic()
+
+
+def test_a_pass_says_what_it_waited_for_and_the_bench_takes_it_out() -> None:
+    """After a frame line, the pass from its wake-up to the push and the main thread's CPU in it:
+    the bench's own figure is each tap's latency less the difference (the fsync, other threads)."""
+    out = io.StringIO()
+    trace = FrameTrace(out)
+    trace.woke(11.001, 5.0)
+    trace.tapped(11.0)
+    trace.passed(11.010, cpu=5.004)        # 9 ms from the wake-up, 4 of them on the CPU
+    trace.woke(12.0, 6.0)
+    trace.passed(12.010, cpu=6.01)         # no tap: no line
+    assert out.getvalue().splitlines() == ["frame 11.010000 11.000000", "pass 0.009000 0.004000"]
+    back = parse_trace(out.getvalue())
+    assert back.latencies == pytest.approx([0.010]) and back.own == pytest.approx([0.005]) and back.bad_lines == 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -94,7 +95,10 @@ class Painter:
         self._face: pygame.freetype.Font | None = None
         self._sizes: dict[tuple[str, int], tuple[int, int]] = {}
         self._panels: dict[tuple[Any, ...], pygame.Surface] = {}
+        self._corners: dict[tuple[Any, ...], pygame.Surface] = {}
         self.drawn: list[Drawn] = []
+        # flat colour onto the surface: its own fill, or the Frame's faster way (table.ui.frame.Solids)
+        self.fill: Callable[[Any, pygame.Rect], None] = self._fill
         self.s = scale(*surface.get_size())
 
     def font(self, size: int) -> pygame.freetype.Font:
@@ -263,7 +267,8 @@ class Painter:
         radius = self.radius()
         area = self.surface.get_width() * self.surface.get_height()
         if rect.w <= 0 or rect.h <= 0 or rect.w * rect.h * 6 > area:
-            self._draw_panel(self.surface, pygame.Rect(rect), color, border, width, radius)
+            if not self._compose_panel(pygame.Rect(rect), color, border, width, radius):
+                self._draw_panel(self.surface, pygame.Rect(rect), color, border, width, radius)
             return
         key = (rect.w, rect.h, color, border, width if border is not None else 0, radius)
         shape = self._panels.pop(key, None)
@@ -276,6 +281,61 @@ class Painter:
                 self._panels.pop(next(iter(self._panels)))
         self._panels[key] = shape                # most recently used last
         self.surface.blit(shape, rect)
+
+    CORNERS_KEPT = 8
+
+    def _fill(self, color: Any, rect: pygame.Rect) -> None:
+        self.surface.fill(color, rect)
+
+    def _compose_panel(self, rect: pygame.Rect, color: tuple[int, int, int], border: tuple[int, int, int] | None,
+                       width: int, radius: int) -> bool:
+        """A large rounded panel (a menu, setup's halves) as flat rectangles and its four corners,
+        blitted from a small panel of the same radius and colours drawn once: the same pixels as
+        ``_draw_panel`` (pygame's rounded rectangle, whose straight parts are rows and columns of one
+        colour), without pygame filling it pixel by pixel, which cost more instructions than
+        anything else in opening a menu under the Pi-class bench. False (draw it whole) for a
+        border as wide as the corner or a panel too small to have straight parts."""
+        line = max(2, width) if border is not None else 0
+        c = radius
+        if not self.panel_corners(rect, color, border=border, width=width):
+            return False
+        x, y, w, h = rect
+        fill, edge = self.fill, border if border is not None else color
+        if line:
+            fill(edge, pygame.Rect(x + c, y, w - 2 * c, line))                 # the top and bottom borders
+            fill(edge, pygame.Rect(x + c, y + h - line, w - 2 * c, line))
+            fill(edge, pygame.Rect(x, y + c, line, h - 2 * c))                 # the left and right ones
+            fill(edge, pygame.Rect(x + w - line, y + c, line, h - 2 * c))
+        fill(color, pygame.Rect(x + c, y + line, w - 2 * c, c - line))         # between the top corners
+        fill(color, pygame.Rect(x + line, y + c, w - 2 * line, h - 2 * c))     # the middle
+        fill(color, pygame.Rect(x + c, y + h - c, w - 2 * c, c - line))        # between the bottom corners
+        return True
+
+    def panel_corners(self, rect: pygame.Rect, color: tuple[int, int, int] = PANEL, *,
+                      border: tuple[int, int, int] | None = None, width: int = 0) -> bool:
+        """The four corners of the rounded panel ``panel`` draws in ``rect`` (squares as wide as the
+        radius), alone, from a small panel of the same radius and colours drawn once; False, drawing
+        nothing, for a border as wide as the corner or a panel too small to have straight parts."""
+        line = max(2, width) if border is not None else 0
+        c = self.radius()
+        if line >= c or min(rect.w, rect.h) < 2 * c + 2:
+            return False
+        key = (color, border, line, c)
+        corners = self._corners.pop(key, None)
+        if corners is None:
+            corners = pygame.Surface((2 * c + 2, 2 * c + 2), 0, self.surface)
+            corners.fill(self.KEY_COLOR)
+            self._draw_panel(corners, corners.get_rect(), color, border, width, c)
+            corners.set_colorkey(self.KEY_COLOR)
+            while len(self._corners) >= self.CORNERS_KEPT:
+                self._corners.pop(next(iter(self._corners)))
+        self._corners[key] = corners
+        x, y, w, h = rect
+        far = 2 * c + 2 - c
+        for at, part in (((x, y), (0, 0)), ((x + w - c, y), (far, 0)), ((x, y + h - c), (0, far)),
+                         ((x + w - c, y + h - c), (far, far))):
+            self.surface.blit(corners, at, pygame.Rect(part, (c, c)))
+        return True
 
     @staticmethod
     def _draw_panel(surface: pygame.Surface, rect: pygame.Rect, color: tuple[int, int, int],

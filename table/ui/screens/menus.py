@@ -29,16 +29,20 @@ def draw_prompt_banner(f: Frame, view: View, body: pygame.Rect) -> None:
            shrink=0.5)
 
 
-def menu_box(f: Frame, body: pygame.Rect, name: str, *, tall: bool = False) -> pygame.Rect:
-    """The panel of a card or player menu, framed; returns its inner rect. In portrait a ``tall``
-    menu (the card menu, with the holder's gear or the basket under it) takes most of the body."""
-    s = f.s
+def menu_rect(f: Frame, body: pygame.Rect, *, tall: bool = False) -> pygame.Rect:
+    """Where a card or player menu goes. In portrait a ``tall`` menu (the card menu, with the
+    holder's gear or the basket under it) takes most of the body."""
     if f.portrait and tall:
-        box = pygame.Rect(body.x + int(body.w * 0.03), body.y + int(body.h * 0.04), int(body.w * 0.94), int(body.h * 0.92))
-    elif f.portrait:
-        box = pygame.Rect(body.x + int(body.w * 0.03), body.y + int(body.h * 0.1), int(body.w * 0.94), int(body.h * 0.64))
-    else:
-        box = pygame.Rect(body.x + int(body.w * 0.12), body.y + int(body.h * 0.04), int(body.w * 0.76), int(body.h * 0.92))
+        return pygame.Rect(body.x + int(body.w * 0.03), body.y + int(body.h * 0.04), int(body.w * 0.94), int(body.h * 0.92))
+    if f.portrait:
+        return pygame.Rect(body.x + int(body.w * 0.03), body.y + int(body.h * 0.1), int(body.w * 0.94), int(body.h * 0.64))
+    return pygame.Rect(body.x + int(body.w * 0.12), body.y + int(body.h * 0.04), int(body.w * 0.76), int(body.h * 0.92))
+
+
+def menu_box(f: Frame, body: pygame.Rect, name: str, *, tall: bool = False) -> pygame.Rect:
+    """The panel of a card or player menu, framed; returns its inner rect."""
+    s = f.s
+    box = menu_rect(f, body, tall=tall)
     f.painter.panel(box, PANEL_HI, border=ACTIVE, width=int(3 * s))
     f.overlay(box)
     f.panels[name] = box
@@ -61,6 +65,21 @@ def key_row(f: Frame, button: str, label: str, row: pygame.Rect, size: float, wh
 
 
 def draw_card_menu(f: Frame, view: View, body: pygame.Rect) -> None:
+    """A tapped card's menu: what it is, who holds it, what each soft key does. Without a sales
+    basket and in landscape (no holder's gear under it) it shows the menu's facts and keys alone,
+    so the Frame keeps it once drawn (``Frame.kept_overlay``), as a player's menu."""
+    menu = view.menu
+    assert menu is not None
+    if view.basket or f.portrait:
+        _draw_card_menu(f, view, body)
+        return
+    box = menu_rect(f, body, tall=True)
+    key = ("card-menu", tuple(sorted(menu.items())), tuple(view.soft_keys.items()))
+    f.kept_overlay(key, box, lambda: _draw_card_menu(f, view, body),
+                   lambda: f.painter.panel_corners(box, PANEL_HI, border=ACTIVE, width=int(3 * f.s)))
+
+
+def _draw_card_menu(f: Frame, view: View, body: pygame.Rect) -> None:
     s, menu = f.s, view.menu
     assert menu is not None
     inner = menu_box(f, body, "card-menu", tall=True)
@@ -188,7 +207,19 @@ def draw_basket(f: Frame, view: View, r: pygame.Rect) -> None:
 
 
 def draw_player_menu(f: Frame, view: View, body: pygame.Rect) -> None:
-    """A tapped token's own menu: who it is, and what each soft key would change."""
+    """A tapped token's own menu: who it is, and what each soft key would change. Kept by the Frame
+    once drawn (``Frame.kept_overlay``): it comes back unchanged while the player's level and sex
+    and the keys stay."""
+    pm = view.player_menu
+    assert pm is not None
+    box = menu_rect(f, body)
+    key = ("player-menu", tuple(sorted(pm.items())), tuple(view.soft_keys.items()), view.web_url,
+           player_color(view.state, pm["id"]))
+    f.kept_overlay(key, box, lambda: _draw_player_menu(f, view, body),
+                   lambda: f.painter.panel_corners(box, PANEL_HI, border=ACTIVE, width=int(3 * f.s)))
+
+
+def _draw_player_menu(f: Frame, view: View, body: pygame.Rect) -> None:
     s, pm = f.s, view.player_menu
     assert pm is not None
     inner = menu_box(f, body, "player-menu")

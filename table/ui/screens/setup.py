@@ -14,7 +14,8 @@ from table.ui.view import View
 
 
 def draw_setup(f: Frame, view: View, body: pygame.Rect) -> None:
-    """The seats and how to start (drawn each frame: the whole body, too big to keep for the few frames of setup)."""
+    """The seats and how to start: two panels, each kept on the screen while what it shows stays
+    (a join redraws them, not the bars round them)."""
     s, state = f.s, view.state
     gap = int(8 * s)
     if f.portrait:
@@ -23,6 +24,20 @@ def draw_setup(f: Frame, view: View, body: pygame.Rect) -> None:
     else:
         left = pygame.Rect(body.x, body.y, int(body.w * 0.55) - gap, body.h)
         right = pygame.Rect(left.right + gap, body.y, body.right - left.right - gap, body.h)
+    rules, first = state["ruleset"], view.first_player
+    seats = tuple((p["id"], p["name"]) for p in state["players"])
+    f.cached(("setup-seats", view.web_url, rules["max_players"], seats, first), left,
+             lambda: _draw_seats(f, view, left), covers=f.corner)
+    starter = shown_name(state["players"][0]["name"]) if state["players"] and not first else ""
+    if first:
+        starter = next((shown_name(p["name"]) for p in state["players"] if p["id"] == first), first)
+    f.cached(("setup-help", rules["min_players"], rules["max_players"], len(seats), starter), right,
+             lambda: _draw_help(f, view, right, starter), covers=f.corner)
+
+
+def _draw_seats(f: Frame, view: View, left: pygame.Rect) -> None:
+    s, state = f.s, view.state
+    gap = int(8 * s)
     f.painter.panel(left)
     f.panels["seats"] = left
     inner = left.inflate(-int(24 * s), -int(20 * s))
@@ -51,6 +66,11 @@ def draw_setup(f: Frame, view: View, body: pygame.Rect) -> None:
         else:
             f.t(f"{i + 1}. " + _("(empty seat)"), 22, DIM, r, x=r.x + int(16 * s),
                    y=r.y + (r.h - f.painter.line_height(int(22 * s))) // 2)
+
+
+def _draw_help(f: Frame, view: View, right: pygame.Rect, starter: str) -> None:
+    s, state = f.s, view.state
+    rules = state["ruleset"]
     f.painter.panel(right, PANEL)
     f.panels["setup-help"] = right
     inner = right.inflate(-int(24 * s), -int(20 * s))
@@ -67,8 +87,5 @@ def draw_setup(f: Frame, view: View, body: pygame.Rect) -> None:
     if n < rules["min_players"]:
         joined += " · " + _("{k} more needed").format(k=rules["min_players"] - n)
     f.t(joined, 26, GOOD if n >= rules["min_players"] else DIM, inner, y=inner.bottom - int(70 * s))
-    starter = shown_name(state["players"][0]["name"]) if state["players"] and not first else ""
-    if first:
-        starter = next((shown_name(p["name"]) for p in state["players"] if p["id"] == first), first)
     if starter:
         f.t(_("First player: {name}").format(name=starter), 24, TEXT, inner, y=inner.bottom - int(36 * s))
