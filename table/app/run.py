@@ -28,6 +28,7 @@ from engine.messages import msg
 from table.app.drivers import Drivers, open_drivers
 from table.app.frametrace import FrameTrace
 from table.app.heap import collect_while_idle, settle
+from table.app.journalwatch import JournalWatch
 from table.app.league import LeagueRun, start_league
 from table.app.systemd import notify, watchdog_interval
 from table.app.wake import PUMP_S, input_wake, sleep_until_woken
@@ -52,7 +53,6 @@ log = logging.getLogger(__name__)
 ANIMATION_MS = 40             # frame spacing while the interference bar or the die moves
 MAX_PIPED_LINE = 64 * 1024     # a longer piped line is not a table-script line
 IDLE_S = 5.0                  # the longest sleep when nothing is due
-JOURNAL_WATCH_S = 0.8         # how often a watch thread looks that the journal is still in place (one stat)
 _running: set[threading.Event] = set()      # the wake of each running loop, for stop()
 
 __all__ = ["PUMP_S", "run", "sleep_until_woken", "stop"]
@@ -157,18 +157,15 @@ class TableLoop:
         self.league: LeagueRun | None = None
         self.watchdog = watchdog_interval()
         self.last_ping = time.monotonic()
-        self.stopping = threading.Event()
         self.trace = FrameTrace.from_environment()     # the Pi-class bench's timing; None unless asked for
-        threading.Thread(target=self.watch_files, name="journal-watch", daemon=True).start()
+        # the journal deleted or replaced under the table wakes the loop, which writes it anew
+        # (``watch_journal``); the loop itself sleeps on undisturbed while nothing is due
+        self.journal_watch = JournalWatch(lambda: self.ctl.session.journal.path, self.journal_in_place,
+                                          self.woken.set).start()
 
-    def watch_files(self) -> None:
-        """A thread that looks every JOURNAL_WATCH_S whether the journal is still at its name (one
-        ``stat``) and wakes the loop when it is not: the loop then writes it anew (``watch_journal``).
-        The loop itself sleeps on undisturbed while nothing is due."""
-        while not self.stopping.wait(JOURNAL_WATCH_S):
-            journal = self.ctl.session.journal
-            if not journal.read_only and journal.db is not None and not journal.in_place():
-                self.woken.set()
+    def journal_in_place(self) -> bool:
+        journal = self.ctl.session.journal
+        return journal.read_only or journal.db is None or journal.in_place()
 
     def view(self) -> View:
         v = build_view(self.ctl, entry=self.picker.entry, language=self.language)
@@ -315,7 +312,7 @@ class TableLoop:
 
     def close(self) -> None:
         notify("STOPPING=1")
-        self.stopping.set()
+        self.journal_watch.stop()
         _running.discard(self.woken)
         self.wake.close()
         if self.web is not None:
