@@ -8,6 +8,7 @@ against it through the real serial.Serial on a pty.
 from __future__ import annotations
 
 import queue
+import threading
 import time
 
 import pytest
@@ -15,7 +16,7 @@ import serial
 
 from drivers.emulators.pn532 import Pn532Emulator
 from drivers.events import ReaderStatus, Tap
-from drivers.hsu import ACK, FrameKind, FrameParser, encode
+from drivers.hsu import ACK, Frame, FrameKind, FrameParser, encode
 from drivers.pn532 import IN_LIST_PASSIVE_TARGET, Pn532Reader
 from tests.drivers.helpers import drain, until
 
@@ -34,7 +35,7 @@ def sink():
     return queue.Queue()
 
 
-def switches(thread) -> int:  # type: ignore[no-untyped-def]
+def switches(thread: threading.Thread) -> int:
     """The times the thread was switched out so far (each wake-up ends in one): from /proc."""
     total = 0
     with open(f"/proc/self/task/{thread.native_id}/status") as f:
@@ -135,7 +136,7 @@ def test_the_emulated_chip_answers_a_waiting_command_only_when_a_card_comes_and_
     with serial.Serial(emu.path, 115200, timeout=0.2) as port:
         parser = FrameParser()
 
-        def frames():  # type: ignore[no-untyped-def]
+        def frames() -> list[Frame]:
             return parser.feed(port.read(256))
 
         port.write(b"\x55\x55" + b"\x00" * 15 + encode(b"\x14\x01\x14\x01"))
