@@ -3,8 +3,8 @@
 1. Poll CPU, no card on any pad, for WALL seconds: four MFRC522s on two SPI buses (two threads, each
    polling its bus's chips in turn) and two PN532s on ptys (a thread each), at the drivers' 10 Hz,
    through the real mfrc522 0.0.7 and pyserial code against the emulators, whose timers run out as the
-   chips' do (the MFRC522's ~15.5 ms after an unanswered WUPA; the PN532 answers InListPassiveTarget
-   with no target). The figure is the CPU time of the readers' own threads (per-thread, from /proc) over
+   chips' do (the MFRC522's ~15.5 ms after an unanswered WUPA; the PN532, since 2026-12-07, answers
+   InListPassiveTarget only when a card comes, so its reader thread sleeps on the line). The figure is the CPU time of the readers' own threads (per-thread, from /proc) over
    wall time; the MFRC522 emulator works inside those threads (it is the fake spidev), so its work is
    counted; the PN532 emulators' threads are not (they stand for the chip) and are shown beside.
    Baseline, in the same run: one MFRC522 reader (the single-reader box), measured the same way.

@@ -74,6 +74,11 @@ class FrameParser:
         self.garbage += len(self._buf)
         self._buf.clear()
 
+    @property
+    def buffered(self) -> int:
+        """Bytes held for a frame not yet complete."""
+        return len(self._buf)
+
     def feed(self, data: bytes) -> list[Frame]:
         self._buf += data
         frames: list[Frame] = []

@@ -1,11 +1,23 @@
 """PN532 on a UART (HSU frames over pyserial).
 
 One thread: connect (wake-up, GetFirmwareVersion, SAMConfiguration,
-RFConfiguration with bounded passive-activation retries), then poll
-InListPassiveTarget about ten times a second. A card lying on the pad is one
-Tap. When the port goes away the reader reports ``reader offline: …`` and
-tries again with back-off from 0.5 s to 5 s, re-initialising the chip (it may
-have been power-cycled), then reports online again.
+RFConfiguration with MxRtyPassiveActivation = 0xFF, "retry for ever"), then
+send InListPassiveTarget and wait on the serial line: the chip answers only
+when a card enters the field, so with nothing on the pad the thread sleeps in
+one read and the chip does the looking. While a card lies on the pad the answer
+comes at once, and the reader asks again every ``poll_interval``, so that a
+card lying there is one Tap and its removal is seen. Every ``idle_check``
+seconds without a card the waiting command is aborted (a host ACK frame aborts
+the chip's current command) and sent again: its ACK shows the chip is still
+there and configured; a chip that was power-cycled (it forgot the command)
+is woken and configured again, and one that no longer answers is reported
+offline. When the port goes away (the pending read raises at once) the reader
+reports ``reader offline: …`` and tries again with back-off from 0.5 s to 5 s,
+re-initialising the chip, then reports online again. ``close`` cancels the
+read and aborts the waiting command.
+
+``passive_retries`` below 0xFF brings back the bounded search: the chip
+answers "no target" at once and the thread asks every ``poll_interval``.
 """
 
 from __future__ import annotations
@@ -29,6 +41,8 @@ GET_FIRMWARE_VERSION = 0x02
 SAM_CONFIGURATION = 0x14
 RF_CONFIGURATION = 0x32
 IN_LIST_PASSIVE_TARGET = 0x4A
+FOREVER = 0xFF  # MxRtyPassiveActivation: the chip keeps looking until a card answers
+READ_TIMEOUT = 0.02  # the port's read timeout inside an exchange (an ACK or an answer due within ms)
 
 
 class Pn532Error(Exception):
@@ -58,14 +72,17 @@ class Pn532Reader(PollingReader):
         ack_timeout: float = 0.1,
         answer_timeout: float = 0.5,
         retries: int = 3,
-        passive_retries: int = 1,
+        passive_retries: int = FOREVER,
+        idle_check: float = 5.0,
         removal_time: float = 0.35,
         backoff: tuple[float, float] = (0.5, 5.0),
         serial_factory: Callable[..., Any] | None = None,
         seat: int | None = None,
     ) -> None:
-        if not 0 <= passive_retries < 0xFF:
-            raise ValueError(f"passive_retries must be 0-254 (0xFF means for ever), got {passive_retries}")
+        if not 0 <= passive_retries <= FOREVER:
+            raise ValueError(f"passive_retries must be 0-255 (0xFF means for ever), got {passive_retries}")
+        if idle_check <= 0:
+            raise ValueError(f"idle_check must be positive, got {idle_check}")
         super().__init__(sink, clock=clock, name=name, poll_interval=poll_interval, removal_time=removal_time,
                          backoff=backoff, seat=seat)
         self.port = port
@@ -74,10 +91,13 @@ class Pn532Reader(PollingReader):
         self.answer_timeout = answer_timeout
         self.retries = retries
         self.passive_retries = passive_retries
+        self.idle_check = idle_check
         self._serial_factory = serial_factory or serial.Serial
         self._serial: Any = None
         self._parser = FrameParser()
         self._frames: list[Frame] = []
+        self._configured = False  # the chip answered the set-up commands since it was last found silent
+        self._asked_at: float | None = None  # when the InListPassiveTarget still waiting for a card was ACKed
         self.firmware: bytes | None = None
         self.errors = 0  # commands that needed a retry
 
@@ -89,67 +109,148 @@ class Pn532Reader(PollingReader):
     def is_connected(self) -> bool:
         return self._serial is not None
 
+    def close(self) -> None:
+        """Stop the thread (its wait on the line is cancelled), abort the waiting command, close the port."""
+        self._stop.set()
+        cancel = getattr(self._serial, "cancel_read", None)
+        if cancel is not None:
+            try:
+                cancel()
+            except (serial.SerialException, OSError, AttributeError):
+                pass
+        super().close()
+
     # the work, one step at a time (tests call these directly) ---------------------
 
     def connect(self) -> bool:
         """Open the port and initialise the chip. Reports online, or offline with why."""
         try:
-            self._serial = self._serial_factory(self.port, self.baudrate, timeout=0.02, write_timeout=1, exclusive=True)
+            self._serial = self._serial_factory(self.port, self.baudrate, timeout=READ_TIMEOUT, write_timeout=1,
+                                                exclusive=True)
             self._parser.reset()
             self._frames.clear()
+            self._asked_at = None
             self._serial.reset_input_buffer()
-            self._serial.write(WAKE_UP)
-            self.firmware = self.call(GET_FIRMWARE_VERSION)
-            self.call(SAM_CONFIGURATION, b"\x01\x14\x01")  # normal mode, 1 s timeout, use IRQ
-            # MxRtyATR, MxRtyPSL, MxRtyPassiveActivation: bounded, so a poll with no card ends.
-            self.call(RF_CONFIGURATION, bytes([0x05, 0xFF, 0x01, self.passive_retries]))
+            self._initialise()
         except (serial.SerialException, OSError, Pn532Error) as exc:
             self._release()
             self._report(False, Said("reader offline: {why}", why=describe(exc, self.port)))
             return False
         if self.online is False:
             self.reconnects += 1
+        assert self.firmware is not None
         ic, ver, rev = self.firmware[:3] if len(self.firmware) >= 3 else (0, 0, 0)
         self._report(True, Said("PN532 (IC {ic}, firmware {firmware}) ready on {port}", ic=f"{ic:02X}",
                                 firmware=f"{ver}.{rev}", port=self.port))
         return True
 
+    def _initialise(self) -> None:
+        """Wake the chip up and configure it (after opening the port, or when it was found silent)."""
+        self._configured = False
+        self._serial.write(WAKE_UP)
+        self.firmware = self.call(GET_FIRMWARE_VERSION)
+        self.call(SAM_CONFIGURATION, b"\x01\x14\x01")  # normal mode, 1 s timeout, use IRQ
+        # MxRtyATR, MxRtyPSL, MxRtyPassiveActivation (0xFF: look until a card answers)
+        self.call(RF_CONFIGURATION, bytes([0x05, 0xFF, 0x01, self.passive_retries]))
+        self._configured = True
+
     def poll_once(self) -> None:
-        """Look for a card once; a new presentation becomes a Tap."""
-        if self._serial is None:
-            return
+        """Look for a card once: ask (unless the chip is still looking since the last ask) and wait up to
+        ``answer_timeout`` for the answer; a new presentation becomes a Tap."""
+        self._look(self.answer_timeout)
+
+    def _poll_step(self) -> float:
+        """From the reader's own thread: wait on the line for a card (up to ``idle_check``) while none is
+        near; once one answered, ask again after ``poll_interval``."""
+        if self._look(self.idle_check) or self._asked_at is None:
+            return self.poll_interval
+        return 0.0
+
+    def _look(self, wait: float) -> bool:
+        """Ask for a target, or go on waiting for the answer to the last ask, for up to ``wait`` seconds.
+
+        True when a card answered. A chip that does not ACK is marked for a new initialisation (it may
+        have been power-cycled); one that then does not answer it either is reported offline.
+        """
+        if self._serial is None or self._stop.is_set():
+            return False
         try:
-            answer = self.call(IN_LIST_PASSIVE_TARGET, b"\x01\x00")
-            uid = parse_target(answer)
+            if not self._configured:
+                try:
+                    self._initialise()
+                except Pn532Error as exc:
+                    self._release()
+                    self._report(False, Said("reader offline: {why}", why=describe(exc, self.port)))
+                    return False
+            answer = self._target_answer(wait)
+            uid = None if answer is None else parse_target(answer)
         except Pn532Error as exc:
             log.warning("%r: %s", self, exc)
+            self._asked_at = None
+            self._configured = False
             self.presence.missed(self.clock.monotonic())
-            return
+            return False
         except (serial.SerialException, OSError) as exc:
             self._release()
             self._report(False, Said("reader offline: {why}", why=describe(exc, self.port)))
-            return
+            return False
         self._saw(uid)
+        return uid is not None
 
-    def call(self, command: int, params: bytes = b"") -> bytes:
+    def _target_answer(self, wait: float) -> bytes | None:
+        """InListPassiveTarget's answer (after D5 4B), or None when none came within ``wait`` (the chip
+        still looking, or an answer of "no target" never came). Raises Pn532Error when the chip did not
+        ACK the ask or its answers were spoilt ``retries`` times."""
+        problem: str = Said("ACK but no answer")
+        for attempt in range(self.retries):
+            if attempt:
+                self.errors += 1
+            if self._asked_at is not None and time.monotonic() - self._asked_at >= self.idle_check:
+                self._abort()  # waited long enough: ask again, which shows whether the chip is still there
+            spoilt = self._parser.bad_length + self._parser.bad_checksum + self._parser.refused
+            if self._asked_at is None:
+                self.call(IN_LIST_PASSIVE_TARGET, b"\x01\x00", answer=False)
+                self._asked_at = time.monotonic()
+            left = min(wait, self._asked_at + self.idle_check - time.monotonic())
+            frame = self._wait_frame(left) if wait > self.answer_timeout else self._next_frame(left)
+            if frame is not None and frame.kind is FrameKind.DATA and frame.tfi == CHIP_TFI \
+                    and frame.data[:1] == bytes([IN_LIST_PASSIVE_TARGET + 1]):
+                self._asked_at = None
+                return frame.data[1:]
+            if frame is None and self._parser.buffered <= 1 \
+                    and spoilt == self._parser.bad_length + self._parser.bad_checksum + self._parser.refused:
+                return None  # nothing came (an ACK's postamble at most): the chip is still looking
+            if frame is not None and frame.kind is FrameKind.ERROR:
+                self._asked_at = None
+                raise Pn532Error(Said("command {command}: the PN532 answered with an error frame",
+                                      command=f"{IN_LIST_PASSIVE_TARGET:02X}"))
+            # bytes that were not the answer: it was spoilt on the line, and the chip is done
+            if frame is not None:
+                problem = Said("unexpected {frame}", frame=repr(frame))
+            self._abort()
+        raise Pn532Error(Said("command {command}: {problem} after {tries} tries",
+                              command=f"{IN_LIST_PASSIVE_TARGET:02X}", problem=problem, tries=self.retries))
+
+    def call(self, command: int, params: bytes = b"", *, answer: bool = True) -> bytes:
         """Send a command, wait for its ACK and answer; retry a bounded number of times.
 
-        Returns the answer's data after the response code. Raises Pn532Error
-        when no good answer came; serial errors propagate.
+        Returns the answer's data after the response code (b"" when ``answer`` is False: only the
+        ACK is waited for, the answer is the caller's to wait for). Raises Pn532Error when no good
+        answer came; serial errors propagate.
         """
         request = encode(bytes([command]) + params)
         problem = "no answer"
         for attempt in range(self.retries):
             if attempt:
                 self.errors += 1
-                self._serial.write(ACK)  # abort whatever the chip is still doing
-                self._parser.reset()
-                self._frames.clear()
+                self._abort()  # abort whatever the chip is still doing
             self._serial.write(request)
             frame = self._next_frame(self.ack_timeout)
             if frame is None or frame.kind is not FrameKind.ACK:
                 problem = Said("no ACK") if frame is None else Said("{kind} instead of ACK", kind=frame.kind.name)
                 continue
+            if not answer:
+                return b""
             deadline = time.monotonic() + self.answer_timeout
             while True:
                 frame = self._next_frame(deadline - time.monotonic())
@@ -165,7 +266,16 @@ class Pn532Reader(PollingReader):
         raise Pn532Error(Said("command {command}: {problem} after {tries} tries", command=f"{command:02X}",
                               problem=problem, tries=self.retries))
 
+    def _abort(self) -> None:
+        """A host ACK frame: the chip aborts the command it is running (the user manual's abort, the one
+        libnfc's pn532_uart driver sends); what came before it on the line is forgotten."""
+        self._serial.write(ACK)
+        self._asked_at = None
+        self._parser.reset()
+        self._frames.clear()
+
     def _next_frame(self, timeout: float) -> Frame | None:
+        """The next frame within ``timeout`` seconds, read in READ_TIMEOUT slices (inside an exchange)."""
         deadline = time.monotonic() + max(timeout, 0)
         while not self._frames:
             if time.monotonic() >= deadline:
@@ -175,13 +285,49 @@ class Pn532Reader(PollingReader):
                 self._frames.extend(self._parser.feed(chunk))
         return self._frames.pop(0)
 
+    def _wait_frame(self, timeout: float) -> Frame | None:
+        """The next frame within ``timeout`` seconds, asleep on the line until its first byte.
+
+        One read with the port's timeout set to the whole wait (pyserial's read(1) returns at the
+        first byte, at the timeout, or when ``cancel_read`` is called), not a loop of READ_TIMEOUT
+        reads that would wake the thread 50 times a second; a port without ``cancel_read`` (``socket://``) reads in half seconds so
+        that ``close`` is not kept waiting. The rest of the frame comes within ``answer_timeout``.
+        """
+        if self._frames:
+            return self._frames.pop(0)
+        port = self._serial
+        deadline = time.monotonic() + timeout
+        slice_ = None if hasattr(port, "cancel_read") else 0.5
+        while not self._stop.is_set():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            waiting = port.in_waiting
+            if waiting:
+                chunk = port.read(waiting)
+            else:
+                port.timeout = left if slice_ is None else min(left, slice_)
+                chunk = port.read(1)
+                port.timeout = READ_TIMEOUT
+            if chunk:
+                self._frames.extend(self._parser.feed(chunk))
+                return self._next_frame(self.answer_timeout)
+        return None
+
     def _release(self) -> None:
         port, self._serial = self._serial, None
+        self._configured = False
         if port is not None:
+            if self._asked_at is not None:
+                try:
+                    port.write(ACK)  # abort the waiting InListPassiveTarget: the chip is left idle
+                except (serial.SerialException, OSError):
+                    pass
             try:
                 port.close()
             except (serial.SerialException, OSError):
                 pass
+        self._asked_at = None
 
     def _report(self, online: bool, message: str) -> None:
         if online != self.online:

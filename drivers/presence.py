@@ -59,8 +59,9 @@ class PollingReader(Started):
 
     A subclass provides ``connect() -> bool`` (open and initialise; report
     online or offline), ``is_connected()``, ``poll_once()`` and ``_release()``;
-    this class runs them: poll every ``poll_interval`` while connected, and
-    reconnect with back-off while not.
+    this class runs them: poll every ``poll_interval`` while connected (or, with
+    ``_poll_step`` overridden, as the reader says), and reconnect with back-off
+    while not.
     """
 
     def __init__(self, sink: EventSink, *, clock: Clock | None, name: str, poll_interval: float,
@@ -142,10 +143,15 @@ class PollingReader(Started):
                     self._delays = backoff_delays(*self.backoff)
                     return 0.0
                 return next(self._delays)
-            self.poll_once()
+            return self._poll_step()
         except Exception as exc:  # a driver bug or a library surprise must not end the thread for good
             log.exception("%r: unexpected error; reconnecting", self)
             self._release()
             self._report(False, Said("reader offline: {why}", why=Said("unexpected error: {error}", error=repr(exc))))
             return next(self._delays)
+
+    def _poll_step(self) -> float:
+        """One poll from the reading loop; the seconds until the next. A reader that can wait on its own
+        line for a card to come (the PN532) overrides it to sleep there instead of polling."""
+        self.poll_once()
         return self.poll_interval

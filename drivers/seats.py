@@ -1,8 +1,9 @@
 """A reader at every seat: several readers, opened and polled together.
 
-Each PN532 (and each simulated pad) polls on its own thread. MFRC522s that share an SPI bus share
-one thread, ``SpiBus``, which polls them in turn, so there are never two transactions at once on a
-bus (a bus's chip selects are one controller's; spidev would interleave two threads' transfers).
+Each PN532 waits for a card on its own thread (the chip does the looking), and each simulated pad
+has its own. MFRC522s that share an SPI bus share one thread, ``SpiBus``, which polls them in turn,
+so there are never two transactions at once on a bus (a bus's chip selects are one controller's;
+spidev would interleave two threads' transfers).
 Every reader reports ``Tap(uid, seat=…)`` and ``ReaderStatus`` under its own name into the one
 queue; an unplugged one goes offline and reconnects with its own back-off while the rest go on.
 """

@@ -18,3 +18,16 @@ def polls(reader, clock, seconds: float, step: float = 0.1) -> None:  # type: ig
     for _ in range(round(seconds / step)):
         reader.poll_once()
         clock.advance(step)
+
+
+def until(test, timeout: float = 5.0, what: str = ""):  # type: ignore[no-untyped-def]
+    """Wait (in 20 ms steps) until ``test()`` is true, and return it; fail after ``timeout`` seconds."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = test()
+        if value:
+            return value
+        time.sleep(0.02)
+    raise AssertionError(f"not within {timeout} s: {what or test}")
