@@ -36,6 +36,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from bench._report import figure, report  # noqa: E402
 from drivers.emulators.pn532 import Pn532Emulator  # noqa: E402
 from drivers.pn532 import Pn532Reader  # noqa: E402
+from tests.drivers.helpers import switches  # noqa: E402
 
 WALL = 5.0  # seconds per CPU measurement
 TARGET = 1.0  # % of a core
@@ -44,16 +45,6 @@ WAITING = "no card, waiting for one (retries for ever)"
 
 def thread_cpu(thread: threading.Thread) -> float:
     return time.clock_gettime(time.pthread_getcpuclockid(thread.ident))
-
-
-def switches(thread: threading.Thread) -> int:
-    """The thread's context switches so far (each wake-up ends in one)."""
-    total = 0
-    with open(f"/proc/self/task/{thread.native_id}/status") as f:
-        for line in f:
-            if line.startswith(("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches")):
-                total += int(line.split()[1])
-    return total
 
 
 def idle(emu: Pn532Emulator, *, poll_interval: float, passive_retries: int, card: str | None = None) -> dict[str, float]:

@@ -9,12 +9,20 @@ from gpiozero.pins.mock import MockFactory
 
 from drivers.base import ManualClock
 from drivers.emulators.mfrc522 import install_fakes
+from drivers.emulators.pn532 import Pn532Emulator
 
 
 @pytest.fixture
 def clock():
     """Simulated time, started away from zero so that 'never happened' and 'at 0' differ."""
     return ManualClock(50.0)
+
+
+@pytest.fixture
+def emu(tmp_path):  # type: ignore[no-untyped-def]
+    """An emulated PN532 on a pseudo-terminal of its own (its port: ``emu.path``)."""
+    with Pn532Emulator(directory=str(tmp_path)) as e:
+        yield e
 
 
 @pytest.fixture

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import queue
+import threading
+
+UID4 = "04A1B2C3"               # a 4-byte UID and a 7-byte one, as the emulated readers present them
+UID7 = "04A1B2C3D4E5F6"
 
 
 def drain(sink: queue.Queue) -> list:  # type: ignore[type-arg]
@@ -11,6 +15,16 @@ def drain(sink: queue.Queue) -> list:  # type: ignore[type-arg]
     while not sink.empty():
         out.append(sink.get_nowait())
     return out
+
+
+def switches(thread: threading.Thread) -> int:
+    """The thread's context switches so far (each wake-up ends in one), from /proc."""
+    total = 0
+    with open(f"/proc/self/task/{thread.native_id}/status") as f:
+        for line in f:
+            if line.startswith(("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches")):
+                total += int(line.split()[1])
+    return total
 
 
 def polls(reader, clock, seconds: float, step: float = 0.1) -> None:  # type: ignore[no-untyped-def]

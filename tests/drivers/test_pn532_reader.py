@@ -8,20 +8,10 @@ import time
 import pytest
 
 from drivers.base import ManualClock
-from drivers.emulators.pn532 import Pn532Emulator
 from drivers.events import ReaderStatus, Tap
 from drivers.pn532 import Pn532Reader, parse_target
 from drivers.presence import backoff_delays
-from tests.drivers.helpers import drain
-
-UID4 = "04A1B2C3"
-UID7 = "04A1B2C3D4E5F6"
-
-
-@pytest.fixture
-def emu(tmp_path):
-    with Pn532Emulator(directory=str(tmp_path)) as e:
-        yield e
+from tests.drivers.helpers import UID4, UID7, drain
 
 
 @pytest.fixture

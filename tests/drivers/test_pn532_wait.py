@@ -7,8 +7,6 @@ against it through the real serial.Serial on a pty.
 
 from __future__ import annotations
 
-import queue
-import threading
 import time
 
 import pytest
@@ -18,31 +16,7 @@ from drivers.emulators.pn532 import Pn532Emulator
 from drivers.events import ReaderStatus, Tap
 from drivers.hsu import ACK, Frame, FrameKind, FrameParser, encode
 from drivers.pn532 import IN_LIST_PASSIVE_TARGET, Pn532Reader
-from tests.drivers.helpers import drain, until
-
-UID4 = "04A1B2C3"
-UID7 = "04A1B2C3D4E5F6"
-
-
-@pytest.fixture
-def emu(tmp_path):
-    with Pn532Emulator(directory=str(tmp_path)) as e:
-        yield e
-
-
-@pytest.fixture
-def sink():
-    return queue.Queue()
-
-
-def switches(thread: threading.Thread) -> int:
-    """The times the thread was switched out so far (each wake-up ends in one): from /proc."""
-    total = 0
-    with open(f"/proc/self/task/{thread.native_id}/status") as f:
-        for line in f:
-            if line.startswith(("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches")):
-                total += int(line.split()[1])
-    return total
+from tests.drivers.helpers import UID4, UID7, drain, switches, until
 
 
 def asks(emu: Pn532Emulator) -> int:
