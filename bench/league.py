@@ -272,7 +272,8 @@ def per_tap(broker: Mosquitto, state: Path, catalog: Any, *, where: str = "",
         session = rig["table"].controller.session
         session.league_outbox, session.on_outbox = False, None
     off_cpu = sum(cpu["off"]) / len(cpu["off"])
-    on_cpu = off_cpu + paired_extra(cpu["on"], cpu["off"]) + threads / taps_on
+    extra = paired_extra(cpu["on"], cpu["off"])
+    on_cpu = off_cpu + extra + threads / taps_on
     block_ratios = [round(ratio_between(cpu, a, b), 4) for a, b in zip([(0, 0)] + marks, marks)]
 
     def pct(values: list[float], q: float) -> float:
@@ -286,7 +287,7 @@ def per_tap(broker: Mosquitto, state: Path, catalog: Any, *, where: str = "",
                       target=f"ratio <= {EXTRA_CPU_TARGET}" if judged else "(reported)",
                       met=on_cpu / off_cpu <= EXTRA_CPU_TARGET or not judged,
                       details={"taps": len(cpu["on"]), "states_sent": sent,
-                               "table_thread_ratio": round(1 + paired_extra(cpu["on"], cpu["off"]) / off_cpu, 4),
+                               "table_thread_ratio": round(1 + extra / off_cpu, 4),
                                "table_thread_ratio_untrimmed": round(sum(cpu["on"]) / len(cpu["on"]) / off_cpu, 4),
                                "publisher_threads_ms_per_tap": round(threads / taps_on * 1000, 4),
                                "table_thread_ratio_each_block": block_ratios,
