@@ -17,6 +17,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import Future
 from typing import Any, BinaryIO
 
 from cards.textfile import TextFileError, decode_text
@@ -30,6 +31,7 @@ from table.app.frametrace import FrameTrace
 from table.app.heap import collect_while_idle, settle
 from table.app.journalwatch import JournalWatch
 from table.app.league import LeagueRun, start_league
+from table.app.syncahead import SyncAhead
 from table.app.systemd import notify, watchdog_interval
 from table.app.wake import PUMP_S, input_wake, sleep_until_woken
 from table.config import Config
@@ -157,6 +159,7 @@ class TableLoop:
         self.league: LeagueRun | None = None
         self.watchdog = watchdog_interval()
         self.last_ping = time.monotonic()
+        self.sync = SyncAhead(self.ctl)
         self.trace = FrameTrace.from_environment()     # the Pi-class bench's timing; None unless asked for
         # the journal deleted or replaced under the table wakes the loop, which writes it anew
         # (``watch_journal``); the loop itself sleeps on undisturbed while nothing is due
@@ -213,21 +216,14 @@ class TableLoop:
                 dirty = sdl or dirty
                 self.handle_events()
                 self.ping_watchdog()
+                syncing = self.sync.start()          # the pass's commits synced while its frame is drawn
                 if dirty or ctl.revision != shown or animating or display.wants_frame():
-                    frame = self.view()
-                    display.render(frame)
+                    shown = self.draw(shown, syncing)
+                else:
+                    if not self.sync.settle(syncing):
+                        self.woken.set()
                     if self.trace is not None:
-                        self.trace.passed(time.monotonic(), time.thread_time())
-                    if self.wake.watch is not None and display.input_pending():
-                        self.woken.set()             # input Xlib read while the frame went out
-                    if self.web is not None and ctl.revision != shown:
-                        self.web.publish(frame, said(can(ctl)))   # after the frame: the table never waits on the web
-                    if self.league is not None and ctl.revision != shown:
-                        self.league.publisher.state(ctl.state, ctl.seats)     # after the frame
-                    self.speak()
-                    shown = ctl.revision
-                elif self.trace is not None:
-                    self.trace.passed(None)          # taps that drew no frame
+                        self.trace.passed(None)      # taps that drew no frame
                 if self.league is not None:
                     notice = self.league.notice()    # the broker refused or went away: said once, the game goes on
                     if notice is not None:
@@ -238,6 +234,26 @@ class TableLoop:
             return 0
         finally:
             self.close()
+
+    def draw(self, shown: int, syncing: Future[None] | None) -> int:
+        """A frame of the game as it stands, shown once the pass's commits are synced, then the web,
+        the league and the voice told; the revision now on the glass."""
+        ctl, display = self.ctl, self.display
+        drawn = ctl.revision
+        frame = self.view()
+        if not display.render(frame, ready=lambda: self.sync.settle(syncing)):
+            self.woken.set()             # the sync failed: the game as stored is drawn next pass
+            return shown
+        if self.trace is not None:
+            self.trace.passed(time.monotonic(), time.thread_time())
+        if self.wake.watch is not None and display.input_pending():
+            self.woken.set()             # input Xlib read while the frame went out
+        if self.web is not None and drawn != shown:
+            self.web.publish(frame, said(can(ctl)))   # after the frame: the table never waits on the web
+        if self.league is not None and drawn != shown:
+            self.league.publisher.state(ctl.state, ctl.seats)     # after the frame
+        self.speak()
+        return drawn
 
     def sleep(self) -> bool:
         """Sleep until woken, the next deadline or the next animation frame; whether something moves."""
@@ -322,6 +338,7 @@ class TableLoop:
         self.reader.close()
         self.buttons.close()
         self.feedback.close()
+        self.sync.close()
         self.table.journal.close()
         if self.display.voice is not None:
             self.display.voice.close()

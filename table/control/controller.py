@@ -243,6 +243,17 @@ class Controller:
         self._reopened(ok)
         return ok
 
+    def sync_failed(self, exc: OSError) -> bool:
+        """The sync before a frame failed: the game is what the file holds (the session looks);
+        whether it still is the game shown. A game taken back to what is stored says so."""
+        said = self.session.sync_failed(exc)
+        if said is None:
+            return True
+        self.prompt = None
+        self.acting_override = None
+        self.refuse(said)
+        return False
+
     def start_new_game(self) -> None:
         started = self.session.start()
         if isinstance(started, NotSaved):

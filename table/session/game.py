@@ -29,7 +29,7 @@ from drivers.said import Said
 from table.session.history import SNAPSHOT_EVERY, Commands, History, encode_state, fingerprint
 from table.session.facts import Records
 from table.storage.facts import FactsStore
-from table.storage.faults import JournalError, JournalFault
+from table.storage.faults import JournalError, JournalFault, fault
 from table.storage.journal import GameRecord, Journal
 from table.storage.repair import kept_copies
 
@@ -268,10 +268,29 @@ class GameSession:
             self.storage_fault = reason_of(exc)
             return False
         old, self.journal = self.journal, journal
+        journal.sync_later = old.sync_later
         old.close()
         self.storage_fault = None
         self.reopen_notice = self.resume()
         return True
+
+    def sync_failed(self, exc: OSError) -> Any:
+        """The sync of the commits a frame was about to show failed (the journal's ``sync_job``): the
+        game is what the file holds when looked at afresh, what a restart finds. None when that is
+        the game as it stands; else the game goes back to what is stored, and what to say is returned."""
+        log.error("journal %s: the sync before the frame failed (%s)", self.journal.path, exc)
+        history = self.history
+        last = history.commands[-1] if len(history) else None
+        if self.journal.holds_after_failed_sync(self.game.id, len(history), last):
+            log.warning("journal %s: the actions are in the file after the failed sync: kept", self.journal.path)
+            return None
+        why = reason_of(fault(exc, self.journal.path))
+        if self.journal.db is not None:
+            self.resume()               # the game as the file holds it
+        elif not self.reopen():         # the file could not even be looked at: tried again on the backoff
+            self.storage_fault = self.storage_fault or why
+            self.retry_at = self.now + RETRY_SECONDS
+        return msg("not done: {why}", why=why)
 
     def retry_due(self) -> bool | None:
         """Called on every tick: None when no retry is due, else whether the journal opened again

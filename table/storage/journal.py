@@ -25,6 +25,7 @@ import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from engine.commands import Command, command_from_dict, command_to_dict
@@ -260,6 +261,9 @@ class JournalFile:
     damage: Damage | None
     _tmp: tempfile.TemporaryDirectory[str] | None
     vanished: Msg | None
+    sync_later = False          # commits left unsynced for sync_job (the run loop's); else each is synced
+    _later_db: sqlite3.Connection | None = None     # the connection switched to NORMAL for it
+    _synced_changes = 0         # that connection's total_changes at the last sync
 
     def _drop_connection(self) -> None:
         if self.db is not None:
@@ -297,9 +301,36 @@ class JournalFile:
         marker.hold_link(self.path)
 
     def _conn(self) -> sqlite3.Connection:
-        if self.db is None:
+        db = self.db
+        if db is None:
             raise JournalFault(f"the journal {self.path} is not open")
-        return self.db
+        if self.sync_later and self._later_db is not db and not db.in_transaction:
+            db.execute("PRAGMA synchronous=NORMAL")      # the WAL is synced by sync_job instead
+            self._later_db, self._synced_changes = db, db.total_changes
+        return db
+
+    # ------------------------------------------------------------ syncing beside the frame
+
+    def sync_job(self) -> Callable[[], None] | None:
+        """With ``sync_later``: the sync that makes the commits since the last one durable, for
+        another thread to run while the frame that shows them is drawn (the frame waits for it
+        before it is shown); None when nothing was written since. ``PRAGMA synchronous=NORMAL``
+        leaves a commit in the WAL unsynced, and one fsync of the WAL makes it as durable as FULL
+        does; a checkpoint syncs both files itself."""
+        db = self.db
+        if db is None or self._later_db is not db or db.total_changes == self._synced_changes:
+            return None
+        self._synced_changes = db.total_changes
+        return partial(writing.sync_file, self.path.with_name(self.path.name + "-wal"))
+
+    def holds_after_failed_sync(self, game: int, seq: int, last: Command | None) -> bool:
+        """After a failed sync of the WAL: whether the file, looked at afresh, holds the game up to its
+        ``seq``-th action ``last`` (what a restart finds); a full checkpoint then tries to make it durable."""
+        self._drop_connection()
+        exc = sqlite3.OperationalError("the sync of the journal's WAL failed")
+        self.db, stored = evidence.after_failed_write(self.path, game, exc)
+        body = json.dumps(command_to_dict(last), separators=(",", ":")) if last is not None else None
+        return self.db is not None and stored == (seq, body)
 
     def gaps(self, game: int) -> list[int]:
         """Where the game's replay goes on from a snapshot past actions a repair could not read:

@@ -7,6 +7,7 @@ back; :class:`table.storage.journal.Journal` turns that into a fault or an error
 from __future__ import annotations
 
 import logging
+import os
 import sqlite3
 import time
 from collections.abc import Iterator, Sequence
@@ -35,6 +36,19 @@ BUSY_SECONDS = 0.015
 def connect(path: Path | str) -> sqlite3.Connection:
     """A connection to the journal file at ``path`` for the table's own writes."""
     return sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=BUSY_SECONDS)
+
+
+def sync_file(path: Path) -> None:
+    """fsync ``path`` (a journal's WAL, from another thread than its connection's); nothing when it
+    is gone (the last connection closed it, checkpointed and synced)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        return
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def setup(db: sqlite3.Connection) -> None:

@@ -121,6 +121,7 @@ class Display:
         self._layout: tuple[Any, ...] | None = None         # the last frame's layout; None: drawn in full
         # what the last frame pushed to the glass: None for the whole window, else its rectangles
         self.pushed: list[pygame.Rect] | None = None
+        self._held = False          # a frame was drawn and not shown (``render``'s ready said no)
 
     # ------------------------------------------------------------------ what the last frame drew
 
@@ -249,7 +250,9 @@ class Display:
         message = pygame.Rect(int(8 * s), h - keys_h - msg_h, w - int(16 * s), msg_h - int(4 * s))
         return pygame.Rect(0, 0, w, top), body, message, pygame.Rect(0, h - keys_h, w, keys_h)
 
-    def render(self, view: View) -> None:
+    def render(self, view: View, ready: Callable[[], bool] | None = None) -> bool:
+        """Draw ``view`` and put it on the glass; ``ready`` (the journal's sync) is waited for
+        between the two, and when it says False the frame is not shown (False): the next one is, whole."""
         self._notice(view)
         f = self.frame
         layout = self.layout(view)
@@ -265,8 +268,13 @@ class Display:
         self.compose(f, view)
         self._die_shown = self.animating()
         f.end()
-        self.push(f.dirty)
+        if ready is not None and not ready():
+            self._held = True               # drawn, not shown: what it changed goes with the next frame
+            return False
+        self.push(None if self._held else f.dirty)
+        self._held = False
         self.frames += 1
+        return True
 
     def compose(self, f: Frame, view: View) -> None:
         """Draw ``view`` on ``f`` between its ``begin`` and ``end``: the bands, the body, the die over
