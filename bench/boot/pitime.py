@@ -119,16 +119,19 @@ class Trace:
     own: list[float] = field(default_factory=list)
     unshown: int = 0                    # taps handled in a pass that drew no frame
     bad_lines: int = 0
+    # each timed tap's pass, step by step (the trace's steps line): (its latency, {step: (wall, CPU)})
+    steps: list[tuple[float, dict[str, tuple[float, float]]]] = field(default_factory=list)
 
 
 def parse_trace(text: str) -> Trace:
     """The frame trace (table/app/frametrace.py) read back; lines it cannot read are counted."""
     trace = Trace()
     shown: list[float] = []             # the last frame line's latencies, for its pass line
+    last: list[float] = []              # and for its steps line
     for line in text.splitlines():
         parts = line.split()
         try:
-            numbers = [float(p) for p in parts[1:]]
+            numbers = [float(p) for p in (parts[2::3] + parts[3::3] if parts[:1] == ["steps"] else parts[1:])]
         except ValueError:
             trace.bad_lines += 1
             continue
@@ -136,16 +139,48 @@ def parse_trace(text: str) -> Trace:
             trace.first = numbers[0] if trace.first is None else trace.first
         elif parts[:1] == ["frame"] and len(numbers) >= 2:
             shown = [numbers[0] - at for at in numbers[1:]]
+            last = list(shown)
             trace.latencies += shown
         elif parts[:1] == ["pass"] and len(numbers) == 2 and shown:
             waited = max(0.0, numbers[0] - numbers[1])
             trace.own += [latency - waited for latency in shown]
             shown = []
+        elif parts[:1] == ["steps"] and len(parts) % 3 == 1 and last:
+            named = {parts[i]: (float(parts[i + 1]), float(parts[i + 2])) for i in range(1, len(parts), 3)}
+            trace.steps += [(latency, named) for latency in last]
+            last = []
         elif parts[:1] == ["unshown"] and numbers:
             trace.unshown += len(numbers)
         elif parts:
             trace.bad_lines += 1
     return trace
+
+
+STEPS = ("handled", "viewed", "drawn", "synced", "pushed")
+
+
+def step_split(steps: list[tuple[float, dict[str, tuple[float, float]]]], slowest: float = 0.02) -> list[str]:
+    """Where the taps' time went, step by step (the trace's steps lines): the mean over every tap,
+    and over its slowest share ``slowest`` (at least three): the wait from the tap to the loop's
+    wake-up, then each step's wall / CPU ms (handled: the tap's handling and the journal's commit;
+    viewed: build_view; drawn: the frame composed; synced: the wait for the journal's sync; pushed:
+    the push). Empty without steps."""
+    if not steps:
+        return []
+    ordered = sorted(steps, key=lambda s: s[0])
+    out = []
+    for label, chosen in (("every tap", ordered), (f"the slowest {max(3, int(len(ordered) * slowest))}",
+                                                    ordered[-max(3, int(len(ordered) * slowest)):])):
+        n = len(chosen)
+        woke = sum(lat - sum(w for w, _c in named.values()) for lat, named in chosen) / n
+        parts = [f"to the wake-up {woke * 1000:.2f}"]
+        for step in STEPS:
+            wall = sum(named.get(step, (0.0, 0.0))[0] for _lat, named in chosen) / n
+            cpu = sum(named.get(step, (0.0, 0.0))[1] for _lat, named in chosen) / n
+            parts.append(f"{step} {wall * 1000:.2f}/{cpu * 1000:.2f}")
+        mean = sum(lat for lat, _n in chosen) / n
+        out.append(f"{label} ({n}, mean {mean * 1000:.2f} ms), ms wall/CPU: " + ", ".join(parts))
+    return out
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -340,6 +375,8 @@ def measure(run: PiRun, cls: PiClass, boot_timeout: float) -> dict[str, object]:
         fig["own_p50_ms"] = percentile(own, 0.5) * 1000
         fig["own_p99_ms"] = percentile(own, 0.99) * 1000
         fig["own_taps"] = len(own)
+    for line in step_split(joined.steps + played.steps):
+        print(f"    steps, {line}", flush=True)
     fig["taps_presented"] = len(joins) + len(rest)
     fig["taps_timed"] = len(latencies)
     fig["taps_unshown"] = joined.unshown + played.unshown

@@ -13,6 +13,9 @@ core's. One line each, times in seconds of ``time.monotonic()`` (CLOCK_MONOTONIC
     pass WALL CPU                 after a frame line: that pass from its wake-up to the push, and
                                   the main thread's own CPU time in it (``time.thread_time``); the
                                   difference is what it waited for (the journal's fsync, other threads)
+    steps NAME WALL CPU ...       after a pass line: the pass's steps in order (handled, viewed,
+                                  drawn, synced, pushed), each step's wall and CPU time since the
+                                  one before (the first since the wake-up)
     unshown AT [AT ...]           taps handled in a pass that drew no frame
 """
 
@@ -20,6 +23,7 @@ from __future__ import annotations
 
 import logging
 import os
+import time
 from collections.abc import Mapping
 from typing import TextIO
 
@@ -35,6 +39,7 @@ class FrameTrace:
         self.stream = stream
         self.taps: list[float] = []        # the taps of the pass under way, by their readers' time
         self.started: tuple[float, float] | None = None     # the pass's wake-up: monotonic, thread CPU
+        self.steps: list[tuple[str, float, float]] = []      # the pass's steps so far: name, monotonic, CPU
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] = os.environ) -> FrameTrace | None:
@@ -60,6 +65,12 @@ class FrameTrace:
     def woke(self, at: float, cpu: float) -> None:
         """A pass of the loop begins (``at`` on the monotonic clock, ``cpu`` the thread's CPU time)."""
         self.started = (at, cpu)
+        self.steps: list[tuple[str, float, float]] = []
+
+    def step(self, name: str) -> None:
+        """The pass under way reached ``name`` (one word): timed now, written with its pass line."""
+        if self.started is not None:
+            self.steps.append((name, time.monotonic(), time.thread_time()))
 
     def passed(self, pushed: float | None, cpu: float | None = None) -> None:
         """A pass of the loop ended, its frame pushed at ``pushed`` (None: it drew none), the
@@ -71,6 +82,14 @@ class FrameTrace:
         self._write(f"frame {pushed:.6f} {taps}" if pushed is not None else f"unshown {taps}")
         if pushed is not None and cpu is not None and self.started is not None:
             self._write(f"pass {pushed - self.started[0]:.6f} {cpu - self.started[1]:.6f}")
+            if self.steps:
+                self.steps.append(("pushed", pushed, cpu))
+                parts, (at, used) = [], self.started
+                for name, wall, thread in self.steps:
+                    parts.append(f"{name} {wall - at:.6f} {thread - used:.6f}")
+                    at, used = wall, thread
+                self._write("steps " + " ".join(parts))
+        self.steps = []
 
     def _write(self, line: str) -> None:
         try:

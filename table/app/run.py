@@ -216,6 +216,8 @@ class TableLoop:
                 dirty = sdl or dirty
                 self.handle_events()
                 self.ping_watchdog()
+                if self.trace is not None:
+                    self.trace.step("handled")
                 syncing = self.sync.start()          # the pass's commits synced while its frame is drawn
                 if dirty or ctl.revision != shown or animating or display.wants_frame():
                     shown = self.draw(shown, syncing)
@@ -241,7 +243,19 @@ class TableLoop:
         ctl, display = self.ctl, self.display
         drawn = ctl.revision
         frame = self.view()
-        if not display.render(frame, ready=lambda: self.sync.settle(syncing)):
+        trace = self.trace
+        if trace is not None:
+            trace.step("viewed")
+
+        def ready() -> bool:
+            if trace is not None:
+                trace.step("drawn")
+            synced = self.sync.settle(syncing)
+            if trace is not None:
+                trace.step("synced")
+            return synced
+
+        if not display.render(frame, ready=ready):
             self.woken.set()             # the sync failed: the game as stored is drawn next pass
             return shown
         if self.trace is not None:

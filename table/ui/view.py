@@ -135,9 +135,9 @@ def build_view(ctl: Controller, *, entry: str = "", language: str = "en") -> Vie
     basket: list[dict[str, Any]] = [{"card": cid, "name": catalog[cid].name_in(language), "gold": catalog[cid].gold or 0}
                                     for cid in ctl.basket if cid in catalog]
     basket_gold = sale.basket_value(state, catalog, [item["card"] for item in basket])   # a Halfling's dearest twice
-    monsters, breakdown, run_needs = _fight(ctl, language)
+    state_json, bonus, (monsters, breakdown, run_needs) = _of_state(ctl, language)
     return View(
-        state=state_to_json(state, catalog),
+        state=state_json,
         names=catalog.names_in(language),
         message=translate_message(message.text) if message else "",
         message_kind=message.kind if message else "info",
@@ -150,8 +150,7 @@ def build_view(ctl: Controller, *, entry: str = "", language: str = "en") -> Vie
         window_left=window_left,
         window_total=state.ruleset.interference_seconds,
         entry=entry,
-        bonus={cid: bonus for p in state.players for cid in [*p.equipped, *p.carried]
-               if cid in catalog and (bonus := catalog[cid].bonus)},
+        bonus=bonus,
         monsters=monsters,
         menu=_card_menu(ctl, language),
         run_needs=run_needs,
@@ -171,6 +170,32 @@ def build_view(ctl: Controller, *, entry: str = "", language: str = "en") -> Vie
         damage_notice=_damage_notice(ctl, message),
         explain=[(item["how"], translate_message(item["what"])) for item in can(ctl)] if ctl.explaining else None,
     )
+
+
+class _StateViews:
+    """What the view derives from the game state alone (its JSON, the bonuses in play, the fight),
+    made once per state: every accepted action makes a new state and none is changed in place,
+    so the frames between two actions (a menu, a refusal, the die, the interference bar) reuse it."""
+
+    def __init__(self) -> None:
+        self.key: tuple[Any, ...] = ()
+        self.made: Any = None
+        self.made_count = 0          # how often it was made (for the tests)
+
+    def get(self, ctl: Controller, language: str) -> Any:
+        state, catalog = ctl.state, ctl.catalog
+        key = (state, catalog, language, i18n.language())     # (the fight's words are in the language shown)
+        kept = self.key
+        if not kept or kept[0] is not state or kept[1] is not catalog or kept[2:] != key[2:]:
+            bonus = {cid: bonus for p in state.players for cid in [*p.equipped, *p.carried]
+                     if cid in catalog and (bonus := catalog[cid].bonus)}
+            self.key, self.made = key, (state_to_json(state, catalog), bonus, _fight(ctl, language))
+            self.made_count += 1
+        return self.made
+
+
+_of_state_views = _StateViews()
+_of_state = _of_state_views.get
 
 
 def _pads(ctl: Controller, language: str) -> dict[str, tuple[int, bool | None, str]]:

@@ -125,3 +125,28 @@ def test_a_pass_says_what_it_waited_for_and_the_bench_takes_it_out() -> None:
     assert out.getvalue().splitlines() == ["frame 11.010000 11.000000", "pass 0.009000 0.004000"]
     back = parse_trace(out.getvalue())
     assert back.latencies == pytest.approx([0.010]) and back.own == pytest.approx([0.005]) and back.bad_lines == 0
+
+
+def test_a_pass_writes_its_steps_and_the_bench_splits_the_slowest_taps() -> None:
+    """The steps line after a pass line: each step's wall and CPU since the one before; the bench
+    reads them back per tap and says where the slowest taps' time went."""
+    from bench.boot.pitime import step_split
+
+    out = io.StringIO()
+    trace = FrameTrace(out)
+    trace.woke(20.0, 3.0)
+    trace.tapped(19.999)
+    trace.step("handled")
+    trace.steps[-1] = ("handled", 20.004, 3.003)          # (the clocks at each step, set by the test)
+    trace.steps.append(("viewed", 20.005, 3.004))
+    trace.passed(20.010, cpu=3.008)
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "frame 20.010000 19.999000" and lines[1] == "pass 0.010000 0.008000"
+    assert lines[2] == "steps handled 0.004000 0.003000 viewed 0.001000 0.001000 pushed 0.005000 0.004000"
+    back = parse_trace(out.getvalue())
+    assert back.bad_lines == 0 and len(back.steps) == 1
+    latency, named = back.steps[0]
+    assert latency == pytest.approx(0.011) and named["handled"] == pytest.approx((0.004, 0.003))
+    split = step_split(back.steps)
+    assert split[0].startswith("every tap (1, mean 11.00 ms)") and "to the wake-up 1.00" in split[0]
+    assert "handled 4.00/3.00" in split[0] and "pushed 5.00/4.00" in split[0]
