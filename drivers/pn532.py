@@ -23,6 +23,8 @@ answers "no target" at once and the thread asks every ``poll_interval``.
 from __future__ import annotations
 
 import logging
+import os
+import select
 import time
 from typing import Any, Callable
 
@@ -100,6 +102,9 @@ class Pn532Reader(PollingReader):
         self._asked_at: float | None = None  # when the InListPassiveTarget still waiting for a card was ACKed
         self.firmware: bytes | None = None
         self.errors = 0  # commands that needed a retry
+        self._cancel_r: int | None
+        self._cancel_w: int | None
+        self._cancel_r, self._cancel_w = os.pipe()      # ``close`` wakes the thread asleep on the line
 
     # lifecycle -----------------------------------------------------------------
 
@@ -112,13 +117,22 @@ class Pn532Reader(PollingReader):
     def close(self) -> None:
         """Stop the thread (its wait on the line is cancelled), abort the waiting command, close the port."""
         self._stop.set()
+        if self._cancel_w is not None:
+            os.write(self._cancel_w, b"x")
         cancel = getattr(self._serial, "cancel_read", None)
         if cancel is not None:
             try:
                 cancel()
             except (serial.SerialException, OSError, AttributeError):
                 pass
+        thread = self._thread
         super().close()
+        if thread is not None and thread.is_alive():
+            return                  # (still on its way out: the pipe stays for its last select)
+        for fd in (self._cancel_r, self._cancel_w):
+            if fd is not None:
+                os.close(fd)
+        self._cancel_r = self._cancel_w = None
 
     # the work, one step at a time (tests call these directly) ---------------------
 
@@ -288,10 +302,12 @@ class Pn532Reader(PollingReader):
     def _wait_frame(self, timeout: float) -> Frame | None:
         """The next frame within ``timeout`` seconds, asleep on the line until its first byte.
 
-        One read with the port's timeout set to the whole wait (pyserial's read(1) returns at the
-        first byte, at the timeout, or when ``cancel_read`` is called), not a loop of READ_TIMEOUT
-        reads that would wake the thread 50 times a second; a port without ``cancel_read`` (``socket://``) reads in half seconds so
-        that ``close`` is not kept waiting. The rest of the frame comes within ``answer_timeout``.
+        One ``select`` on the port's file descriptor and the reader's cancel pipe for the whole wait
+        (``_sleep_on_line``), not a loop of READ_TIMEOUT reads that would wake the thread 50 times a
+        second. A port without a descriptor reads once with its timeout set to the wait (pyserial's
+        read(1) returns at the first byte, at the timeout, or at ``cancel_read``), or in half seconds
+        when it has no ``cancel_read`` (``socket://``) so that ``close`` is not kept waiting. The
+        rest of the frame comes within ``answer_timeout``.
         """
         if self._frames:
             return self._frames.pop(0)
@@ -305,6 +321,8 @@ class Pn532Reader(PollingReader):
             waiting = port.in_waiting
             if waiting:
                 chunk = port.read(waiting)
+            elif self._line_fd(port) is not None:
+                chunk = self._sleep_on_line(port, left)
             else:
                 port.timeout = left if slice_ is None else min(left, slice_)
                 chunk = port.read(1)
@@ -313,6 +331,24 @@ class Pn532Reader(PollingReader):
                 self._frames.extend(self._parser.feed(chunk))
                 return self._next_frame(self.answer_timeout)
         return None
+
+    def _line_fd(self, port: Any) -> int | None:
+        """The port's file descriptor, to sleep on with ``select`` (None: a port without one, ``socket://``)."""
+        try:
+            fd = port.fileno()
+        except (AttributeError, serial.SerialException, OSError, ValueError):
+            return None
+        return fd if isinstance(fd, int) and fd >= 0 else None
+
+    def _sleep_on_line(self, port: Any, left: float) -> bytes:
+        """Asleep in one ``select`` on the port and the reader's own cancel pipe (``close``) for up to
+        ``left`` seconds; what came (b"" for nothing). Changing the port's timeout instead would make
+        pyserial reconfigure the port (tcgetattr and its flags, a lock) before and after every wait."""
+        fd = self._line_fd(port)
+        ready = select.select([fd] if self._cancel_r is None else [fd, self._cancel_r], [], [], left)[0]
+        if fd not in ready:
+            return b""
+        return bytes(port.read(port.in_waiting or 1))
 
     def _release(self) -> None:
         port, self._serial = self._serial, None

@@ -159,7 +159,8 @@ def parse_trace(text: str) -> Trace:
 STEPS = ("handled", "viewed", "drawn", "synced", "pushed")
 
 
-def step_split(steps: list[tuple[float, dict[str, tuple[float, float]]]], slowest: float = 0.02) -> list[str]:
+def step_split(steps: list[tuple[float, dict[str, tuple[float, float]]]], slowest: float = 0.02,
+               cards: list[str] | None = None) -> list[str]:
     """Where the taps' time went, step by step (the trace's steps lines): the mean over every tap,
     and over its slowest share ``slowest`` (at least three): the wait from the tap to the loop's
     wake-up, then each step's wall / CPU ms (handled: the tap's handling and the journal's commit;
@@ -180,6 +181,11 @@ def step_split(steps: list[tuple[float, dict[str, tuple[float, float]]]], slowes
             parts.append(f"{step} {wall * 1000:.2f}/{cpu * 1000:.2f}")
         mean = sum(lat for lat, _n in chosen) / n
         out.append(f"{label} ({n}, mean {mean * 1000:.2f} ms), ms wall/CPU: " + ", ".join(parts))
+    if cards is not None and len(cards) == len(steps):      # the slowest taps by card, in the game's order
+        tail = sorted(range(len(steps)), key=lambda i: steps[i][0])[-max(3, int(len(steps) * slowest)):]
+        out.append("the slowest, by tap: " + ", ".join(
+            f"#{i} {cards[i]} {steps[i][0] * 1000:.1f} ms (drawn {steps[i][1].get('drawn', (0.0, 0.0))[0] * 1000:.1f})"
+            for i in sorted(tail)))
     return out
 
 
@@ -375,7 +381,7 @@ def measure(run: PiRun, cls: PiClass, boot_timeout: float) -> dict[str, object]:
         fig["own_p50_ms"] = percentile(own, 0.5) * 1000
         fig["own_p99_ms"] = percentile(own, 0.99) * 1000
         fig["own_taps"] = len(own)
-    for line in step_split(joined.steps + played.steps):
+    for line in step_split(joined.steps + played.steps, cards=joins + rest):
         print(f"    steps, {line}", flush=True)
     fig["taps_presented"] = len(joins) + len(rest)
     fig["taps_timed"] = len(latencies)

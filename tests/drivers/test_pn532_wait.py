@@ -35,6 +35,42 @@ def test_with_no_card_the_reader_asks_once_and_sleeps_on_the_line(emu, sink):
     assert woke <= 5, f"the reader's thread woke {woke} times in a second with no card"
 
 
+class CountingPort:
+    """A real serial.Serial, its timeout changes counted (each makes pyserial reconfigure the port)."""
+
+    def __init__(self, port: serial.Serial) -> None:
+        object.__setattr__(self, "port", port)
+        object.__setattr__(self, "timeouts_set", 0)
+
+    def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
+        return getattr(self.port, name)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if name == "timeout":
+            object.__setattr__(self, "timeouts_set", self.timeouts_set + 1)
+        setattr(self.port, name, value)
+
+
+def test_the_wait_for_a_card_sleeps_in_select_without_reconfiguring_the_port(emu, sink):
+    """Each idle check's wait used to set the port's timeout twice: pyserial reconfigures the port
+    (its flags, tcgetattr, a lock) on every change. Now the thread sleeps in one select."""
+    ports: list[CountingPort] = []
+
+    def factory(*args: object, **kwargs: object) -> CountingPort:
+        ports.append(CountingPort(serial.Serial(*args, **kwargs)))
+        return ports[-1]
+
+    with Pn532Reader(sink, port=emu.path, idle_check=0.6, answer_timeout=0.2, serial_factory=factory):
+        assert sink.get(timeout=5).online
+        until(lambda: emu.pending)
+        asks0 = asks(emu)
+        time.sleep(1.5)
+        assert asks(emu) - asks0 >= 2                       # asked again at each idle check
+        emu.present(UID4)
+        assert sink.get(timeout=2).uid == UID4              # and a card still comes through the select
+    assert len(ports) == 1 and ports[0].timeouts_set == 0
+
+
 def test_a_card_coming_while_the_reader_waits_is_one_tap_held_and_another_when_presented_again(emu, sink):
     with Pn532Reader(sink, port=emu.path) as r:
         assert sink.get(timeout=5).online
