@@ -345,6 +345,8 @@ class Pn532Reader(PollingReader):
         ``left`` seconds; what came (b"" for nothing). Changing the port's timeout instead would make
         pyserial reconfigure the port (tcgetattr and its flags, a lock) before and after every wait."""
         fd = self._line_fd(port)
+        if fd is None:
+            return b""
         ready = select.select([fd] if self._cancel_r is None else [fd, self._cancel_r], [], [], left)[0]
         if fd not in ready:
             return b""

@@ -65,7 +65,7 @@ class FrameTrace:
     def woke(self, at: float, cpu: float) -> None:
         """A pass of the loop begins (``at`` on the monotonic clock, ``cpu`` the thread's CPU time)."""
         self.started = (at, cpu)
-        self.steps: list[tuple[str, float, float]] = []
+        self.steps = []
 
     def step(self, name: str) -> None:
         """The pass under way reached ``name`` (one word): timed now, written with its pass line."""
