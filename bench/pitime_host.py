@@ -11,7 +11,8 @@ restart, is a press here.
 
     ./go shell python bench/pitime_host.py [800x480|1920x1080] [--profile FILE] [--taps N] [--slowest N]
 
-``--profile FILE``: cProfile over the timed taps alone (``python -m pstats FILE``); ``--slowest``
+``--profile FILE``: cProfile over the timed taps alone (``python -m pstats FILE``), or over the taps
+``--only a,b,c`` (numbered as ``--slowest`` prints them); ``--slowest``
 prints the N slowest taps with the card tapped and the screen before and after.
 """
 
@@ -71,7 +72,8 @@ class TimedFbdev(FbdevDisplay):
 Tapped = tuple[float, float, str, str, float, float, float, float]
 
 
-def replay(size: tuple[int, int], *, taps: int, profiler: cProfile.Profile | None) -> list[Tapped]:
+def replay(size: tuple[int, int], *, taps: int, profiler: cProfile.Profile | None,
+           only: set[int] | None = None) -> list[Tapped]:
     """Long: the game, one timed tap at a time: (wall s, CPU s, the card, the phase shown, and the
     CPU seconds of its handling, build_view, render, of which the push) per tap."""
     state = disk_dir("pitime-host")
@@ -102,7 +104,8 @@ def replay(size: tuple[int, int], *, taps: int, profiler: cProfile.Profile | Non
             else:
                 reader.scan_card(arg)
             wall0, cpu0 = time.perf_counter(), time.thread_time()
-            if profiler is not None and verb == "tap":
+            profiling = profiler is not None and verb == "tap" and (only is None or len(out) in only)
+            if profiler is not None and profiling:
                 profiler.enable()
             for event in table.events.drain():
                 ctl.handle(event)
@@ -112,7 +115,7 @@ def replay(size: tuple[int, int], *, taps: int, profiler: cProfile.Profile | Non
             viewed = time.thread_time()
             display.render(view)
             rendered = time.thread_time()
-            if profiler is not None:
+            if profiler is not None and profiling:
                 profiler.disable()
             if verb == "tap":
                 out.append((time.perf_counter() - wall0, rendered - cpu0, arg, str(ctl.state.phase).split(".")[-1].lower(),
@@ -131,10 +134,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--profile", type=Path)
     parser.add_argument("--taps", type=int, default=10_000)
     parser.add_argument("--slowest", type=int, default=0)
+    parser.add_argument("--only", default="", help="with --profile: only these taps (numbers as --slowest prints them, a,b,c)")
     args = parser.parse_args(argv)
     w, h = (int(v) for v in args.size.split("x"))
     profiler = cProfile.Profile() if args.profile else None
-    taps = replay((w, h), taps=args.taps, profiler=profiler)
+    only = {int(n) for n in args.only.split(",")} if args.only else None
+    taps = replay((w, h), taps=args.taps, profiler=profiler, only=only)
     if profiler is not None:
         profiler.dump_stats(args.profile)
     wall = sorted(t[0] for t in taps)

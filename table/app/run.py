@@ -54,7 +54,7 @@ log = logging.getLogger(__name__)
 
 ANIMATION_MS = 40             # frame spacing while the interference bar or the die moves
 MAX_PIPED_LINE = 64 * 1024     # a longer piped line is not a table-script line
-IDLE_S = 5.0                  # the longest sleep when nothing is due
+IDLE_S = 10.0                 # the longest sleep when nothing is due (the watchdog asks for a ping every 10 s)
 _running: set[threading.Event] = set()      # the wake of each running loop, for stop()
 
 __all__ = ["PUMP_S", "run", "sleep_until_woken", "stop"]
