@@ -40,6 +40,7 @@ from bench.boot.pitime import GAP_S, HOLD_S, tap_game  # noqa: E402
 from drivers.base import ManualClock  # noqa: E402
 from drivers.sim import SimButtons, SimReader  # noqa: E402
 from table.app.heap import collect_while_idle, settle  # noqa: E402
+from table.app.rehearsal import rehearse  # noqa: E402
 from table.config import parse_config  # noqa: E402
 from table.control.assembly import build_table  # noqa: E402
 from table.ui.fbdev import FbdevDisplay, Framebuffer  # noqa: E402
@@ -86,6 +87,8 @@ def replay(size: tuple[int, int], *, taps: int, profiler: cProfile.Profile | Non
         display = TimedFbdev(size, framebuffer=fake_framebuffer(scratch, size), clock=clock.monotonic)
         reader, buttons = SimReader(table.events, clock=clock), SimButtons(table.events, clock=clock)
         display.render(build_view(ctl))
+        if rehearse(config, display, ctl.catalog, "en", lambda: False):     # as the run loop does before the first tap
+            display.render(build_view(ctl))
         settle()
         joins, rest = tap_game()
         out: list[Tapped] = []

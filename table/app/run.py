@@ -31,6 +31,7 @@ from table.app.frametrace import FrameTrace
 from table.app.heap import collect_while_idle, settle
 from table.app.journalwatch import JournalWatch
 from table.app.league import LeagueRun, start_league
+from table.app.rehearsal import rehearse
 from table.app.syncahead import SyncAhead
 from table.app.systemd import notify, watchdog_interval
 from table.app.wake import PUMP_S, input_wake, sleep_until_woken
@@ -196,6 +197,8 @@ class TableLoop:
             self.web = _start_web(self.config, self.table, self.language, first, self.league)
             if self.web is not None:
                 display.render(self.view())              # the join address and QR code
+            if rehearse(self.config, display, ctl.catalog, self.language, self.table.events.has_input):
+                display.render(self.view())          # the game's own frame again, pushed whole
             frozen = settle()                    # what start-up built stays: no full collection scans it again
             log.info("table ready: reader %s, state in %s (%d objects settled)", self.reader_type,
                      self.config.state_dir, frozen)

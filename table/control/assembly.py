@@ -12,7 +12,7 @@ from cards.loader import load_catalog
 from cards.names import with_names
 from cards.tags import TagRegistry
 from drivers.base import Clock
-from drivers.events import InputEvent
+from drivers.events import InputEvent, Press, Tap
 from engine.cards import Catalog
 from engine.messages import Seq
 from table.config import Config
@@ -37,6 +37,11 @@ class EventQueue(queue.Queue[InputEvent]):
         if self.wake is not None:
             self.wake()
 
+    def has_input(self) -> bool:
+        """Whether a tap or a press waits (a reader's status or a release does not count)."""
+        with self.mutex:
+            return any(isinstance(item, (Tap, Press)) for item in self.queue)
+
     def drain(self) -> list[InputEvent]:
         out: list[InputEvent] = []
         while True:
@@ -58,16 +63,19 @@ class Table:
 
 def build_table(config: Config, clock: Clock, *, state_dir: Path | None = None, catalog: Catalog | None = None,
                 feedback: Any = None, seed_source: Any = None, read_only: bool = False,
-                retry_faults: bool = False, wall: Any = None) -> Table:
+                retry_faults: bool = False, wall: Any = None, named: bool = True) -> Table:
     """The table on the config's state directory.
 
     ``read_only`` (commands that only look) opens the journal without changing anything there.
     ``retry_faults`` (the running table): when the disk refuses the journal, the table still starts,
     shows the game as far as it can be read, refuses actions and tries again every few seconds.
     Otherwise a fault raises JournalFault, whose message names it and its fix.
+    ``named`` False: ``catalog`` is taken as it is, without the names the state directory gives.
     """
     directory = state_dir or config.state_dir
-    catalog = with_names(catalog or load_catalog(config.card_set_files()), directory)
+    catalog = catalog or load_catalog(config.card_set_files())
+    if named:
+        catalog = with_names(catalog, directory)
     path = directory / JOURNAL_FILE
     fault_text = None
     open_journal = None

@@ -276,6 +276,15 @@ class Display:
         self.frames += 1
         return True
 
+    def rehearse(self, view: View) -> None:
+        """Draw ``view`` and never show it (no die, no sound): what a frame like it needs (glyphs at
+        its sizes, panels, the code) is ready before a tap needs it; the next frame is pushed whole."""
+        seen, self._seen_actions = self._seen_actions, None
+        try:
+            self.render(view, ready=lambda: False)
+        finally:
+            self._seen_actions = seen
+
     def compose(self, f: Frame, view: View) -> None:
         """Draw ``view`` on ``f`` between its ``begin`` and ``end``: the bands, the body, the die over
         it while it tumbles. ``f`` is the display's own, or one on a surface of the window's size and
