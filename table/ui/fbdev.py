@@ -47,9 +47,9 @@ class Framebuffer:
             self.geometry = read_geometry(device, sysfs if sysfs is not None else SYSFS / device.name, fd)
             self.map = mmap.mmap(fd, self.geometry.stride * self.geometry.height)
         except (OSError, ValueError) as exc:
-            raise FramebufferError(f"{device}: cannot map it ({exc})") from None
-        finally:
             os.close(fd)
+            raise FramebufferError(f"{device}: cannot map it ({exc})") from None
+        self.fd: int | None = fd        # whole rows go in by pwrite while the device takes them
         self.device = device
         self.direct = self._direct()
         self.frame_size: tuple[int, int] | None = None
@@ -128,11 +128,31 @@ class Framebuffer:
         pixels = memoryview(surface.get_abs_parent().get_buffer())  # type: ignore[arg-type]  # see the line above
         try:
             for top, bottom in bands:
-                self.map[top * stride:bottom * stride] = pixels[at + top * stride:at + bottom * stride]
+                self._put(top * stride, pixels[at + top * stride:at + bottom * stride])
                 self.bytes_written += (bottom - top) * stride
         finally:
             pixels.release()
         return None if whole else [pygame.Rect(0, top, width, bottom - top) for top, bottom in bands]
+
+    def _put(self, offset: int, data: memoryview) -> None:
+        """``data`` into the framebuffer at ``offset``: by ``pwrite`` (the driver copies it into its
+        buffer; written through the mapping instead, a DRM driver's emulated framebuffer takes a page
+        fault for every page of every frame, to learn what changed), or through the mapping when
+        the device refuses writes."""
+        fd = self.fd
+        while fd is not None and len(data):
+            try:
+                done = os.pwrite(fd, data, offset)
+            except OSError as exc:
+                log.info("%s: written through its mapping (pwrite: %s)", self.device, exc.strerror or exc)
+                self.fd = fd = None
+                break
+            if done <= 0:
+                self.fd = fd = None
+                break
+            data, offset = data[done:], offset + done
+        if len(data):
+            self.map[offset:offset + len(data)] = data
 
     def _write_rect(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
         g, place = self.geometry, self.place
@@ -165,6 +185,9 @@ class Framebuffer:
     def close(self) -> None:
         self.direct = None               # its hold on the mapping first: an exported mmap cannot close
         self.map.close()
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
 
 
 class FbdevDisplay(Display):

@@ -183,6 +183,40 @@ def test_rows_are_copied_only_where_they_are_the_framebuffers_byte_for_byte(tmp_
     fb.close()
 
 
+@pytest.mark.parametrize("refuses", [False, True])
+def test_whole_rows_go_in_by_pwrite_or_through_the_mapping_when_the_device_refuses_writes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, refuses: bool) -> None:
+    """pwrite, not the mapping: a DRM driver's emulated framebuffer takes a page fault for each page
+    written through its mapping, every frame. A device that refuses writes gets the mapping, with one line."""
+    device, sysfs = fake_fb(tmp_path, (800, 480), 32, pad=0)
+    fb = Framebuffer(device, sysfs)
+    window = pygame.Surface((800, 480), 0, 32, (0xFF0000, 0x00FF00, 0x0000FF, 0))
+    fb.write(window, None)
+    writes: list[tuple[int, int]] = []
+    real = os.pwrite
+
+    def pwrite(fd: int, data: memoryview, offset: int) -> int:
+        writes.append((offset, len(data)))
+        if refuses:
+            raise OSError(22, "Invalid argument")
+        return real(fd, data, offset)
+
+    monkeypatch.setattr(fbdev.os, "pwrite", pwrite)
+    window.fill((9, 8, 7), pygame.Rect(10, 20, 30, 40))
+    with caplog.at_level(logging.INFO, logger="table.ui.fbdev"):
+        fb.write(window, [pygame.Rect(10, 20, 30, 40)])
+        window.fill((4, 5, 6), pygame.Rect(0, 300, 8, 2))
+        fb.write(window, [pygame.Rect(0, 300, 8, 2)])
+    stride = fb.geometry.stride
+    assert writes[0] == (20 * stride, 40 * stride)
+    assert writes == ([(20 * stride, 40 * stride)] if refuses else [(20 * stride, 40 * stride), (300 * stride, 2 * stride)])
+    assert ("written through its mapping" in caplog.text) is refuses
+    fb.close()
+    data = device.read_bytes()
+    assert decode(data, fb, pygame.Rect(10, 20, 30, 40)) == bytes((9, 8, 7)) * (30 * 40)
+    assert decode(data, fb, pygame.Rect(0, 300, 8, 2)) == bytes((4, 5, 6)) * 16
+
+
 def test_an_unusable_framebuffer_raises_one_line(tmp_path: Path) -> None:
     with pytest.raises(FramebufferError, match="fb0: No such file"):
         Framebuffer(tmp_path / "fb0", tmp_path)
