@@ -10,7 +10,8 @@ few ms finding the card. Compare rows with each other.
 
 Since 2026-12-07 the reader waits for a card (MxRtyPassiveActivation = 0xFF: the
 chip answers InListPassiveTarget only when a card comes, the thread asleep in one
-read meanwhile, the command sent again every ``idle_check`` = 5 s); while a card
+read meanwhile, the command sent again after ``idle_check`` = 5 s, each quiet check
+doubling the wait up to 20 s); while a card
 lies on the pad it asks every 100 ms. The row "bounded retries, polled at 10 Hz"
 is the driver as it was before (``passive_retries=1``), run beside it.
 

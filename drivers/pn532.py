@@ -6,12 +6,14 @@ send InListPassiveTarget and wait on the serial line: the chip answers only
 when a card enters the field, so with nothing on the pad the thread sleeps in
 one read and the chip does the looking. While a card lies on the pad the answer
 comes at once, and the reader asks again every ``poll_interval``, so that a
-card lying there is one Tap and its removal is seen. Every ``idle_check``
+card lying there is one Tap and its removal is seen. After ``idle_check``
 seconds without a card the waiting command is aborted (a host ACK frame aborts
 the chip's current command) and sent again: its ACK shows the chip is still
 there and configured; a chip that was power-cycled (it forgot the command)
 is woken and configured again, and one that no longer answers is reported
-offline. When the port goes away (the pending read raises at once) the reader
+offline. Each quiet check doubles the wait before the next, up to
+``idle_check_max`` seconds, and a card brings it back to ``idle_check``: a table
+in play is checked every few seconds, one left alone costs next to nothing. When the port goes away (the pending read raises at once) the reader
 reports ``reader offline: …`` and tries again with back-off from 0.5 s to 5 s,
 re-initialising the chip, then reports online again. ``close`` cancels the
 read and aborts the waiting command.
@@ -76,6 +78,7 @@ class Pn532Reader(PollingReader):
         retries: int = 3,
         passive_retries: int = FOREVER,
         idle_check: float = 5.0,
+        idle_check_max: float = 20.0,
         removal_time: float = 0.35,
         backoff: tuple[float, float] = (0.5, 5.0),
         serial_factory: Callable[..., Any] | None = None,
@@ -83,8 +86,8 @@ class Pn532Reader(PollingReader):
     ) -> None:
         if not 0 <= passive_retries <= FOREVER:
             raise ValueError(f"passive_retries must be 0-255 (0xFF means for ever), got {passive_retries}")
-        if idle_check <= 0:
-            raise ValueError(f"idle_check must be positive, got {idle_check}")
+        if idle_check <= 0 or idle_check_max < idle_check:
+            raise ValueError(f"idle_check must be positive and at most idle_check_max, got {idle_check} and {idle_check_max}")
         super().__init__(sink, clock=clock, name=name, poll_interval=poll_interval, removal_time=removal_time,
                          backoff=backoff, seat=seat)
         self.port = port
@@ -94,6 +97,8 @@ class Pn532Reader(PollingReader):
         self.retries = retries
         self.passive_retries = passive_retries
         self.idle_check = idle_check
+        self.idle_check_max = idle_check_max
+        self.idle_wait = idle_check     # how long the present wait for a card goes on before the chip is checked
         self._serial_factory = serial_factory or serial.Serial
         self._serial: Any = None
         self._parser = FrameParser()
@@ -174,9 +179,9 @@ class Pn532Reader(PollingReader):
         self._look(self.answer_timeout)
 
     def _poll_step(self) -> float:
-        """From the reader's own thread: wait on the line for a card (up to ``idle_check``) while none is
+        """From the reader's own thread: wait on the line for a card (up to ``idle_wait``) while none is
         near; once one answered, ask again after ``poll_interval``."""
-        if self._look(self.idle_check) or self._asked_at is None:
+        if self._look(self.idle_wait) or self._asked_at is None:
             return self.poll_interval
         return 0.0
 
@@ -202,6 +207,7 @@ class Pn532Reader(PollingReader):
             log.warning("%r: %s", self, exc)
             self._asked_at = None
             self._configured = False
+            self.idle_wait = self.idle_check        # a chip in trouble is checked often again
             self.presence.missed(self.clock.monotonic())
             return False
         except (serial.SerialException, OSError) as exc:
@@ -209,6 +215,8 @@ class Pn532Reader(PollingReader):
             self._report(False, Said("reader offline: {why}", why=describe(exc, self.port)))
             return False
         self._saw(uid)
+        if uid is not None:
+            self.idle_wait = self.idle_check        # a card: the table is in play
         return uid is not None
 
     def _target_answer(self, wait: float) -> bytes | None:
@@ -219,13 +227,14 @@ class Pn532Reader(PollingReader):
         for attempt in range(self.retries):
             if attempt:
                 self.errors += 1
-            if self._asked_at is not None and time.monotonic() - self._asked_at >= self.idle_check:
+            if self._asked_at is not None and time.monotonic() - self._asked_at >= self.idle_wait:
                 self._abort()  # waited long enough: ask again, which shows whether the chip is still there
+                self.idle_wait = min(self.idle_wait * 2, self.idle_check_max)
             spoilt = self._parser.bad_length + self._parser.bad_checksum + self._parser.refused
             if self._asked_at is None:
                 self.call(IN_LIST_PASSIVE_TARGET, b"\x01\x00", answer=False)
                 self._asked_at = time.monotonic()
-            left = min(wait, self._asked_at + self.idle_check - time.monotonic())
+            left = min(wait, self._asked_at + self.idle_wait - time.monotonic())
             frame = self._wait_frame(left) if wait > self.answer_timeout else self._next_frame(left)
             if frame is not None and frame.kind is FrameKind.DATA and frame.tfi == CHIP_TFI \
                     and frame.data[:1] == bytes([IN_LIST_PASSIVE_TARGET + 1]):

@@ -60,7 +60,7 @@ def test_the_wait_for_a_card_sleeps_in_select_without_reconfiguring_the_port(emu
         ports.append(CountingPort(serial.Serial(*args, **kwargs)))
         return ports[-1]
 
-    with Pn532Reader(sink, port=emu.path, idle_check=0.6, answer_timeout=0.2, serial_factory=factory):
+    with Pn532Reader(sink, port=emu.path, idle_check=0.6, idle_check_max=0.6, answer_timeout=0.2, serial_factory=factory):
         assert sink.get(timeout=5).online
         until(lambda: emu.pending)
         asks0 = asks(emu)
@@ -69,6 +69,25 @@ def test_the_wait_for_a_card_sleeps_in_select_without_reconfiguring_the_port(emu
         emu.present(UID4)
         assert sink.get(timeout=2).uid == UID4              # and a card still comes through the select
     assert len(ports) == 1 and ports[0].timeouts_set == 0
+
+
+def test_each_quiet_check_doubles_the_wait_up_to_the_most_and_a_card_brings_it_back(emu, sink):
+    """A table left alone: the chip checked after 0.2, 0.4, 0.8, 0.8 ... s, not every 0.2 s; a card
+    (the table in play) brings the first wait back."""
+    with Pn532Reader(sink, port=emu.path, idle_check=0.2, idle_check_max=0.8) as r:
+        assert sink.get(timeout=5).online
+        until(lambda: emu.pending)
+        asks0 = asks(emu)
+        time.sleep(2.5)
+        quiet = asks(emu) - asks0
+        assert 3 <= quiet <= 5, f"{quiet} checks in 2.5 s (every 0.2 s would be 12)"
+        assert r.idle_wait == 0.8
+        emu.present(UID4)
+        assert sink.get(timeout=2).uid == UID4
+        until(lambda: r.idle_wait == 0.2, what="the first wait back after a card")
+        emu.present(None)
+    with pytest.raises(ValueError):
+        Pn532Reader(sink, port=emu.path, idle_check=5.0, idle_check_max=1.0)
 
 
 def test_a_card_coming_while_the_reader_waits_is_one_tap_held_and_another_when_presented_again(emu, sink):
