@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from engine.cards import Catalog
@@ -12,13 +13,16 @@ from engine.strength import combat_totals, fighter_strength, monster_strength, p
 from engine.turns import charity_receivers, hand_limit
 
 
-def state_to_json(state: GameState, catalog: Catalog) -> dict[str, Any]:
-    """The state JSON: the keys design §4 requires, then what the screen and the checks derive."""
+def state_to_json(state: GameState, catalog: Catalog,
+                  players: Callable[[GameState, Player, Catalog], dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The state JSON: the keys design §4 requires, then what the screen and the checks derive.
+    ``players`` makes each player's part (``player_json`` unless given: a caller may keep them)."""
+    each = players or player_json
     return {
         "phase": state.phase.value,
         "turn": state.turn,
         "active_player": state.active_player,
-        "players": [player_json(state, p, catalog) for p in state.players],
+        "players": [each(state, p, catalog) for p in state.players],
         "combat": combat_json(state, state.combat, catalog) if state.combat is not None else None,
         "run_away": flight_json(state, state.flight) if state.flight is not None else None,
         "winners": list(state.winners),

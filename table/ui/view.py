@@ -11,8 +11,8 @@ from engine.events import FirstPlayerChosen, GameWon, RunAwayFailed, RunAwaySucc
 from engine.messages import Msg, Seq, msg
 from engine.run_away import roll_to_escape
 from engine.selling import levels_for_gold
-from engine.serialize import state_to_json
-from engine.state import Phase
+from engine.serialize import player_json, state_to_json
+from engine.state import GameState, Phase, Player
 from engine.strength import Part, fighter_parts, monster_parts
 from table.control import pads, records as records_menu, sale
 from table.control.controller import Controller
@@ -181,6 +181,21 @@ class _StateViews:
         self.key: tuple[Any, ...] = ()
         self.made: Any = None
         self.made_count = 0          # how often it was made (for the tests)
+        # each player's part of the JSON with the player it was made from: a player out of the fight
+        # is only their own fields and the catalog, and an action changes one or two players of six
+        self.players: dict[str, tuple[Player, Catalog, dict[str, Any]]] = {}
+        self.players_made = 0
+
+    def player(self, state: GameState, p: Player, catalog: Catalog) -> dict[str, Any]:
+        kept = self.players.get(p.id)
+        in_fight = state.combat is not None and p.id in state.combat.fighters
+        if kept is not None and not in_fight and kept[1] is catalog and kept[0] == p:
+            return kept[2]
+        made = player_json(state, p, catalog)
+        self.players_made += 1
+        if not in_fight:
+            self.players[p.id] = (p, catalog, made)
+        return made
 
     def get(self, ctl: Controller, language: str) -> Any:
         state, catalog = ctl.state, ctl.catalog
@@ -189,7 +204,7 @@ class _StateViews:
         if not kept or kept[0] is not state or kept[1] is not catalog or kept[2:] != key[2:]:
             bonus = {cid: bonus for p in state.players for cid in [*p.equipped, *p.carried]
                      if cid in catalog and (bonus := catalog[cid].bonus)}
-            self.key, self.made = key, (state_to_json(state, catalog), bonus, _fight(ctl, language))
+            self.key, self.made = key, (state_to_json(state, catalog, self.player), bonus, _fight(ctl, language))
             self.made_count += 1
         return self.made
 

@@ -35,3 +35,25 @@ def test_the_state_is_derived_once_per_state_and_anew_for_the_next(tmp_path: Pat
             set_language("en")
     finally:
         close_table(table)
+
+
+def test_a_new_state_makes_again_only_the_players_it_changed_and_equals_the_json_made_whole(tmp_path: Path) -> None:
+    from engine.serialize import state_to_json
+
+    table = play_game(tmp_path / "state", 30)
+    try:
+        ctl = table.controller
+        views = view_module._of_state_views
+        build_view(ctl)
+        for _ in range(6):
+            before = ctl.state
+            made = views.players_made
+            assert ctl.session.submit(a_legal_command(table)).__class__.__name__ == "Saved"
+            view = build_view(ctl)
+            assert view.state == state_to_json(ctl.state, ctl.catalog)        # the same JSON as made whole
+            fighters = set(ctl.state.combat.fighters) if ctl.state.combat is not None else set()
+            changed = {p.id for p in ctl.state.players
+                       if p.id in fighters or not before.has_player(p.id) or before.player(p.id) != p}
+            assert views.players_made - made == len(changed)
+    finally:
+        close_table(table)
