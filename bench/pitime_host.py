@@ -4,7 +4,7 @@ standing in for /dev/fb0): where a tap's time goes, in seconds before the ~8 min
 takes. Not a figure of the design's: the fast loop of issue 48 ("Pi-class time").
 
 Each tap is handled as the run loop handles it (the controller, the journal's commit on a real
-disk, ``build_view``, ``render`` and the push), timed on the wall clock and by this thread's CPU;
+disk, its sync on a thread beside ``build_view`` and ``render``, the push), timed on the wall clock and by this thread's CPU;
 between taps the game's clock moves on the bench's 1.2 s (the tag rests 0.5 s and is off 0.7 s),
 the loop's ticks and tidy run untimed. NEXT, which the guest's bench gives with ``simulate`` and a
 restart, is a press here.
@@ -41,6 +41,7 @@ from drivers.base import ManualClock  # noqa: E402
 from drivers.sim import SimButtons, SimReader  # noqa: E402
 from table.app.heap import collect_while_idle, settle  # noqa: E402
 from table.app.rehearsal import rehearse  # noqa: E402
+from table.app.syncahead import SyncAhead  # noqa: E402
 from table.config import parse_config  # noqa: E402
 from table.control.assembly import build_table  # noqa: E402
 from table.ui.fbdev import FbdevDisplay, Framebuffer  # noqa: E402
@@ -86,6 +87,7 @@ def replay(size: tuple[int, int], *, taps: int, profiler: cProfile.Profile | Non
         ctl = table.controller
         display = TimedFbdev(size, framebuffer=fake_framebuffer(scratch, size), clock=clock.monotonic)
         reader, buttons = SimReader(table.events, clock=clock), SimButtons(table.events, clock=clock)
+        sync = SyncAhead(ctl)
         display.render(build_view(ctl))
         if rehearse(config, display, ctl.catalog, "en", lambda: False):     # as the run loop does before the first tap
             display.render(build_view(ctl))
@@ -113,10 +115,11 @@ def replay(size: tuple[int, int], *, taps: int, profiler: cProfile.Profile | Non
             for event in table.events.drain():
                 ctl.handle(event)
             ctl.tick()
+            syncing = sync.start()          # the commit's sync beside the drawing, as in the run loop
             handled = time.thread_time()
             view = build_view(ctl)
             viewed = time.thread_time()
-            display.render(view)
+            display.render(view, ready=lambda: sync.settle(syncing))
             rendered = time.thread_time()
             if profiler is not None and profiling:
                 profiler.disable()
@@ -124,6 +127,7 @@ def replay(size: tuple[int, int], *, taps: int, profiler: cProfile.Profile | Non
                 out.append((time.perf_counter() - wall0, rendered - cpu0, arg, str(ctl.state.phase).split(".")[-1].lower(),
                             handled - cpu0, viewed - handled, rendered - viewed, display.pushed_s))
         display.close()
+        sync.close()
         table.journal.close()
         return out
     finally:
