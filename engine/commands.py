@@ -6,7 +6,7 @@ yet) and the table clock's time (``at``), so a replay needs no clock.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any
 
 
@@ -166,8 +166,17 @@ COMMANDS: dict[str, type[Command]] = {
 }
 
 
+_FIELD_NAMES: dict[type[Command], tuple[str, ...]] = {}
+
+
 def command_to_dict(cmd: Command) -> dict[str, Any]:
-    data = asdict(cmd)
+    """The command's fields by name, then its type: what ``asdict`` gives (every field is a string,
+    a number, None or a tuple of strings), without its deep copy of each value (an action's cost)."""
+    kind = type(cmd)
+    names = _FIELD_NAMES.get(kind)
+    if names is None:
+        names = _FIELD_NAMES[kind] = tuple(f.name for f in fields(kind))
+    data = {name: getattr(cmd, name) for name in names}
     data["type"] = cmd.name
     return data
 
