@@ -87,3 +87,28 @@ def test_a_long_message_that_only_fits_small_is_measured_at_fewer_sizes(catalog)
     while steps[-1] > max(8, int(size * 0.6)):
         steps.append(max(8, int(size * 0.6), int(steps[-1] * 0.9)))
     assert sz < steps[2] and len(set(measured)) < steps.index(sz) + 1, (measured, steps)
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_texts_advances_never_pass_its_measured_width(tmp_path: Path, catalog, language: str) -> None:
+    """The bound the fitting skips steps by: the sum of the glyphs' advances is at most the measured width."""
+    pygame.freetype.init()
+    texts = game_messages(tmp_path, language) + sorted(set(catalog.names_in(language).values()))
+    p = Painter(pygame.Surface((10, 10)), find_font(language, ""))
+    for size in range(8, 50, 5):
+        for text in texts:
+            assert p.advance(text, size) <= p.width(text, size), (text, size)
+
+
+def test_a_message_too_long_for_the_first_steps_is_measured_only_where_its_advances_allow(catalog) -> None:
+    """At 800x480 the deal's longest message fits at the last step: the steps its glyphs' advances
+    already rule out are not laid out (four sizes measured before, two now)."""
+    pygame.freetype.init()
+    p = Painter(pygame.Surface((800, 480)), find_font("en", ""))
+    text = "Player 2 carries Cheese Grater of Peace (no bonus: Cheese Grater of Peace is for cleric only)"
+    measured: list[int] = []
+    measure = p.measure
+    p.measure = lambda t, sz: (measured.append(sz), measure(t, sz))[1]          # type: ignore[method-assign]
+    fitted = p.fit(text, 22, 776, shrink=0.6)
+    assert fitted == fit_measuring_every_step(Painter(pygame.Surface((1, 1)), find_font("en", "")), text, 22, 776, 0.6)
+    assert sorted(set(measured)) == sorted({22, fitted[1]}), measured
