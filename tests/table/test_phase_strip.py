@@ -66,3 +66,24 @@ def test_a_strip_too_narrow_for_every_chip_still_shows_the_lit_one_whole(display
         assert lit(phase) in texts, (display.language, phase, texts)
         assert all(strip.contains(d.rect) for d in f.painter.drawn if d.rect.w)
         assert not any(text.endswith("…") for text in texts)
+
+
+def test_the_strip_is_laid_out_once_per_phase_size_and_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    from table.ui.screens import bars
+
+    shown = headless_display(parse_config({"display": {"width": 800, "height": 480}}))
+    laid: list[str] = []
+    real = bars.laid_out_phases
+    monkeypatch.setattr(bars, "laid_out_phases", lambda f, phase, w, h: laid.append(phase) or real(f, phase, w, h))
+    try:
+        f = shown.frame
+        first = bars.phase_layout(f, "combat", 500, 30)
+        assert bars.phase_layout(f, "combat", 500, 30) == first and laid == ["combat"]     # kept
+        bars.phase_layout(f, "charity", 500, 30)
+        assert laid == ["combat", "charity"]                                              # another phase: anew
+        i18n.set_language("de")
+        german = bars.phase_layout(f, "combat", 500, 30)
+        assert laid[-1] == "combat" and [label for label, _on in german[2]] == labels("combat")
+    finally:
+        shown.close()
+        i18n.set_language("en")

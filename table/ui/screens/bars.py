@@ -4,11 +4,12 @@ the soft keys and the simulator's strip of buttons, typed entry and suggestions.
 from __future__ import annotations
 
 from functools import partial
+from typing import Any
 
 import pygame
 
 from drivers.events import BUTTONS
-from table.words.i18n import _, text as translate_label
+from table.words.i18n import _, language, text as translate_label
 from table.ui.picker import as_uid
 from table.ui.keys import FKEYS
 from table.ui.screens.kit import (ACTIVE, BAD, BANNER_PROMPTS, BG, BUTTON_COLORS, DIM, GOOD, KEY, KEY_OFF, LINE_PROMPTS, PANEL,
@@ -43,7 +44,23 @@ def draw_top(f: Frame, view: View, bar: pygame.Rect) -> None:
 PHASE_SIZES = (20, 18, 16, 15, 14)
 
 
+_LAYOUTS: dict[tuple[Any, ...], tuple[int, bool, list[tuple[str, bool]]]] = {}
+LAYOUTS_KEPT = 64
+
+
 def phase_layout(f: Frame, phase: str, width: int, height: int) -> tuple[int, bool, list[tuple[str, bool]]]:
+    """``laid_out_phases``, kept by what decides it (the phase, the strip's size, the painter and
+    its font, the language): the same every frame until the phase changes."""
+    key = (phase, width, height, f.s, f.painter, f.painter.font_choice, language())
+    laid = _LAYOUTS.get(key)
+    if laid is None:
+        if len(_LAYOUTS) >= LAYOUTS_KEPT:
+            _LAYOUTS.clear()
+        laid = _LAYOUTS[key] = laid_out_phases(f, phase, width, height)
+    return laid[0], laid[1], list(laid[2])
+
+
+def laid_out_phases(f: Frame, phase: str, width: int, height: int) -> tuple[int, bool, list[tuple[str, bool]]]:
     """The chips' size, whether arrows go between them, and the chips ``(label, lit)`` to draw in
     ``width`` by ``height`` pixels: every chip, whole, at the largest size of PHASE_SIZES where
     they fit (a line of the language's font no taller than ``height``; the
