@@ -42,6 +42,7 @@ class JournalWatch:
         self.in_place = in_place
         self.moved = moved
         self.wakes = 0                          # how often the thread woke, for anything or nothing
+        self._seen = False                      # it found the journal moved since the last ``take``
         self._stop = threading.Event()
         self._notify: Any = None
         self.kernel = self._open()              # whether inotify is watching
@@ -53,6 +54,12 @@ class JournalWatch:
 
     def stop(self) -> None:
         self._stop.set()
+
+    def take(self) -> bool:
+        """Whether the loop should look at the journal now: the watch found it moved since it last
+        asked, or the watch is not running (then every pass looks, as before the watch)."""
+        seen, self._seen = self._seen, False
+        return seen or not self._thread.is_alive()
 
     def _open(self) -> bool:
         module = _inotify()
@@ -104,6 +111,7 @@ class JournalWatch:
 
     def _look(self) -> None:
         if not self.in_place():
+            self._seen = True
             self.moved()
 
 

@@ -326,7 +326,8 @@ class TableLoop:
                     self.trace.tapped(item.at)
                 self.ctl.handle(item)
         self.ctl.tick()
-        watch_journal(self.ctl)
+        if self.journal_watch.take() or self.ctl.session.rewritten is not None:
+            watch_journal(self.ctl)          # (each commit looks for itself: session.watch_journal)
 
 
     def speak(self) -> None:
@@ -365,7 +366,7 @@ class TableLoop:
 
 
 def watch_journal(ctl: Controller) -> None:
-    """The journal deleted or replaced under the table (looked at on every pass and every commit):
+    """The journal deleted or replaced under the table (looked at when its watch saw it move, and on every commit):
     the game is written anew from the open file, and the screen says so."""
     session = ctl.session
     said = session.watch_journal() or session.rewritten

@@ -90,3 +90,50 @@ def test_stop_ends_the_thread_at_its_next_wake(tmp_path: Path, monkeypatch: pyte
     watch.stop()
     watch._thread.join(2.0)
     assert not watch._thread.is_alive()
+
+
+def test_the_loop_is_told_to_look_once_per_move_and_always_without_a_running_watch(tmp_path: Path,
+                                                                                 no_polling: None) -> None:
+    """The run loop stats the journal only when its watch saw it move (each commit still looks for
+    itself), so an idle pass does no I/O of its own; with no watch running it looks every pass."""
+    path = tmp_path / "journal.sqlite3"
+    watch, moved = watched(path)
+    try:
+        assert not watch.take()
+        path.unlink()
+        assert moved.wait(2.0)
+        assert watch.take() and not watch.take()                   # once per move
+    finally:
+        watch.stop()
+    unstarted = JournalWatch(lambda: path, lambda: True, lambda: None)
+    assert unstarted.take() and unstarted.take()
+
+
+def test_the_running_tables_idle_passes_leave_the_journal_alone_until_it_moves(
+        tmp_path: Path, no_polling: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    import table.app.run as app_run
+    from table.config import parse_config
+
+    looked: list[float] = []
+    real = app_run.watch_journal
+    monkeypatch.setattr(app_run, "watch_journal", lambda ctl: (looked.append(time.monotonic()), real(ctl))[1])
+    monkeypatch.setattr(app_run, "IDLE_S", 0.02)                  # many idle passes
+    monkeypatch.setattr(app_run, "stdin_lines", lambda: None)
+    state = tmp_path / "state"
+    outcome: dict[str, object] = {}
+
+    def later() -> None:
+        time.sleep(1.0)
+        outcome["idle"] = len(looked)
+        (state / "journal.sqlite3").unlink()
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and not (state / "journal.sqlite3").exists():
+            time.sleep(0.05)
+        outcome["back"] = (state / "journal.sqlite3").exists()
+        outcome["after"] = len(looked)
+        app_run.stop()
+
+    threading.Thread(target=later, daemon=True).start()
+    assert app_run.run(parse_config({"storage": {"state_dir": str(state)}}), sim=True) == 0
+    assert outcome["idle"] == 0                                   # ~50 idle passes, no stat of their own
+    assert outcome["back"] and outcome["after"] >= 1              # the move seen, the journal written anew
