@@ -1,7 +1,10 @@
 """Tap or press to the frame that shows it, p99, and peak memory: 6 players with ~40 cards in play.
 
-A scripted 6-player game runs through the simulated drivers, with its journal on a real disk (each
-accepted action is committed with an fsync before its frame is drawn). After the deal (every race
+A scripted 6-player game runs through the simulated drivers, with its journal on a real disk, as
+the run loop runs it: the scratch game rehearsed off the glass before the first tap
+(table/app/rehearsal.py), and each accepted action committed, then synced by one fsync of the WAL
+on a thread of its own while its frame is drawn, the frame pushed once that fsync has returned
+(table/app/syncahead.py). After the deal (every race
 and class and most items dealt round the table, ~40 cards in play), each tap or press is timed on
 the wall clock from the moment the driver reports it to the end of the flip of the frame that
 shows it. The game's own clock (interference windows, the die's tumble) moves on
@@ -24,7 +27,7 @@ hits, those blitted from the panel store (a panel that had left the screen, back
 are also counted on their own, and so are the screens put back as they were left (a kept scene).
 The way the frame puts flat colour down on this machine (``Solids``: SDL's fill or blits from a band,
 measured on the first frames) is printed with the rest. Beside the disk's own fdatasync, the journal's commit of each accepted action of the timed taps
-(``Journal.append``: the action, its facts and their sync; a part of every tap, either way) is
+(``Journal.append``: the action and its facts, committed; their sync runs beside the drawing) is
 printed as p50 and p99.
 
     ./go shell python bench/latency.py                  # both sizes, both drivers
@@ -65,6 +68,8 @@ from table.sim.script import parse_script  # noqa: E402
 from table.ui.view import build_view  # noqa: E402
 from table.control.assembly import build_table  # noqa: E402
 from table.app.heap import collect_while_idle, settle  # noqa: E402
+from table.app.rehearsal import rehearse  # noqa: E402
+from table.app.syncahead import SyncAhead  # noqa: E402
 
 ACTIONS = 1800                # ~850 timed taps each way (437 at 900): a p99 that one fsync stall moves less
 SECONDS_BETWEEN_TAPS = 3.0    # past the 2.6 s interference window and the die's 0.6 s
@@ -128,6 +133,9 @@ def run(size: tuple[int, int]) -> dict[str, object]:
         script = parse_script("\n".join(long_script(ACTIONS, geared=True)), table.catalog)
         deal = len(parse_script("\n".join(geared_script()), table.catalog))
         display.render(build_view(ctl))
+        if rehearse(table.config, display, ctl.catalog, "en", lambda: False):    # as the running table does
+            display.render(build_view(ctl))
+        sync = SyncAhead(ctl)                            # the commit's sync beside the frame, as in the run loop
         settle()                                         # as the running table does once it has started
         start_rss = rss_mb()
         kept: list[float] = []
@@ -169,9 +177,10 @@ def run(size: tuple[int, int]) -> dict[str, object]:
                     continue
                 before = (display.cache_hits, display.cache_misses, display.cache_repaints, display.cache_moves,
                           display.cache_scenes)
+                syncing = sync.start()
                 view = build_view(ctl)
                 t1 = time.perf_counter()
-                display.render(view)
+                display.render(view, ready=lambda: sync.settle(syncing))
                 done = time.perf_counter()
                 if measured:
                     (kept if display.cache_enabled else full).append(done - t0)
@@ -192,6 +201,7 @@ def run(size: tuple[int, int]) -> dict[str, object]:
         driver = pygame.display.get_driver()
         solids = display.frame.solids.way
         display.close()
+        sync.close()
         table.journal.close()
         return {"kept": kept, "full": full, "cpu": cpu, "start_rss": start_rss, "cards": cards, "state": str(state),
                 "filesystem": filesystem_of(state), "hits": cache[0], "misses": cache[1], "repaints": cache[2], "moves": cache[3],
