@@ -763,18 +763,18 @@ class Journal(JournalFile):
         the same transaction.
         """
         body = json.dumps(command_to_dict(cmd), separators=(",", ":"))
-        top = None
+        tops: list[int] = []            # the last stored sequence number, read inside the transaction
         try:
-            top = writing.top(self._conn(), game)
-            writing.insert_command(self._conn(), game, body, snapshot, facts, outbox)
+            writing.insert_command(self._conn(), game, body, snapshot, facts, outbox, tops)
         except sqlite3.Error as exc:
+            top = tops[0] if tops else None     # (none: it failed before it could have stored anything)
             if top is not None and evidence.may_be_stored(exc) and self._settle(game, exc) == (top + 1, body):
                 log.warning("journal %s: the write failed (%s) but the action is stored and synced: kept", self.path, exc)
                 self.forget_cache()
                 return
             raise self._write_error(exc) from exc
         self.forget_cache()
-        if top == 0:
+        if tops == [0]:
             self._note(clean=False)     # the game holds an action now: the marker says so (once a game)
 
     def _settle(self, game: int, exc: sqlite3.Error) -> tuple[int, str | None] | None:

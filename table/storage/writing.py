@@ -165,13 +165,17 @@ def insert_game(db: sqlite3.Connection, seed: int, ruleset: str, outbox: Sequenc
 
 def insert_command(db: sqlite3.Connection, game: int, body: str,
                    snapshot: tuple[int, str, bytes] | None = None, facts: Sequence[Statement] | None = None,
-                   outbox: Sequence[OutboxRow] = ()) -> int:
+                   outbox: Sequence[OutboxRow] = (), tops: list[int] | None = None) -> int:
     """``body`` as the next command of ``game`` (and ``snapshot`` (seq, fingerprint, state) when it
     is taken after this very command, the statements of the game's ``facts`` and the league's ``outbox`` rows), in
-    one transaction; the command's sequence number."""
+    one transaction; the command's sequence number. ``tops`` is told the game's last stored sequence
+    number before it, as soon as it is read (a failure after that may have stored the command)."""
     with transaction(db):
         put_outbox(db, outbox)
-        seq = int(db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM command WHERE game = ?", (game,)).fetchone()[0])
+        top = int(db.execute("SELECT COALESCE(MAX(seq), 0) FROM command WHERE game = ?", (game,)).fetchone()[0])
+        if tops is not None:
+            tops.append(top)
+        seq = top + 1
         crc = row_crc(game, seq, body)
         db.execute("INSERT INTO command (game, seq, body, crc) VALUES (?, ?, ?, ?)", (game, seq, body, crc))
         if snapshot is not None and snapshot[0] == seq:
