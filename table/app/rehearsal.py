@@ -16,7 +16,9 @@ from __future__ import annotations
 import logging
 import os
 import tempfile
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
@@ -56,13 +58,33 @@ def scratch_directory() -> str | None:
     return runtime if runtime and os.path.isdir(runtime) else None
 
 
+@contextmanager
+def unlogged() -> Iterator[None]:
+    """The scratch game's own lines (its joins, its moves: records of this thread below ERROR)
+    kept out of the table's log while it plays; the other threads' records go on as ever."""
+    here = threading.get_ident()
+
+    def others(record: logging.LogRecord) -> bool:
+        return record.thread != here or record.levelno >= logging.ERROR
+
+    handlers = list(logging.getLogger().handlers)
+    for handler in handlers:
+        handler.addFilter(others)
+    try:
+        yield
+    finally:
+        for handler in handlers:
+            handler.removeFilter(others)
+
+
 def rehearse(config: Config, display: Display, catalog: Catalog, language: str,
              interrupted: Callable[[], bool]) -> int:
     """The rehearsal, drawn on ``display`` and never shown; how many frames it drew (it stops
     when ``interrupted`` says so). Nothing it meets stops the table: a failure is logged."""
     frames = 0
     try:
-        with tempfile.TemporaryDirectory(prefix="munchkin-rehearsal-", dir=scratch_directory()) as where:
+        with tempfile.TemporaryDirectory(prefix="munchkin-rehearsal-", dir=scratch_directory()) as where, \
+                unlogged():
             clock = ManualClock()
             table = build_table(config, clock, state_dir=Path(where), catalog=catalog, seed_source=lambda: 1,
                                 named=False)

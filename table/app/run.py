@@ -31,6 +31,7 @@ from table.app.frametrace import FrameTrace
 from table.app.heap import collect_while_idle, settle
 from table.app.journalwatch import JournalWatch
 from table.app.league import LeagueRun, start_league
+from table.app.logafter import LogAfterFrame
 from table.app.rehearsal import rehearse
 from table.app.syncahead import SyncAhead
 from table.app.systemd import notify, watchdog_interval
@@ -161,6 +162,7 @@ class TableLoop:
         self.watchdog = watchdog_interval()
         self.last_ping = time.monotonic()
         self.sync = SyncAhead(self.ctl)
+        self.log = LogAfterFrame().install()    # what a pass logs goes once its frame is on the glass
         self.trace = FrameTrace.from_environment()     # the Pi-class bench's timing; None unless asked for
         # the journal deleted or replaced under the table wakes the loop, which writes it anew
         # (``watch_journal``); the loop itself sleeps on undisturbed while nothing is due
@@ -235,6 +237,7 @@ class TableLoop:
                         ctl.say(notice, "refusal")
                 if self.web is not None:
                     self.web.busy(False)
+                self.log.flush()
         except KeyboardInterrupt:
             return 0
         finally:
@@ -345,6 +348,7 @@ class TableLoop:
             self.last_ping = now
 
     def close(self) -> None:
+        self.log.remove()
         notify("STOPPING=1")
         self.journal_watch.stop()
         _running.discard(self.woken)
