@@ -2,8 +2,8 @@
 
 A scripted 6-player game runs through the simulated drivers, with its journal on a real disk, as
 the run loop runs it: the scratch game rehearsed off the glass before the first tap
-(table/app/rehearsal.py), and each accepted action committed, then synced by one fsync of the WAL
-on a thread of its own while its frame is drawn, the frame pushed once that fsync has returned
+(table/app/rehearsal.py), and each accepted action committed, then synced by one fdatasync of the WAL
+on a thread of its own while its frame is drawn, the frame pushed once that sync has returned
 (table/app/syncahead.py). After the deal (every race
 and class and most items dealt round the table, ~40 cards in play), each tap or press is timed on
 the wall clock from the moment the driver reports it to the end of the flip of the frame that

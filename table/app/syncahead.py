@@ -1,7 +1,7 @@
 """The journal's sync beside the frame.
 
 The run loop's journal commits with ``PRAGMA synchronous=NORMAL``: a commit is in the WAL (it
-survives a kill) but not yet synced. The one fsync that makes it durable then runs on a thread of
+survives a kill) but not yet synced. The one fdatasync of the WAL (as SQLite syncs it) that makes it durable then runs on a thread of
 its own while the main thread draws the frame that shows it, and the frame goes on the glass only
 once the sync has returned: durable before shown, as before, with the disk's wait (an SD card's
 flush takes milliseconds) beside the drawing instead of before it. A sync that fails is looked

@@ -315,8 +315,8 @@ class JournalFile:
         """With ``sync_later``: the sync that makes the commits since the last one durable, for
         another thread to run while the frame that shows them is drawn (the frame waits for it
         before it is shown); None when nothing was written since. ``PRAGMA synchronous=NORMAL``
-        leaves a commit in the WAL unsynced, and one fsync of the WAL makes it as durable as FULL
-        does; a checkpoint syncs both files itself."""
+        leaves a commit in the WAL unsynced, and one fdatasync of the WAL (SQLite's own way of
+        syncing it) makes it as durable as FULL does; a checkpoint syncs both files itself."""
         db = self.db
         if db is None or self._later_db is not db or db.total_changes == self._synced_changes:
             return None

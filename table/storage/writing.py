@@ -39,14 +39,15 @@ def connect(path: Path | str) -> sqlite3.Connection:
 
 
 def sync_file(path: Path) -> None:
-    """fsync ``path`` (a journal's WAL, from another thread than its connection's); nothing when it
-    is gone (the last connection closed it, checkpointed and synced)."""
+    """fdatasync ``path`` (a journal's WAL, from another thread than its connection's), as SQLite
+    syncs its WAL on Linux: its data and its size, not its times; nothing when it is gone (the last
+    connection closed it, checkpointed and synced)."""
     try:
         fd = os.open(path, os.O_RDONLY)
     except FileNotFoundError:
         return
     try:
-        os.fsync(fd)
+        os.fdatasync(fd)
     finally:
         os.close(fd)
 

@@ -85,9 +85,9 @@ def test_a_real_failing_sync_beside_the_frame_shows_what_a_restart_finds(tmp_pat
     close_table(table)
     env = dict(os.environ, PYTHONPATH=str(ROOT), SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
     log = tmp_path / "strace.log"
-    wal = state / "journal.sqlite3-wal"        # SQLite syncs it with fdatasync; the job's fsync fails
+    wal = state / "journal.sqlite3-wal"        # its syncs: SQLite's at the start (a FULL commit), then the job's
     run = subprocess.run(["strace", "-f", "-qq", "-y", "-P", str(wal), "-o", str(log), "-e", "trace=fsync,fdatasync",
-                          "-e", "inject=fsync:error=EIO:when=1", sys.executable, "-c", LATER_CHILD,
+                          "-e", "inject=fsync,fdatasync:error=EIO:when=2", sys.executable, "-c", LATER_CHILD,
                           str(state)], capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
     if run.returncode != 0 and "PTRACE" in run.stderr.upper():
         pytest.skip("skipped: strace may not trace here")

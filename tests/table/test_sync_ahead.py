@@ -38,8 +38,8 @@ def test_a_journal_syncs_each_commit_unless_told_to_leave_it_to_its_sync_job(tmp
         job = journal.sync_job()
         assert job is not None
         synced: list[str] = []
-        real_fsync = os.fsync
-        monkeypatch.setattr(os, "fsync", lambda fd: synced.append(os.readlink(f"/proc/self/fd/{fd}")) or real_fsync(fd))
+        real_sync = os.fdatasync
+        monkeypatch.setattr(os, "fdatasync", lambda fd: synced.append(os.readlink(f"/proc/self/fd/{fd}")) or real_sync(fd))
         job()                                                                    # (the loop runs it on its thread)
         assert synced == [str(journal.path) + "-wal"]
         assert journal.sync_job() is None                                        # nothing written since
