@@ -5,7 +5,8 @@ that every driver event sets, until the controller's next deadline, or until inp
 arrives (see table.wake: on the Pi's console a watch on the input devices wakes it;
 under the dummy driver no input comes through SDL; on a desktop it reads keys and
 touches 30 times a second). It redraws only when something changed, or while the
-interference bar moves or the die tumbles. An idle table sleeps IDLE_S at a time.
+interference bar moves or the die tumbles. An idle table sleeps IDLE_S at a time (at most half
+systemd's watchdog interval); when nothing is scheduled, those wakes only ping the watchdog.
 """
 
 from __future__ import annotations
@@ -160,6 +161,7 @@ class TableLoop:
         self.web: WebView | None = None
         self.league: LeagueRun | None = None
         self.watchdog = watchdog_interval()
+        self.quiet_wakes = 0                 # wakes for the watchdog alone (``sleep``)
         self.last_ping = time.monotonic()
         self.sync = SyncAhead(self.ctl)
         self.log = LogAfterFrame().install()    # what a pass logs goes once its frame is on the glass
@@ -288,7 +290,14 @@ class TableLoop:
             timeout = min(timeout, ANIMATION_MS / 1000)
         if self.watchdog:
             timeout = min(timeout, self.watchdog / 2)
-        sleep_until_woken(self.woken, timeout, self.wake.pump_every)
+        # Nothing scheduled, nothing moving, no fault to retry, nobody else to look after (the web,
+        # the league, a display pumped on a timer): a wake that no one asked for is the watchdog's
+        # alone, and only its ping is done before sleeping again (a whole pass costs ten times that).
+        quiet = (deadline is None and not animating and self.wake.pump_every is None and self.web is None
+                 and self.league is None and not ctl.storage_fault)
+        while not sleep_until_woken(self.woken, timeout, self.wake.pump_every) and quiet:
+            self.ping_watchdog()
+            self.quiet_wakes += 1
         return animating
 
     def sdl_events(self) -> bool | None:

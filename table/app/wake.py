@@ -216,14 +216,15 @@ def input_wake(driver: str, wake: Callable[[], None], directory: Path = Path("/d
     return InputWake(PUMP_S)
 
 
-def sleep_until_woken(woken: threading.Event, timeout: float, pump_every: float | None = PUMP_S) -> None:
+def sleep_until_woken(woken: threading.Event, timeout: float, pump_every: float | None = PUMP_S) -> bool:
     """Sleep until a driver event (or an input watch, or a signal) sets ``woken``, ``timeout``
     passes or it is time to pump SDL's events again (``pump_every``; None: not for that); then
-    re-arm ``woken``.
+    re-arm ``woken``. False when the whole ``timeout`` passed with nothing setting ``woken`` (a wake
+    no one asked for); True otherwise, and at once when ``timeout`` is already up.
 
     Not pygame.event.wait: SDL's wait polls every millisecond on drivers without a native
     wait (dummy, KMSDRM), which alone costs about 1% of a core.
     """
-    if timeout > 0:
-        woken.wait(timeout if pump_every is None else min(timeout, pump_every))
+    was = woken.wait(timeout if pump_every is None else min(timeout, pump_every)) if timeout > 0 else True
     woken.clear()
+    return bool(was)

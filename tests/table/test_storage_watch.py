@@ -28,19 +28,20 @@ def test_a_journal_deleted_under_the_running_table_is_written_anew_within_a_seco
     sleeps: list[float] = []
     started = time.monotonic()
 
-    def sleep(woken: threading.Event, timeout: float, pump_every: float | None = PUMP_S) -> None:
+    def sleep(woken: threading.Event, timeout: float, pump_every: float | None = PUMP_S) -> bool:
         sleeps.append(timeout)
         if "deleted" in times and journal.exists():          # the pass after the wake wrote it anew
             times["back"] = time.monotonic()
             table_app.stop()
-            return
+            return True
         if "deleted" not in times and len(sleeps) > 20:
             for extra in ("", "-wal", "-shm"):
                 Path(f"{journal}{extra}").unlink(missing_ok=True)
             times["deleted"] = time.monotonic()
-        real(woken, timeout if "deleted" in times else min(timeout, 0.02), pump_every)
+        was = real(woken, timeout if "deleted" in times else min(timeout, 0.02), pump_every)
         if time.monotonic() - started > 30:
             table_app.stop()
+        return was
 
     monkeypatch.setattr(table_app, "sleep_until_woken", sleep)
     assert table_app.run(config, sim=True) == 0
