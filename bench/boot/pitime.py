@@ -423,8 +423,8 @@ def lines(cls: PiClass, fig: dict[str, object]) -> list[tuple[str, float, str, s
     rows = [
         ("tap -> frame pushed p99", f["p99_ms"], "ms", f"<= {cls.p99_ms} ms", verdict(f["p99_ms"], cls.p99_ms)),
         ("tap -> frame pushed p50", f["p50_ms"], "ms", "none (p99 is the target)", "no target"),
-        ("tap -> frame pushed p99 less what each pass waited for (the journal's fsync at this machine's "
-         "disk, other threads)", f.get("own_p99_ms", -1.0), "ms", "none (the main thread's own work, to tell it "
+        ("tap -> frame pushed p99 less what each pass waited for (the journal's sync, other threads and "
+         "processes on the one instruction counter)", f.get("own_p99_ms", -1.0), "ms", "none (the main thread's own work, to tell it "
          "from the waits)", "no target"),
         ("unit start -> first frame (cold, at boot)", f["first_frame_cold_s"], "s",
          f"<= {cls.first_frame_s} s" if cls.first_frame_s else "none for this class",
