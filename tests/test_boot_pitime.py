@@ -91,3 +91,11 @@ def test_idle_refuses_readings_without_their_time_or_a_side():
         pitime.idle_figures("thread table 1 2 3 x\n", "now 5\nthread table 1 2 3 x\n")
     with pytest.raises(ValueError, match="plain"):
         pitime.idle_figures("now 1\nthread table 1 2 3 x\n", "now 5\nthread table 1 2 3 x\n")
+
+
+def test_a_disk_dir_that_is_not_there_is_one_line_and_exit_2(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    from bench.boot.pitime import main
+
+    assert main(["--pi-time", "--disk-dir", str(tmp_path / "none")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no such folder" in err

@@ -543,6 +543,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--profile", type=int, default=0, metavar="TAPS",
                         help="instead of the figures: the table under cProfile in the guest through TAPS taps")
     args = parser.parse_args(argv)
+    if not args.disk_dir.is_dir():
+        print(f"pi-time: --disk-dir {args.disk_dir}: no such folder", file=sys.stderr)
+        return 2
     met = True
     for key in args.only or list(CLASSES):
         met = run_class(CLASSES[key], args.cache, args.sleep, args.boot_timeout, args.profile, args.disk_dir) and met

@@ -281,7 +281,7 @@ class GameSession:
         log.error("journal %s: the sync before the frame failed (%s)", self.journal.path, exc)
         history = self.history
         last = history.commands[-1] if len(history) else None
-        if self.journal.holds_after_failed_sync(self.game.id, len(history), last):
+        if self.journal.holds_after_failed_sync(self.game.id, len(history), last, exc):
             log.warning("journal %s: the actions are in the file after the failed sync: kept", self.journal.path)
             return None
         why = reason_of(fault(exc, self.journal.path))

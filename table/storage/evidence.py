@@ -89,7 +89,7 @@ def may_be_stored(exc: sqlite3.Error) -> bool:
 
 
 def after_failed_write(path: Path, game: int,
-                       exc: sqlite3.Error) -> tuple[sqlite3.Connection | None, tuple[int, str | None] | None]:
+                       exc: sqlite3.Error | OSError) -> tuple[sqlite3.Connection | None, tuple[int, str | None] | None]:
     """After a failed write (its connection already closed): a fresh connection and the game's
     last stored (seq, body), what a restart finds; (None, None) when the file cannot be read. A
     full checkpoint then tries to make what is there durable."""

@@ -323,11 +323,11 @@ class JournalFile:
         self._synced_changes = db.total_changes
         return partial(writing.sync_file, self.path.with_name(self.path.name + "-wal"))
 
-    def holds_after_failed_sync(self, game: int, seq: int, last: Command | None) -> bool:
-        """After a failed sync of the WAL: whether the file, looked at afresh, holds the game up to its
-        ``seq``-th action ``last`` (what a restart finds); a full checkpoint then tries to make it durable."""
+    def holds_after_failed_sync(self, game: int, seq: int, last: Command | None, exc: OSError) -> bool:
+        """After the sync of the WAL failed with ``exc``: whether the file, looked at afresh, holds the
+        game up to its ``seq``-th action ``last`` (what a restart finds); a full checkpoint then
+        tries to make it durable."""
         self._drop_connection()
-        exc = sqlite3.OperationalError("the sync of the journal's WAL failed")
         self.db, stored = evidence.after_failed_write(self.path, game, exc)
         body = json.dumps(command_to_dict(last), separators=(",", ":")) if last is not None else None
         return self.db is not None and stored == (seq, body)

@@ -4,7 +4,6 @@ publisher, played by table-script lines through the simulated drivers."""
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,7 @@ from table.league.publisher import Publisher, attach
 from table.league.watch import League, read_league
 from table.sim.harness import perform
 from table.sim.script import parse_script
+from tests.drivers.helpers import until as wait_until
 
 PLAYERS = {"player-1": {"name": "Ann"}, "player-2": {"name": "Bob"}, "player-3": {"name": "Cy"},
            "player-4": {"name": "Dee"}}
@@ -90,13 +90,8 @@ class Box:
 
 
 def until(test: Callable[[], Any], timeout: float = 10.0, what: str = "") -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = test()
-        if value:
-            return value
-        time.sleep(0.02)
-    raise AssertionError(f"not within {timeout} s: {what or test}")
+    """``tests.drivers.helpers.until`` with the league's longer wait (a broker round trip or two)."""
+    return wait_until(test, timeout, what)
 
 
 def read(config: Config) -> League:

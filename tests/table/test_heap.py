@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import gc
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,6 +14,7 @@ import pytest
 import table.app.run as app_run
 from table.app.heap import collect_while_idle, settle
 from table.config import parse_config
+from tests.table.loop_helpers import run_until_it_loops
 
 
 def tracked(thing: object) -> bool:
@@ -39,22 +39,7 @@ def test_the_running_table_settles_its_heap_once_before_it_takes_a_tap(tmp_path:
     calls: list[bool] = []
     looping = threading.Event()
     monkeypatch.setattr(app_run, "settle", lambda: calls.append(looping.is_set()) or 0)
-    monkeypatch.setattr(app_run, "stdin_lines", lambda: None)
-    real_handle = app_run.TableLoop.handle_events
-
-    def handle(self: app_run.TableLoop) -> None:
-        looping.set()
-        real_handle(self)
-
-    monkeypatch.setattr(app_run.TableLoop, "handle_events", handle)
-
-    def quit_when_looping() -> None:
-        looping.wait(20)
-        time.sleep(0.1)
-        app_run.stop()
-
-    threading.Thread(target=quit_when_looping, daemon=True).start()
-    assert app_run.run(parse_config({"storage": {"state_dir": str(tmp_path)}}), sim=True) == 0
+    run_until_it_loops(parse_config({"storage": {"state_dir": str(tmp_path)}}), monkeypatch, looping)
     assert calls == [False]                         # once, before the loop handled anything
 
 

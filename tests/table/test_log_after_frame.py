@@ -14,6 +14,7 @@ import table.app.run as app_run
 from table.app.logafter import LogAfterFrame
 from table.config import parse_config
 from table.ui.display import Display
+from tests.table.loop_helpers import made_loops
 
 
 class Lines(logging.Handler):
@@ -57,15 +58,7 @@ def test_the_running_table_logs_a_taps_lines_after_its_frame(tmp_path: Path, mon
     root.setLevel(logging.INFO)
     real_push = Display.push
     monkeypatch.setattr(Display, "push", lambda self, dirty: (order.append("push"), real_push(self, dirty))[1])
-    monkeypatch.setattr(app_run, "stdin_lines", lambda: None)
-    loops: list[app_run.TableLoop] = []
-    real_init = app_run.TableLoop.__init__
-
-    def init(self: app_run.TableLoop, *args: object, **kwargs: object) -> None:
-        real_init(self, *args, **kwargs)            # type: ignore[arg-type]
-        loops.append(self)
-
-    monkeypatch.setattr(app_run.TableLoop, "__init__", init)
+    loops = made_loops(monkeypatch)
 
     def play() -> None:
         deadline = time.monotonic() + 20

@@ -3,8 +3,6 @@ the display and never shown, the table's own game untouched, and the frame after
 
 from __future__ import annotations
 
-import threading
-import time
 from pathlib import Path
 
 import pygame
@@ -19,6 +17,7 @@ from table.control.assembly import build_table
 from table.ui.display import Display
 from table.ui.screen import ScreenPlan
 from table.ui.view import build_view
+from tests.table.loop_helpers import run_until_it_loops
 from tests.table.storage_helpers import as_json, close_table, play_game
 
 
@@ -93,23 +92,7 @@ def test_a_rehearsal_stops_at_once_when_a_tap_or_press_waits(tmp_path: Path, sdl
 
 def test_the_running_table_rehearses_before_its_first_tap(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     rehearsed: list[int] = []
-    looping = threading.Event()
     real = app_run.rehearse
     monkeypatch.setattr(app_run, "rehearse", lambda *a, **k: rehearsed.append(real(*a, **k)) or rehearsed[-1])
-    monkeypatch.setattr(app_run, "stdin_lines", lambda: None)
-    real_handle = app_run.TableLoop.handle_events
-
-    def handle(self: app_run.TableLoop) -> None:
-        looping.set()
-        real_handle(self)
-
-    monkeypatch.setattr(app_run.TableLoop, "handle_events", handle)
-
-    def quit_when_looping() -> None:
-        looping.wait(20)
-        time.sleep(0.1)
-        app_run.stop()
-
-    threading.Thread(target=quit_when_looping, daemon=True).start()
-    assert app_run.run(parse_config({"storage": {"state_dir": str(tmp_path)}}), sim=True) == 0
+    run_until_it_loops(parse_config({"storage": {"state_dir": str(tmp_path)}}), monkeypatch)
     assert len(rehearsed) == 1 and rehearsed[0] >= 10

@@ -16,6 +16,7 @@ import table.app.run as app_run
 from table.config import parse_config
 from table.storage import writing
 from table.ui.display import Display
+from tests.table.loop_helpers import made_loops
 from tests.storage.test_fault_syncs import a_legal_command, restarted
 from tests.table.storage_helpers import as_json, close_table, play_game
 
@@ -54,7 +55,6 @@ def test_the_running_table_shows_a_frame_only_after_its_commits_are_synced(tmp_p
     """The sync is slowed to 0.15 s: every frame that shows a new action is pushed after a sync
     that ended after that action was committed, and the frame was drawn while the sync ran."""
     order: list[tuple[str, int]] = []
-    loops: list[app_run.TableLoop] = []
     real_sync, real_push, real_compose = writing.sync_file, Display.push, Display.compose
 
     def slow_sync(path: Path) -> None:
@@ -74,14 +74,7 @@ def test_the_running_table_shows_a_frame_only_after_its_commits_are_synced(tmp_p
     monkeypatch.setattr(writing, "sync_file", slow_sync)
     monkeypatch.setattr(Display, "push", push)
     monkeypatch.setattr(Display, "compose", compose)
-    monkeypatch.setattr(app_run, "stdin_lines", lambda: None)
-    real_init = app_run.TableLoop.__init__
-
-    def init(self: app_run.TableLoop, *args: object, **kwargs: object) -> None:
-        real_init(self, *args, **kwargs)     # type: ignore[arg-type]
-        loops.append(self)
-
-    monkeypatch.setattr(app_run.TableLoop, "__init__", init)
+    loops = made_loops(monkeypatch)
     failures: list[str] = []
 
     def play() -> None:

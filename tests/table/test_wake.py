@@ -14,6 +14,7 @@ import pytest
 
 from table.app import run as table_app
 from table.config import parse_config
+from tests.table.loop_helpers import made_loops
 from table.app.wake import PUMP_S, EvdevWatch, input_wake, sleep_until_woken
 
 
@@ -227,25 +228,19 @@ def test_an_idle_table_wakes_for_the_watchdog_alone_without_a_pass(tmp_path: Pat
     """Nothing scheduled and nothing moving: the wakes systemd's watchdog needs ping it and sleep
     again, with no pass of the loop (a tenth of the cost); a tap still gets its pass at once."""
     config = parse_config({"storage": {"state_dir": str(tmp_path / "state")}, "display": {"sound": False}})
-    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
     monkeypatch.setattr(table_app, "IDLE_S", 0.02)
     monkeypatch.setattr(table_app, "watchdog_interval", lambda: 0.04)
     pings: list[float] = []
     monkeypatch.setattr(table_app, "notify", lambda what: pings.append(time.monotonic()) if what == "WATCHDOG=1" else None)
     passes: list[float] = []
-    loops: list[table_app.TableLoop] = []
-    real_handle, real_init = table_app.TableLoop.handle_events, table_app.TableLoop.__init__
+    real_handle = table_app.TableLoop.handle_events
 
     def handle(self: table_app.TableLoop) -> None:
         passes.append(time.monotonic())
         real_handle(self)
 
-    def init(self: table_app.TableLoop, *args: object, **kwargs: object) -> None:
-        real_init(self, *args, **kwargs)            # type: ignore[arg-type]
-        loops.append(self)
-
     monkeypatch.setattr(table_app.TableLoop, "handle_events", handle)
-    monkeypatch.setattr(table_app.TableLoop, "__init__", init)
+    loops = made_loops(monkeypatch)
     seen: dict[str, object] = {}
 
     def later() -> None:
